@@ -1,0 +1,59 @@
+// Guards the package's own rules: pure (node:crypto / node:buffer only), NodeNext-style
+// relative imports, every exported function documented with an example, stable API names.
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+
+const srcDir = new URL('../src/', import.meta.url);
+const files = readdirSync(srcDir).filter((f) => f.endsWith('.ts'));
+
+describe('package rules', () => {
+  for (const file of files) {
+    const text = readFileSync(new URL(file, srcDir), 'utf8');
+
+    it(`${file} imports only node:crypto, node:buffer and siblings (.js)`, () => {
+      const specifiers = [...text.matchAll(/(?:import|export)[^'";]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
+      for (const s of specifiers) {
+        expect(['node:crypto', 'node:buffer'].includes(s) || /^\.\/[a-z0-9]+\.js$/.test(s), `${file}: ${s}`).toBe(true);
+      }
+      expect(text).not.toMatch(/\brequire\(|\bimport\(/);
+    });
+
+    it(`${file} documents every exported function with an @example`, () => {
+      const exported = [...text.matchAll(/^export (?:function|class) (\w+)/gm)];
+      for (const m of exported) {
+        const before = text.slice(0, m.index);
+        const doc = before.slice(before.lastIndexOf('/**'));
+        expect(doc.includes('*/') && doc.includes('@example'), `${file}: ${m[1]}`).toBe(true);
+      }
+    });
+  }
+
+  it('index re-exports the agreed API', () => {
+    const names = [
+      'ProtocolError', 'CanonicalizationError', 'Base64urlError',
+      'canonicalize', 'canonicalBytes',
+      'b64uEncode', 'b64uDecode', 'isB64u',
+      'sha256', 'sha256B64u',
+      'publicKeyFromRaw', 'privateKeyFromSeed', 'generateKeyPair', 'rawPublicKey', 'sign', 'verify',
+      'OP_VERSION', 'GENESIS', 'RECORD_FIELDS', 'payloadHash', 'signingInput', 'signRecord',
+      'verifyRecordSignature', 'recordDigest', 'chainHash',
+      'RECEIPT_VERSION', 'receiptHash', 'receiptSigningInput', 'verifyReceipt', 'finishReceipt',
+      'jwkThumbprint', 'ed25519Jwk', 'publicKeyFromJwk',
+      'leafHash', 'nodeHash', 'merkleRoot', 'merkleRootB64u', 'inclusionProof', 'verifyInclusion',
+      'inclusionProofFor', 'inclusionProofsFor', 'verifyInclusionProof', 'MerkleTree',
+    ];
+    for (const n of names) expect(api, n).toHaveProperty(n);
+    expect(api.OP_VERSION).toBe('1.0');
+    expect(api.RECEIPT_VERSION).toBe('1.0');
+  });
+
+  it('errors carry their codes and names', () => {
+    const c = new api.CanonicalizationError('x');
+    const b = new api.Base64urlError('y');
+    const p = new api.ProtocolError('INVALID_PUBLIC_KEY', 'z');
+    expect([c.code, c.name, c instanceof api.ProtocolError, c instanceof Error]).toEqual(['CANONICALIZATION', 'CanonicalizationError', true, true]);
+    expect([b.code, b.name, b instanceof api.ProtocolError]).toEqual(['BASE64URL', 'Base64urlError', true]);
+    expect([p.code, p.name, p.message]).toEqual(['INVALID_PUBLIC_KEY', 'ProtocolError', 'z']);
+  });
+});
