@@ -1,0 +1,55 @@
+/**
+ * Receipt signer backed by a KMS key of spec ECC_NIST_EDWARDS25519 (PROTOCOL.md, Receipt):
+ * `Sign` with `ED25519_SHA_512` and MessageType `RAW` is pure Ed25519 (RFC 8032 PureEdDSA)
+ * over the message; the private half never leaves KMS. The public key is fetched once per
+ * cold start and cached.
+ */
+import { createPublicKey } from 'node:crypto';
+import { DescribeKeyCommand, GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
+import type { Signer } from '../../domain/ports.js';
+
+export class KmsSigner implements Signer {
+  private publicJwk: Promise<Ed25519Jwk> | undefined;
+
+  constructor(
+    private readonly kms: KMSClient,
+    private readonly keyId: string,
+    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (PROTOCOL.md). */
+    private readonly retired: readonly Ed25519Jwk[] = [],
+  ) {}
+
+  private jwk(): Promise<Ed25519Jwk> {
+    this.publicJwk ??= this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })).then((out) => {
+      if (!out.PublicKey) throw new Error('KMS GetPublicKey returned no key');
+      // KMS returns a DER SubjectPublicKeyInfo; node parses it and gives the raw x coordinate as a JWK.
+      const x = createPublicKey({ key: Buffer.from(out.PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }).x;
+      if (!x) throw new Error('KMS public key is not an Ed25519 key');
+      return ed25519Jwk(x);
+    });
+    this.publicJwk.catch(() => {
+      this.publicJwk = undefined; // a failed fetch is retried on the next call, not cached
+    });
+    return this.publicJwk;
+  }
+
+  async kid(): Promise<string> {
+    return (await this.jwk()).kid;
+  }
+
+  async sign(message: Uint8Array): Promise<Uint8Array> {
+    const out = await this.kms.send(
+      new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
+    );
+    if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 signature');
+    return out.Signature;
+  }
+
+  async jwks(): Promise<Ed25519Jwk[]> {
+    return [await this.jwk(), ...this.retired];
+  }
+
+  async ping(): Promise<void> {
+    await this.kms.send(new DescribeKeyCommand({ KeyId: this.keyId }));
+  }
+}

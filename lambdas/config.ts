@@ -1,0 +1,203 @@
+/**
+ * Service configuration, read from the environment once at cold start (DESIGN.md,
+ * Conventions). A missing required variable throws naming it, so a misconfigured function
+ * fails its first request loudly instead of misbehaving later.
+ *
+ * The CDK stack (lib/) and the local stack (local/) set the same variables; the README lists
+ * the user-facing ones.
+ */
+
+export type Stage = 'aws' | 'local';
+
+export type SignerConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
+export type EncryptorConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
+export type QueueConfig =
+  | { kind: 'sqs'; eventsUrl: string; exportsUrl: string }
+  | { kind: 'memory' };
+/**
+ * Who checks passwords and runs social sign-in (DESIGN.md, Cognito vs local identity
+ * provider). Only functions whose route uses 'identity' get the Cognito variables, so the
+ * rest see `none` in AWS and fail loudly if they ever ask for the provider.
+ */
+export type IdentityConfig =
+  | {
+      kind: 'cognito';
+      userPoolId: string;
+      clientId: string;
+      /** Hosted UI domain (host name); social sign-in needs it. */
+      domain: string | undefined;
+      /** Federated providers the user pool has (lib/identity.ts sets this from what it created). */
+      socialProviders: readonly ('google' | 'github')[];
+    }
+  | { kind: 'local' }
+  | { kind: 'none' };
+
+export interface Config {
+  stage: Stage;
+  version: string;
+  region: string;
+  tableName: string;
+  /** Payloads, receipts and exports (prefixes payloads/, receipts/, exports/). */
+  dataBucket: string;
+  /** Epoch leaf lists; Object Lock in compliance mode in AWS. */
+  anchorsBucket: string;
+  /** Local endpoints (DynamoDB Local, s3rver); undefined in AWS. */
+  dynamoEndpoint: string | undefined;
+  s3Endpoint: string | undefined;
+  signer: SignerConfig;
+  encryptor: EncryptorConfig;
+  queue: QueueConfig;
+  epochMs: number;
+  epochGraceMs: number;
+  tsaUrl: string | undefined;
+  rateLimitRps: number;
+  maxPayloadBytes: number;
+  webhookAllowLoopback: boolean;
+  identity: IdentityConfig;
+  /** How long a rotated API token keeps working (SPEC.md §4.1 previous_token_grace_until; identity issue: default 1 hour). */
+  tokenGraceSeconds: number;
+  /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
+  authCallbackOrigins: readonly string[];
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function required(env: Env, name: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`missing required environment variable ${name}`);
+  }
+  return value;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function nonNegativeInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be true/false/1/0, got "${raw}"`);
+}
+
+/** Key signer: a KMS key id in AWS, a key file on one machine. */
+function keySource(env: Env, kmsVar: string, fileVar: string): SignerConfig {
+  const keyId = env[kmsVar];
+  if (keyId) return { kind: 'kms', keyId };
+  const path = env[fileVar];
+  if (path) return { kind: 'file', path };
+  throw new ConfigError(`missing required environment variable ${kmsVar} (or ${fileVar} locally)`);
+}
+
+function identitySource(env: Env, stage: Stage): IdentityConfig {
+  const kind = env.LEDGER_IDENTITY || (stage === 'local' ? 'local' : 'none');
+  if (kind === 'local') return { kind: 'local' };
+  if (kind === 'none') return { kind: 'none' };
+  if (kind !== 'cognito') throw new ConfigError(`LEDGER_IDENTITY must be cognito or local, got "${kind}"`);
+  return {
+    kind: 'cognito',
+    userPoolId: required(env, 'LEDGER_USER_POOL_ID'),
+    clientId: required(env, 'LEDGER_USER_POOL_CLIENT_ID'),
+    // The hosted UI domain; without it social sign-in is off (email and password still work).
+    domain: env.LEDGER_USER_POOL_DOMAIN || undefined,
+    socialProviders: (env.LEDGER_SOCIAL_PROVIDERS ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== '')
+      .map((name) => {
+        if (name !== 'google' && name !== 'github') throw new ConfigError(`LEDGER_SOCIAL_PROVIDERS lists google and github only, got "${name}"`);
+        return name;
+      }),
+  };
+}
+
+/** Comma-separated origins, each checked to be one (scheme://host[:port], nothing else). */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (!raw) return [];
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    let origin: string;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      throw new ConfigError(`${name} must list origins like https://app.example.com, got "${value}"`);
+    }
+    if (origin !== value.replace(/\/$/, '')) throw new ConfigError(`${name} must list origins only, got "${value}"`);
+    return origin;
+  });
+}
+
+/** Parses and checks a configuration from an environment. Pure, so tests can feed it maps. */
+export function parseConfig(env: Env): Config {
+  const stage: Stage = env.LEDGER_STAGE === 'local' ? 'local' : 'aws';
+  const queue: QueueConfig =
+    env.LEDGER_QUEUE === 'memory'
+      ? { kind: 'memory' }
+      : {
+          kind: 'sqs',
+          eventsUrl: required(env, 'LEDGER_EVENTS_QUEUE_URL'),
+          exportsUrl: required(env, 'LEDGER_EXPORTS_QUEUE_URL'),
+        };
+  return {
+    stage,
+    version: env.LEDGER_VERSION ?? '0.1.0',
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    tableName: required(env, 'LEDGER_TABLE'),
+    dataBucket: required(env, 'LEDGER_DATA_BUCKET'),
+    anchorsBucket: required(env, 'LEDGER_ANCHORS_BUCKET'),
+    dynamoEndpoint: env.LEDGER_DYNAMODB_ENDPOINT || undefined,
+    s3Endpoint: env.LEDGER_S3_ENDPOINT || undefined,
+    signer: keySource(env, 'LEDGER_SIGNER_KEY_ID', 'LEDGER_SIGNER_KEY_FILE'),
+    encryptor: keySource(env, 'LEDGER_SECRETS_KEY_ID', 'LEDGER_SECRETS_KEY_FILE'),
+    queue,
+    // PROTOCOL.md, Merkle epochs: E is 5 minutes in AWS; the local stack may shorten it.
+    epochMs: positiveInt(env, 'LEDGER_EPOCH_MS', 300_000),
+    epochGraceMs: nonNegativeInt(env, 'LEDGER_EPOCH_GRACE_MS', 60_000),
+    tsaUrl: env.LEDGER_TSA_URL || undefined,
+    rateLimitRps: positiveInt(env, 'LEDGER_RATE_LIMIT_RPS', 100),
+    // SPEC.md §8 leaves the maximum payload size open; PROTOCOL.md fixes the default at 256 KiB.
+    maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
+    webhookAllowLoopback: bool(env, 'LEDGER_WEBHOOK_ALLOW_LOOPBACK'),
+    identity: identitySource(env, stage),
+    tokenGraceSeconds: nonNegativeInt(env, 'LEDGER_TOKEN_GRACE_SECONDS', 3600),
+    authCallbackOrigins: origins(env, 'LEDGER_AUTH_CALLBACK_ORIGINS'),
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process configuration, parsed on first use (cold start) and cached. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Drops the cached configuration; for tests that change the environment. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

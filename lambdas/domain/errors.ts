@@ -1,0 +1,62 @@
+/**
+ * Domain errors. Every failure a client can see is a `LedgerError` carrying one of the
+ * codes of SPEC.md §7; the HTTP layer maps the code to its status and the
+ * `{error: {code, message, request_id}}` envelope.
+ */
+
+/** SPEC.md §7 error codes with their HTTP status. */
+export const ERROR_STATUS = {
+  INVALID_SIGNATURE: 400,
+  UNKNOWN_AGENT: 404,
+  KEY_REVOKED: 403,
+  KEY_RETIRED: 403,
+  AGENT_FROZEN: 403,
+  AGENT_REVOKED: 403,
+  TTL_EXPIRED: 400,
+  REPLAY_DETECTED: 400,
+  PREV_HASH_MISMATCH: 400,
+  PAYLOAD_TOO_LARGE: 400,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface LedgerErrorOptions {
+  /** Overrides the code's default status; SPEC.md §7 allows 409 for VALIDATION_ERROR (conflicting state). */
+  status?: number;
+  /** Extra response headers, e.g. Retry-After for RATE_LIMITED. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class LedgerError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: LedgerErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LedgerError';
+    this.code = code;
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** VALIDATION_ERROR with HTTP 409: the request is well formed but conflicts with current state (SPEC.md §7). */
+export function conflict(message: string): LedgerError {
+  return new LedgerError('VALIDATION_ERROR', message, { status: 409 });
+}
+
+export function notFound(what: string): LedgerError {
+  return new LedgerError('NOT_FOUND', `${what} not found`);
+}
+
+export function isLedgerError(error: unknown): error is LedgerError {
+  return error instanceof LedgerError;
+}

@@ -1,0 +1,19 @@
+/**
+ * Messages on the `events` queue: one per webhook event of SPEC.md §6.1. The webhook worker
+ * turns each into deliveries with the body of SPEC.md §6.2 ({event, delivery_id, org_id,
+ * timestamp, data}).
+ */
+export type EventType = 'operation.accepted' | 'epoch.created' | 'agent.status_changed';
+
+export interface EventMessage {
+  event: EventType;
+  org_id: string;
+  /** Unix ms when the event happened. */
+  timestamp: number;
+  /**
+   * operation.accepted: {operation_id, agent_id} (SPEC.md §6.2);
+   * epoch.created: {epoch_id, start_time, end_time, root_hash, leaf_count};
+   * agent.status_changed: {agent_id, previous_status, status, reason}.
+   */
+  data: Record<string, unknown>;
+}

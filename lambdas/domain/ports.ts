@@ -1,0 +1,109 @@
+/**
+ * Ports: the boundaries where two implementations exist (DESIGN.md, Conventions): one for
+ * AWS (adapters/aws) and one for a single machine (adapters/local). DynamoDB and S3 have
+ * one implementation each and are used directly.
+ */
+import type { Ed25519Jwk } from '@agent-ledger/protocol';
+
+/** A dependency's health for GET /v1/health/deep. */
+export interface Pingable {
+  /** Resolves when the dependency answers; rejects with the reason otherwise. */
+  ping(): Promise<void>;
+}
+
+/** Receipt signer (PROTOCOL.md, Receipt): KMS ECC_NIST_EDWARDS25519 in AWS, a key file locally. */
+export interface Signer extends Pingable {
+  /** RFC 7638 thumbprint of the current signing key (the receipt's service_kid). */
+  kid(): Promise<string>;
+  /** Pure Ed25519 signature over `message`, 64 bytes. */
+  sign(message: Uint8Array): Promise<Uint8Array>;
+  /** Every key a receipt may name, current first (retired keys stay listed). */
+  jwks(): Promise<Ed25519Jwk[]>;
+}
+
+/** Envelope encryption of secrets (webhook secrets): KMS in AWS, AES-256-GCM key file locally. */
+export interface Encryptor extends Pingable {
+  encrypt(plaintext: string, context: Record<string, string>): Promise<string>;
+  decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
+}
+
+/** events: webhook fan-out (operation.accepted, epoch.created, agent.status_changed); exports: export jobs. */
+export type QueueName = 'events' | 'exports';
+
+export interface QueueMessage {
+  /** JSON-serializable body. */
+  body: unknown;
+}
+
+/** SQS in AWS, the in-process queue with SQS semantics locally. */
+export interface Queue extends Pingable {
+  /** Sends one message and returns its message id (SQS MessageId). */
+  send(queue: QueueName, message: QueueMessage): Promise<string>;
+}
+
+/** One delivered message as a worker sees it (the shape of an SQS record, trimmed). */
+export interface ReceivedMessage {
+  messageId: string;
+  body: string;
+  receiveCount: number;
+}
+
+/** A worker's answer for a batch: ids of failed messages go back to the queue (SQS partial batch response). */
+export interface BatchResult {
+  failedMessageIds: string[];
+}
+
+/** Social sign-in providers of SPEC.md §4.1. */
+export type SocialProvider = 'google' | 'github';
+
+/** A person as the identity provider knows them. */
+export interface ProviderIdentity {
+  /** The provider's stable id of the person (Cognito `sub`; local: a UUID). */
+  subject: string;
+  email: string;
+  name: string;
+  emailVerified: boolean;
+  image: string | null;
+}
+
+/**
+ * Checks credentials and runs social sign-in (DESIGN.md: Cognito in AWS, users and scrypt
+ * hashes in DynamoDB locally). It knows nothing of organizations, roles or our sessions: the
+ * service keeps its own user item and issues its own tokens once the provider vouches for a
+ * person.
+ */
+export interface IdentityProvider {
+  /** Creates an email/password identity and sends the verification mail. An email it already knows is VALIDATION_ERROR 409. */
+  register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity>;
+  /**
+   * The identity for a correct email and password, else null. Unknown email and wrong
+   * password are indistinguishable, in result and (as far as possible) in time.
+   */
+  verifyPassword(email: string, password: string): Promise<ProviderIdentity | null>;
+  /** Whether social sign-in with `provider` is configured. */
+  supportsSocial(provider: SocialProvider): boolean;
+  /** The provider authorization URL the browser is sent to (OAuth 2.0 code flow with PKCE, RFC 7636). */
+  authorizationUrl(input: { provider: SocialProvider; state: string; redirectUri: string; codeChallenge: string }): string;
+  /** Redeems the authorization code the callback received. Throws UNAUTHORIZED when the code is not good. */
+  redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity>;
+}
+
+/** An RFC 3161 time-stamp token as the authority returned it (PROTOCOL.md, RFC 3161 anchor). */
+export interface TimeStamp {
+  /** DER of the TimeStampToken: a CMS ContentInfo holding SignedData over TSTInfo (RFC 3161 §2.4.2). */
+  token: Uint8Array;
+  /** TSTInfo.genTime in Unix ms: the time the authority attests. */
+  genTime: number;
+}
+
+/** An RFC 3161 time-stamping authority over HTTP (RFC 3161 §3.4), when LEDGER_TSA_URL is set. */
+export interface TimestampAuthority {
+  /** Stored with each anchor (SPEC.md §2.11 tsa_url). */
+  readonly url: string;
+  /**
+   * Time-stamps a SHA-256 digest. Resolves only with a response that was checked: status
+   * granted, message imprint and nonce as requested, signature valid under the certificate
+   * the token carries. Rejects otherwise, and after the request timeout.
+   */
+  timestamp(sha256Digest: Uint8Array): Promise<TimeStamp>;
+}

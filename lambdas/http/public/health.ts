@@ -1,0 +1,8 @@
+/** GET /v1/health (SPEC.md §4.10): liveness only; touches no dependency. */
+import { config } from '../../config.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.health, async () => ({
+  body: { status: 'ok' as const, version: config().version },
+}));

@@ -1,0 +1,13 @@
+/**
+ * GET /.well-known/service/jwks.json (SPEC.md §4.10, PROTOCOL.md Receipt): the receipt
+ * signing keys as OKP Ed25519 JWKs with RFC 7638 kids. The signer caches the key, so this
+ * costs one KMS GetPublicKey per cold start; clients may cache the document for 5 minutes.
+ */
+import { routes } from '../../routes.js';
+import { signer } from '../../runtime.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.jwks, async () => ({
+  body: { keys: await signer().jwks() },
+  headers: { 'cache-control': 'public, max-age=300' },
+}));

@@ -1,0 +1,66 @@
+/**
+ * The shape of one entry of the route table (routes.ts). The local server, the CDK stack
+ * and the OpenAPI document all read the table, so each entry is plain data plus zod schemas:
+ * nothing here imports a handler.
+ */
+import type { z } from 'zod';
+import type { Role } from './domain/roles.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route (SPEC.md §4 "Auth" column, §5):
+ * - `public`: anyone, no token looked at;
+ * - `optional`: a session is used when present (get-session);
+ * - `user`: any authenticated user, with or without an organization (me, onboarding);
+ * - `session` / `api_token`: only that kind of token (SPEC.md §5 session-only and API-token-only);
+ * - a role list: an organization member holding one of these roles.
+ */
+export type RouteAuth = 'public' | 'optional' | 'user' | 'session' | 'api_token' | readonly Role[];
+
+/**
+ * AWS resources a route's function touches. CDK turns each into exactly the matching grant
+ * and environment variable, so a function gets no permission its route does not name.
+ */
+export type Resource =
+  | 'table:read'
+  | 'table:write'
+  | 'data:read'
+  | 'data:write'
+  | 'anchors:read'
+  | 'anchors:write'
+  | 'signer'
+  | 'secrets:encrypt'
+  | 'secrets:decrypt'
+  | 'queue:events'
+  | 'queue:exports'
+  | 'identity';
+
+export interface RouteRequest {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+export interface RouteSpec {
+  /** Stable identifier: the OpenAPI operationId and the CDK construct id. */
+  readonly id: string;
+  readonly method: HttpMethod;
+  /** API Gateway v2 path syntax, parameters in braces: `/v1/agents/{agent_id}`. */
+  readonly path: string;
+  /** Handler module under lambdas/http/, without extension; it exports `handler`. */
+  readonly handler: string;
+  readonly auth: RouteAuth;
+  readonly summary: string;
+  readonly request?: RouteRequest;
+  /** Success status and body schema; null body means a raw (non-JSON) response such as a download. */
+  readonly response: { status: number; body: z.ZodType | null; contentType?: string };
+  readonly uses: readonly Resource[];
+  /** Lambda timeout in seconds (default 10). */
+  readonly timeoutSeconds?: number;
+}
+
+/** Identity function that keeps literal types while checking the entry's shape. */
+export function route<const T extends RouteSpec>(spec: T): T {
+  return spec;
+}

@@ -1,0 +1,39 @@
+/** Bodies of the public endpoints (SPEC.md §4.10; their shapes are fixed by the foundation issue). */
+import { z } from 'zod';
+
+export const healthResponse = z.object({ status: z.literal('ok'), version: z.string() });
+
+export const dependencyNames = ['table', 'object_store', 'signer', 'queue'] as const;
+
+export const dependencyHealth = z.object({
+  status: z.enum(['ok', 'down']),
+  latency_ms: z.number().nonnegative(),
+  error: z.string().optional(),
+});
+
+export const deepHealthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  dependencies: z.object({
+    table: dependencyHealth,
+    object_store: dependencyHealth,
+    signer: dependencyHealth,
+    queue: dependencyHealth,
+  }),
+});
+
+/** PROTOCOL.md, Receipt: each key `{kty, crv, x, kid, alg, use}`. */
+export const jwksResponse = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
+});
+
+export const openApiResponse = z.record(z.string(), z.unknown());

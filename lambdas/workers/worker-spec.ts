@@ -1,0 +1,22 @@
+/**
+ * The worker table's entry shape: background functions (SQS consumers and the scheduled
+ * epoch sealer). Like the route table it is data: CDK creates one function per entry with
+ * its trigger and grants; the local stack wires the same handler modules to the in-process
+ * queue and the schedule timer.
+ */
+import type { QueueName } from '../domain/ports.js';
+import type { Resource } from '../route-spec.js';
+
+export type WorkerTrigger =
+  | { kind: 'queue'; queue: QueueName; batchSize: number }
+  /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
+  | { kind: 'schedule' };
+
+export interface WorkerSpec {
+  readonly id: string;
+  /** Module under lambdas/workers/, without extension; it exports `handler`. */
+  readonly handler: string;
+  readonly trigger: WorkerTrigger;
+  readonly uses: readonly Resource[];
+  readonly timeoutSeconds: number;
+}

@@ -1,0 +1,35 @@
+/**
+ * The environment every function gets: exactly the variables lambdas/config.ts reads.
+ *
+ * config.ts checks the key ids and both queue URLs at cold start in every function, so every
+ * function gets every identifier, whether or not its route uses the resource. An identifier
+ * grants nothing by itself: what a function may do is decided only by grants.ts.
+ */
+import type { LedgerResources } from './resources.js';
+import { EPOCH, type LedgerSettings } from './settings.js';
+
+/** Powertools' service name: the `service` key of every log line and the metric dimension. */
+export const SERVICE_NAME = 'agent-ledger';
+
+export function functionEnvironment(resources: LedgerResources, settings: LedgerSettings): Record<string, string> {
+  const environment: Record<string, string> = {
+    LEDGER_TABLE: resources.table.tableName,
+    LEDGER_DATA_BUCKET: resources.dataBucket.bucketName,
+    LEDGER_ANCHORS_BUCKET: resources.anchorsBucket.bucketName,
+    LEDGER_SIGNER_KEY_ID: resources.signerKey.keyArn,
+    LEDGER_SECRETS_KEY_ID: resources.secretsKey.keyArn,
+    LEDGER_EVENTS_QUEUE_URL: resources.queues.events.queueUrl,
+    LEDGER_EXPORTS_QUEUE_URL: resources.queues.exports.queueUrl,
+    LEDGER_EPOCH_MS: String(EPOCH.toMilliseconds()),
+    LEDGER_EPOCH_GRACE_MS: String(settings.epochGraceMs),
+    LEDGER_RATE_LIMIT_RPS: String(settings.rateLimitRps),
+    LEDGER_MAX_PAYLOAD_BYTES: String(settings.maxPayloadBytes),
+    // Stack traces of the minified bundles point at the TypeScript sources.
+    NODE_OPTIONS: '--enable-source-maps',
+    POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+  };
+  // Unset means "seal without an RFC 3161 anchor" (SPEC.md §2.11: the anchor is optional);
+  // config.ts treats a missing and an empty value alike, so the variable is simply left out.
+  if (settings.tsaUrl !== undefined) environment.LEDGER_TSA_URL = settings.tsaUrl;
+  return environment;
+}

@@ -1,0 +1,95 @@
+/**
+ * One Lambda function of the service, built the same way for every route and worker: Node.js
+ * 22 on arm64, an ESM bundle made by the local esbuild (no Docker), active X-Ray tracing, its
+ * own log group with a retention, and its own role that starts with nothing but permission to
+ * write that log group. Everything else a function may do is added by grants.ts from the
+ * `uses` of its route or worker (route-spec.ts), so the role is the route table's promise.
+ */
+import { Duration } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Resource } from '../lambdas/route-spec.js';
+import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
+
+export const DEFAULT_MEMORY_MB = 512;
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/**
+ * esbuild emits ESM (the project is `"type": "module"`); some dependencies are CommonJS and
+ * call `require` for Node built-ins, which does not exist in an ES module. Defining it from
+ * `createRequire` at the top of the bundle makes those calls work. The alias avoids clashing
+ * with any bundled `createRequire` import.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);";
+
+export interface LedgerFunctionProps {
+  /** Absolute path of the handler module; it exports `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly memorySize?: number;
+  readonly timeoutSeconds?: number;
+}
+
+export class LedgerFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: LedgerFunctionProps) {
+    super(scope, id);
+
+    // An explicit log group instead of the LogRetention custom resource: no extra helper
+    // Lambda in the stack, and the write grant below can name this one group.
+    this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_YEAR });
+
+    // Our own role instead of the default one with AWSLambdaBasicExecutionRole: that managed
+    // policy lets the function write to every log group in the account.
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${this.node.path}: its log group plus the grants of its route or worker`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? DEFAULT_MEMORY_MB,
+      timeout: Duration.seconds(props.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS),
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: { ...props.environment },
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      bundling: {
+        forceDockerBundling: false,
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        // Stack traces map back to file and line (NODE_OPTIONS=--enable-source-maps) without
+        // shipping the sources themselves inside every bundle.
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle the AWS SDK instead of using the runtime's copy: the functions then run the
+        // exact SDK versions package-lock.json pins and the tests exercised.
+        externalModules: [],
+      },
+    });
+  }
+}
+
+/** A function together with the resources its route or worker entry names. */
+export interface FunctionUse {
+  readonly function: LedgerFunction;
+  readonly uses: readonly Resource[];
+}

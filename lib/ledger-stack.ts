@@ -1,0 +1,94 @@
+/**
+ * The whole service in one stack (DESIGN.md, Shape). It only composes: each construct in
+ * lib/ does one job, and the route and worker tables decide which functions exist and what
+ * each may touch.
+ *
+ * The stack is environment-agnostic (no account or region), so `cdk synth` needs no AWS
+ * credentials and makes no lookups; the target comes from the deploying credentials.
+ */
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { RouteSpec } from '../lambdas/route-spec.js';
+import { notFoundHandler, routeList } from '../lambdas/routes.js';
+import { workerList } from '../lambdas/workers/worker-table.js';
+import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { LedgerApi } from './api.js';
+import { LedgerData } from './data.js';
+import { functionEnvironment } from './environment.js';
+import type { FunctionUse } from './function.js';
+import { grantUses } from './grants.js';
+import { LedgerIdentity, readIdentitySettings } from './identity.js';
+import { LedgerKeys } from './keys.js';
+import { acknowledgeNagFindings } from './nag-suppressions.js';
+import { LAMBDAS_DIR } from './paths.js';
+import { LedgerQueues } from './queues.js';
+import type { LedgerResources } from './resources.js';
+import { readSettings } from './settings.js';
+import { LedgerWorkers } from './workers.js';
+
+export interface LedgerStackProps extends StackProps {
+  /** Defaults to routes.ts routeList. */
+  readonly routes?: readonly RouteSpec[];
+  /** Defaults to worker-table.ts workerList. */
+  readonly workers?: readonly WorkerSpec[];
+  /** Defaults to the repository's lambdas/; tests point it at stub handlers. */
+  readonly lambdasDir?: string;
+}
+
+export class LedgerStack extends Stack {
+  readonly data: LedgerData;
+  readonly keys: LedgerKeys;
+  readonly queues: LedgerQueues;
+  readonly api: LedgerApi;
+  readonly workers: LedgerWorkers;
+  readonly identity: LedgerIdentity;
+  readonly resources: LedgerResources;
+  /** Every function of the stack with its `uses`. */
+  readonly functions: readonly FunctionUse[];
+
+  constructor(scope: Construct, id: string, props: LedgerStackProps = {}) {
+    super(scope, id, props);
+    const settings = readSettings(this);
+    const routes = props.routes ?? routeList;
+    const workers = props.workers ?? workerList;
+    const lambdasDir = props.lambdasDir ?? LAMBDAS_DIR;
+
+    this.data = new LedgerData(this, 'Data', { epochRetentionDays: settings.epochRetentionDays });
+    this.keys = new LedgerKeys(this, 'Keys');
+    this.queues = new LedgerQueues(this, 'Queues', { workers });
+    this.identity = new LedgerIdentity(this, 'Identity', readIdentitySettings(this));
+    this.resources = {
+      table: this.data.table,
+      dataBucket: this.data.dataBucket,
+      anchorsBucket: this.data.anchorsBucket,
+      signerKey: this.keys.signer,
+      secretsKey: this.keys.secrets,
+      queues: this.queues.queues,
+      identity: this.identity,
+    };
+    const environment = functionEnvironment(this.resources, settings);
+
+    this.api = new LedgerApi(this, 'Api', { routes, notFoundHandler, lambdasDir, environment });
+    this.workers = new LedgerWorkers(this, 'Workers', {
+      workers,
+      lambdasDir,
+      environment,
+      queues: this.queues.queues,
+    });
+
+    this.functions = [...this.api.functions, ...this.workers.functions];
+    for (const { function: fn, uses } of this.functions) {
+      grantUses(this.resources, fn.role, uses);
+      // Only functions whose route uses 'identity' learn the pool (config.ts: LEDGER_IDENTITY=cognito).
+      if (uses.includes('identity')) {
+        for (const [name, value] of Object.entries(this.identity.environment())) fn.function.addEnvironment(name, value);
+      }
+    }
+    acknowledgeNagFindings(this);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of SPEC.md)' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'DataBucketName', { value: this.data.dataBucket.bucketName });
+    new CfnOutput(this, 'AnchorsBucketName', { value: this.data.anchorsBucket.bucketName });
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Every cdk-nag (AwsSolutions) finding the stack accepts, each with the reason it is
+ * accepted, in one place. cdk-nag 3 reads CDK's own acknowledgements
+ * (`Validations.of(construct).acknowledge`); an acknowledgement applies to its construct
+ * and everything below it, and a finding with a detail (`IAM5[Resource::...]`) must be
+ * acknowledged with exactly that detail, so each one here names the construct and the
+ * detail as narrowly as the stack allows.
+ *
+ * Findings of the grants are derived from the same `uses` that produce the grants, so a new
+ * route that uses an already-known resource needs no new entry here, while a new kind of
+ * wildcard still fails `cdk synth` until someone writes down why it is acceptable.
+ */
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+import type { Resource, RouteSpec } from '../lambdas/route-spec.js';
+import type { LedgerFunction } from './function.js';
+import type { LedgerStack } from './ledger-stack.js';
+
+interface Acknowledgement {
+  readonly id: string;
+  readonly reason: string;
+}
+
+export function acknowledgeNagFindings(stack: LedgerStack): void {
+  for (const { function: fn, uses } of stack.functions) {
+    acknowledgeFunction(fn);
+    for (const use of new Set(uses)) acknowledge(fn.role, grantFindings(stack, use));
+  }
+  for (const { spec, route } of stack.api.routes) acknowledge(route, [routeAuthorization(spec)]);
+  acknowledge(stack.api.notFoundRoute, [
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'The $default route catches unknown methods and paths and only answers NOT_FOUND in the error ' +
+        'envelope (SPEC.md §7); it reads no data, so there is nothing to authorize.',
+    },
+  ]);
+}
+
+function acknowledge(scope: IConstruct, acknowledgements: readonly Acknowledgement[]): void {
+  for (const acknowledgement of acknowledgements) Validations.of(scope).acknowledge(acknowledgement);
+}
+
+/** Findings every function has, whatever its route. */
+function acknowledgeFunction(fn: LedgerFunction): void {
+  acknowledge(fn.function, [
+    {
+      id: 'AwsSolutions-L1',
+      reason:
+        'Functions run Node.js 22 on purpose: the bundles are built for it (esbuild target node22) and the ' +
+        'project is tested on Node 20/22; moving to a newer runtime changes the runtime and the bundle target ' +
+        'together in lib/function.ts, as a reviewed upgrade rather than a side effect of a cdk-nag release.',
+    },
+  ]);
+  acknowledge(fn.role, [
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no ' +
+        'resource-level permissions, so IAM only accepts Resource "*" for them; the infra test checks that no ' +
+        'other statement of any function role uses Resource "*".',
+    },
+  ]);
+}
+
+/** API Gateway has no authorizer: the handler authorizes from the route table (SPEC.md §5). */
+function routeAuthorization(spec: RouteSpec): Acknowledgement {
+  const reason =
+    spec.auth === 'public'
+      ? `${spec.method} ${spec.path} is public (auth "public" in lambdas/routes.ts; SPEC.md §4.10 and §5 list ` +
+        'the endpoints that take no credentials), so there is nothing for an authorizer to check.'
+      : `${spec.method} ${spec.path} is authorized in its handler: the handler checks the Bearer session or API ` +
+        `token and the route's auth (${describeAuth(spec)}) from lambdas/routes.ts (SPEC.md §5), the same code ` +
+        'the local stack runs, so AWS and local enforce identical rules; an API Gateway authorizer would be a ' +
+        'second copy of that check.';
+  return { id: 'AwsSolutions-APIG4', reason };
+}
+
+function describeAuth(spec: RouteSpec): string {
+  return typeof spec.auth === 'string' ? spec.auth : `roles ${spec.auth.join(', ')}`;
+}
+
+/** The wildcards each grant of grants.ts produces, with why each is acceptable. */
+function grantFindings(stack: LedgerStack, use: Resource): Acknowledgement[] {
+  const { table, dataBucket, anchorsBucket } = stack.resources;
+  const tableIndexes: Acknowledgement = {
+    id: `AwsSolutions-IAM5[Resource::<${logicalId(table)}.Arn>/index/*]`,
+    reason:
+      'grantReadData and grantReadWriteData include the table\'s global secondary indexes as <table>/index/*; ' +
+      'the table has only the three indexes of TABLE_DESIGN (gsi1 to gsi3), which every list and lookup ' +
+      'queries (DESIGN.md, Data), so the wildcard reaches nothing beyond this table.',
+  };
+  const bucketRead = (bucket: IConstruct, name: string): Acknowledgement[] => [
+    {
+      id: 'AwsSolutions-IAM5[Action::s3:GetObject*]',
+      reason: `bucket.grantRead's GetObject* group (object, version, tagging, retention reads) is read-only and is limited to the ${name} bucket's objects.`,
+    },
+    {
+      id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]',
+      reason: `bucket.grantRead's GetBucket* group only reads the ${name} bucket's own configuration (location, versioning, encryption) and can change nothing.`,
+    },
+    {
+      id: 'AwsSolutions-IAM5[Action::s3:List*]',
+      reason: `bucket.grantRead's List* group lists only the ${name} bucket; HeadBucket in the deep health probe and reads of missing keys (404 rather than 403) need s3:ListBucket.`,
+    },
+    {
+      id: `AwsSolutions-IAM5[Resource::<${logicalId(bucket)}.Arn>/*]`,
+      reason: `Object keys in the ${name} bucket are named at request time per operation, epoch or export, so object permissions can only be granted on the key space of this one bucket; other buckets stay out of reach.`,
+    },
+  ];
+  const bucketPut = (name: string): Acknowledgement[] => [
+    {
+      id: 'AwsSolutions-IAM5[Action::s3:Abort*]',
+      reason: `bucket.grantPut includes s3:AbortMultipartUpload so an interrupted upload to the ${name} bucket can be abandoned; it cannot delete or overwrite a stored object version.`,
+    },
+  ];
+  switch (use) {
+    case 'table:read':
+    case 'table:write':
+      return [tableIndexes];
+    case 'data:read':
+      return bucketRead(dataBucket, 'data');
+    case 'data:write':
+      return [...bucketRead(dataBucket, 'data'), ...bucketPut('data')];
+    case 'anchors:read':
+      return bucketRead(anchorsBucket, 'anchors');
+    case 'anchors:write':
+      return [...bucketRead(anchorsBucket, 'anchors'), ...bucketPut('anchors (Object Lock COMPLIANCE)')];
+    case 'secrets:encrypt':
+      return [
+        {
+          id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
+          reason:
+            'Key.grantEncrypt adds the GenerateDataKey* family next to kms:Encrypt; it is limited to the webhook ' +
+            'secrets key, and a data key it returns is one the caller could equally create and wrap with kms:Encrypt.',
+        },
+        {
+          id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
+          reason:
+            'Key.grantEncrypt adds ReEncryptFrom/ReEncryptTo next to kms:Encrypt; both are limited to the webhook ' +
+            'secrets key and never return plaintext.',
+        },
+      ];
+    // Explicit actions on one key, SQS send on one queue, or no grant at all: no wildcard.
+    case 'signer':
+    case 'secrets:decrypt':
+    case 'queue:events':
+    case 'queue:exports':
+    case 'identity':
+      return [];
+  }
+}
+
+/** The CloudFormation logical id cdk-nag prints in a finding (`<LogicalId.Arn>`). */
+function logicalId(construct: IConstruct): string {
+  const resource = construct.node.defaultChild as CfnElement;
+  return Stack.of(construct).getLogicalId(resource);
+}

@@ -1,0 +1,51 @@
+/**
+ * What runs on top of the storage engines once the environment is set: the queue workers,
+ * the schedule timer and the HTTP server. Shared by `npm start` (stack.ts) and the e2e test
+ * stack (test/support/test-stack.ts), so tests exercise the same wiring users run.
+ */
+import { memoryQueue, type MemoryQueue } from '../lambdas/adapters/local/memory-queue.js';
+import { workerList } from '../lambdas/workers/worker-table.js';
+import { startHttpServer } from './http-server.js';
+import { startSchedule, type Schedule } from './schedule.js';
+import { startQueueWorkers, type QueueWorkersOptions } from './workers.js';
+
+export interface ServeOptions {
+  /** HTTP port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Interval of the schedule timer (LEDGER_EPOCH_MS). */
+  epochMs: number;
+  queueWorkers?: QueueWorkersOptions;
+}
+
+export interface Serving {
+  url: string;
+  port: number;
+  queue: MemoryQueue;
+  schedule: Schedule;
+  /** Stops accepting requests, then the timer, then the workers. Idempotent. */
+  stop(): Promise<void>;
+}
+
+export async function startServing(options: ServeOptions): Promise<Serving> {
+  const queue = memoryQueue();
+  const stopWorkers = startQueueWorkers(queue, workerList, options.queueWorkers);
+  const schedule = startSchedule(workerList, options.epochMs);
+  let http;
+  try {
+    http = await startHttpServer({ port: options.port });
+  } catch (error) {
+    await schedule.stop();
+    stopWorkers();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${options.port} is already in use; set PORT to another port (0 for any)`);
+    throw error;
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await http.close();
+      await schedule.stop();
+      stopWorkers();
+    })());
+  return { url: http.url, port: http.port, queue, schedule, stop };
+}

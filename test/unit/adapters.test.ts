@@ -1,0 +1,113 @@
+// Port adapters for the AWS-only services (KMS, SQS) against aws-sdk-client-mock, and their
+// file-backed local twins against real files: both must produce interchangeable results.
+import { createPublicKey, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DecryptCommand, DescribeKeyCommand, EncryptCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { jwkThumbprint, verify } from '@agent-ledger/protocol';
+import { KmsEncryptor } from '../../lambdas/adapters/aws/kms-encryptor.js';
+import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
+import { SqsQueue } from '../../lambdas/adapters/aws/sqs-queue.js';
+import { FileEncryptor } from '../../lambdas/adapters/local/file-encryptor.js';
+import { FileSigner } from '../../lambdas/adapters/local/file-signer.js';
+
+const kmsMock = mockClient(KMSClient);
+const sqsMock = mockClient(SQSClient);
+
+beforeEach(() => {
+  kmsMock.reset();
+  sqsMock.reset();
+});
+
+describe('KmsSigner', () => {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const spki = publicKey.export({ format: 'der', type: 'spki' });
+
+  it('signs RAW with ED25519_SHA_512 and publishes the key with its RFC 7638 kid', async () => {
+    kmsMock.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(spki) });
+    kmsMock.on(SignCommand).callsFake((input: { Message: Uint8Array }) => ({
+      Signature: new Uint8Array(nodeSign(null, input.Message, privateKey)),
+    }));
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'key-1');
+    const message = new TextEncoder().encode('receipt hash bytes');
+    const signature = await signer.sign(message);
+
+    const signCall = kmsMock.commandCalls(SignCommand)[0]!.args[0].input;
+    expect(signCall).toMatchObject({ KeyId: 'key-1', MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' });
+    const [jwk] = await signer.jwks();
+    expect(jwk).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig', x: publicKey.export({ format: 'jwk' }).x });
+    expect(jwk!.kid).toBe(jwkThumbprint(jwk!));
+    expect(await signer.kid()).toBe(jwk!.kid);
+    expect(verify(jwk!.x, message, signature)).toBe(true);
+  });
+
+  it('fetches the public key once and retries after a failure', async () => {
+    kmsMock.on(GetPublicKeyCommand).rejectsOnce(new Error('throttled')).resolves({ PublicKey: new Uint8Array(spki) });
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'key-1');
+    await expect(signer.kid()).rejects.toThrow('throttled');
+    await signer.kid();
+    await signer.jwks();
+    expect(kmsMock.commandCalls(GetPublicKeyCommand)).toHaveLength(2);
+  });
+
+  it('pings with DescribeKey', async () => {
+    kmsMock.on(DescribeKeyCommand).rejects(new Error('AccessDenied'));
+    await expect(new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'k').ping()).rejects.toThrow();
+  });
+});
+
+describe('FileSigner', () => {
+  it('signs with the key file and derives the same JWK as KMS would', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'signer-'));
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const path = join(dir, 'key.pem');
+    await writeFile(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const signer = new FileSigner(path);
+    const message = new Uint8Array(32).fill(7);
+    const [jwk] = await signer.jwks();
+    expect(jwk!.x).toBe(createPublicKey(privateKey).export({ format: 'jwk' }).x);
+    expect(verify(jwk!.x, message, await signer.sign(message))).toBe(true);
+    await expect(new FileSigner(join(dir, 'missing.pem')).ping()).rejects.toThrow();
+  });
+});
+
+describe('encryptors', () => {
+  it('FileEncryptor round-trips and binds the encryption context', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'enc-'));
+    const path = join(dir, 'aes.key');
+    await writeFile(path, new Uint8Array(32).fill(1), { mode: 0o600 });
+    const encryptor = new FileEncryptor(path);
+    const sealed = await encryptor.encrypt('webhook secret value', { org_id: 'o1', webhook_id: 'w1' });
+    expect(sealed).not.toContain('webhook secret');
+    expect(await encryptor.decrypt(sealed, { webhook_id: 'w1', org_id: 'o1' })).toBe('webhook secret value');
+    await expect(encryptor.decrypt(sealed, { org_id: 'o2', webhook_id: 'w1' })).rejects.toThrow();
+  });
+
+  it('KmsEncryptor passes the encryption context to KMS', async () => {
+    kmsMock.on(EncryptCommand).resolves({ CiphertextBlob: new Uint8Array([1, 2, 3]) });
+    kmsMock.on(DecryptCommand).resolves({ Plaintext: new TextEncoder().encode('s3cr3t') });
+    const encryptor = new KmsEncryptor(new KMSClient({ region: 'us-east-1' }), 'sym');
+    const sealed = await encryptor.encrypt('s3cr3t', { org_id: 'o1' });
+    expect(await encryptor.decrypt(sealed, { org_id: 'o1' })).toBe('s3cr3t');
+    expect(kmsMock.commandCalls(EncryptCommand)[0]!.args[0].input.EncryptionContext).toEqual({ org_id: 'o1' });
+    expect(kmsMock.commandCalls(DecryptCommand)[0]!.args[0].input.EncryptionContext).toEqual({ org_id: 'o1' });
+  });
+});
+
+describe('SqsQueue', () => {
+  it('sends JSON bodies to the named queue and returns the SQS MessageId', async () => {
+    sqsMock.on(SendMessageCommand).resolves({ MessageId: 'mid-1' });
+    sqsMock.on(GetQueueAttributesCommand).resolves({ Attributes: {} });
+    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), { events: 'https://q/events', exports: 'https://q/exports' });
+    expect(await queue.send('exports', { body: { export_id: 'e1' } })).toBe('mid-1');
+    expect(sqsMock.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({
+      QueueUrl: 'https://q/exports',
+      MessageBody: '{"export_id":"e1"}',
+    });
+    await queue.ping();
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../lambdas/config.js';
+
+const base = {
+  LEDGER_TABLE: 't',
+  LEDGER_DATA_BUCKET: 'd',
+  LEDGER_ANCHORS_BUCKET: 'a',
+  LEDGER_SIGNER_KEY_ID: 'arn:kms:sign',
+  LEDGER_SECRETS_KEY_ID: 'arn:kms:sym',
+  LEDGER_EVENTS_QUEUE_URL: 'https://sqs/events',
+  LEDGER_EXPORTS_QUEUE_URL: 'https://sqs/exports',
+};
+
+describe('parseConfig', () => {
+  it('reads the AWS configuration with documented defaults', () => {
+    const config = parseConfig(base);
+    expect(config).toMatchObject({
+      stage: 'aws',
+      signer: { kind: 'kms', keyId: 'arn:kms:sign' },
+      queue: { kind: 'sqs', eventsUrl: 'https://sqs/events' },
+      epochMs: 300_000,
+      rateLimitRps: 100,
+      maxPayloadBytes: 262_144,
+      webhookAllowLoopback: false,
+      tsaUrl: undefined,
+    });
+  });
+
+  it('uses key files and the memory queue locally', () => {
+    const config = parseConfig({
+      LEDGER_STAGE: 'local',
+      LEDGER_TABLE: 't',
+      LEDGER_DATA_BUCKET: 'd',
+      LEDGER_ANCHORS_BUCKET: 'a',
+      LEDGER_SIGNER_KEY_FILE: '/k/sign.pem',
+      LEDGER_SECRETS_KEY_FILE: '/k/aes.key',
+      LEDGER_QUEUE: 'memory',
+      LEDGER_EPOCH_MS: '2000',
+      LEDGER_WEBHOOK_ALLOW_LOOPBACK: 'true',
+    });
+    expect(config).toMatchObject({ stage: 'local', signer: { kind: 'file', path: '/k/sign.pem' }, queue: { kind: 'memory' }, epochMs: 2000, webhookAllowLoopback: true });
+  });
+
+  it('names the missing variable', () => {
+    const { LEDGER_TABLE: _omit, ...rest } = base;
+    expect(() => parseConfig(rest)).toThrow(/LEDGER_TABLE/);
+    const { LEDGER_SIGNER_KEY_ID: _s, ...noSigner } = base;
+    expect(() => parseConfig(noSigner)).toThrow(/LEDGER_SIGNER_KEY_ID/);
+  });
+
+  it('rejects malformed numbers and booleans', () => {
+    expect(() => parseConfig({ ...base, LEDGER_RATE_LIMIT_RPS: '0' })).toThrow(/LEDGER_RATE_LIMIT_RPS/);
+    expect(() => parseConfig({ ...base, LEDGER_MAX_PAYLOAD_BYTES: '1.5' })).toThrow(/LEDGER_MAX_PAYLOAD_BYTES/);
+    expect(() => parseConfig({ ...base, LEDGER_WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/LEDGER_WEBHOOK_ALLOW_LOOPBACK/);
+  });
+});
