@@ -1,0 +1,206 @@
+/**
+ * The Cognito user pool as the identity provider (DESIGN.md, Shape; lib/identity.ts builds
+ * the pool and its app client).
+ *
+ * - Sign-up: AdminCreateUser (mail suppressed) + AdminSetUserPassword(permanent). A
+ *   self-service SignUp would leave the user UNCONFIRMED, unable to sign in until they enter
+ *   the mailed code, whereas SPEC.md §4.1 signs in right after sign-up with emailVerified
+ *   false. Then Cognito mails the address-verification code (GetUserAttributeVerificationCode),
+ *   which is the verification mail of SPEC.md §4.1.
+ * - Sign-in: InitiateAuth USER_PASSWORD_AUTH. The app client has PreventUserExistenceErrors,
+ *   so an unknown email and a wrong password fail alike, in the same time.
+ * - Social: the hosted UI's /oauth2/authorize with identity_provider=Google|GitHub, and the
+ *   code redeemed at /oauth2/token (authorization code + PKCE, public client).
+ *
+ * ID tokens come straight from Cognito over TLS in answer to our own request, so their
+ * claims are read without verifying the signature (OpenID Connect Core 1.0 §3.1.3.7, item 6).
+ */
+import {
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminSetUserPasswordCommand,
+  GetUserAttributeVerificationCodeCommand,
+  InitiateAuthCommand,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { LedgerError, conflict } from '../../domain/errors.js';
+import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
+import { logger } from '../../logger.js';
+
+export interface CognitoSettings {
+  userPoolId: string;
+  clientId: string;
+  /** Hosted UI host name, e.g. `ledger-prod.auth.eu-west-1.amazoncognito.com`. */
+  domain: string | undefined;
+  socialProviders: readonly SocialProvider[];
+}
+
+/** Identity provider names as lib/identity.ts registers them in the pool. */
+export const COGNITO_PROVIDER_NAMES: Record<SocialProvider, string> = { google: 'Google', github: 'GitHub' };
+
+/** Failures that mean "these credentials do not sign in", all answered alike. */
+const REJECTED_SIGN_IN = new Set([
+  'NotAuthorizedException',
+  'UserNotFoundException',
+  'UserNotConfirmedException',
+  'PasswordResetRequiredException',
+]);
+
+type Fetch = typeof fetch;
+
+interface IdClaims {
+  sub?: string;
+  email?: string;
+  name?: string;
+  email_verified?: boolean | string;
+  picture?: string;
+}
+
+export function idTokenClaims(idToken: string): IdClaims {
+  const payload = idToken.split('.')[1];
+  if (!payload) throw new Error('malformed ID token');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as IdClaims;
+}
+
+function identityFromClaims(claims: IdClaims): ProviderIdentity {
+  if (!claims.sub || !claims.email) throw new LedgerError('UNAUTHORIZED', 'the identity provider returned no email address');
+  return {
+    subject: claims.sub,
+    email: claims.email.toLowerCase(),
+    name: claims.name ?? claims.email,
+    emailVerified: claims.email_verified === true || claims.email_verified === 'true',
+    image: claims.picture ?? null,
+  };
+}
+
+export class CognitoIdentityProvider implements IdentityProvider {
+  constructor(
+    private readonly client: CognitoIdentityProviderClient,
+    private readonly settings: CognitoSettings,
+    private readonly fetchFn: Fetch = fetch,
+  ) {}
+
+  async register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity> {
+    const { userPoolId } = this.settings;
+    let subject: string | undefined;
+    try {
+      const created = await this.client.send(
+        new AdminCreateUserCommand({
+          UserPoolId: userPoolId,
+          Username: input.email,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: input.email },
+            { Name: 'name', Value: input.name },
+            { Name: 'email_verified', Value: 'false' },
+          ],
+        }),
+      );
+      subject = created.User?.Attributes?.find((attribute) => attribute.Name === 'sub')?.Value;
+    } catch (error) {
+      if ((error as Error).name === 'UsernameExistsException') throw conflict('an account with this email already exists');
+      throw error;
+    }
+    try {
+      await this.client.send(
+        new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: input.email, Password: input.password, Permanent: true }),
+      );
+    } catch (error) {
+      // Undo the half-made user so the email can sign up again with a better password.
+      await this.client.send(new AdminDeleteUserCommand({ UserPoolId: userPoolId, Username: input.email }));
+      if ((error as Error).name === 'InvalidPasswordException') {
+        throw new LedgerError('VALIDATION_ERROR', `body.password: ${(error as Error).message}`);
+      }
+      throw error;
+    }
+    if (!subject) throw new Error('AdminCreateUser returned no sub');
+    await this.sendVerificationMail(input.email, input.password);
+    return { subject, email: input.email, name: input.name, emailVerified: false, image: null };
+  }
+
+  /** The account works without a verified address (SPEC.md §4.1), so a failed mail is logged, not fatal. */
+  private async sendVerificationMail(email: string, password: string): Promise<void> {
+    try {
+      const auth = await this.initiate(email, password);
+      const accessToken = auth?.AccessToken;
+      if (!accessToken) throw new Error('no access token after sign-up');
+      await this.client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: 'email' }));
+    } catch (error) {
+      logger.warn('verification mail not sent', { error: (error as Error).name });
+    }
+  }
+
+  private async initiate(email: string, password: string) {
+    const result = await this.client.send(
+      new InitiateAuthCommand({
+        ClientId: this.settings.clientId,
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: email, PASSWORD: password },
+      }),
+    );
+    return result.AuthenticationResult;
+  }
+
+  async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {
+    let idToken: string | undefined;
+    try {
+      idToken = (await this.initiate(email, password))?.IdToken;
+    } catch (error) {
+      if (REJECTED_SIGN_IN.has((error as Error).name)) return null;
+      throw error;
+    }
+    // A challenge (e.g. NEW_PASSWORD_REQUIRED for a user an administrator created) cannot
+    // be answered through SPEC.md's sign-in; it does not sign in.
+    if (!idToken) return null;
+    return identityFromClaims(idTokenClaims(idToken));
+  }
+
+  supportsSocial(provider: SocialProvider): boolean {
+    return this.settings.domain !== undefined && this.settings.socialProviders.includes(provider);
+  }
+
+  private endpoint(path: string): URL {
+    const domain = this.settings.domain;
+    if (!domain) throw new LedgerError('VALIDATION_ERROR', 'social sign-in is not configured');
+    return new URL(path, `https://${domain.replace(/^https:\/\//, '').replace(/\/$/, '')}`);
+  }
+
+  authorizationUrl(input: { provider: SocialProvider; state: string; redirectUri: string; codeChallenge: string }): string {
+    const url = this.endpoint('/oauth2/authorize');
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.settings.clientId,
+      redirect_uri: input.redirectUri,
+      state: input.state,
+      identity_provider: COGNITO_PROVIDER_NAMES[input.provider],
+      scope: 'openid email profile',
+      code_challenge: input.codeChallenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.href;
+  }
+
+  async redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity> {
+    const response = await this.fetchFn(this.endpoint('/oauth2/token'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: this.settings.clientId,
+        code: input.code,
+        redirect_uri: input.redirectUri,
+        code_verifier: input.codeVerifier,
+      }).toString(),
+    });
+    if (!response.ok) {
+      // 400 invalid_grant and the like: the code is not good (RFC 6749 §5.2).
+      if (response.status >= 400 && response.status < 500) {
+        throw new LedgerError('UNAUTHORIZED', 'the authorization code is invalid, expired or already used');
+      }
+      throw new Error(`Cognito token endpoint answered ${response.status}`);
+    }
+    const tokens = (await response.json()) as { id_token?: string };
+    if (!tokens.id_token) throw new Error('Cognito token endpoint returned no id_token');
+    return identityFromClaims(idTokenClaims(tokens.id_token));
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * DynamoDB item layout of identity and organization data (DESIGN.md, Data). Every module
+ * that reads or writes these items goes through these key builders and types, so the
+ * layout is described once.
+ *
+ * | item        | pk                          | sk                  |
+ * |-------------|-----------------------------|---------------------|
+ * | user        | USER#<user_id>              | USER                |
+ * | email index | EMAIL#<lower-cased email>   | EMAIL               |  (unique email: conditional put)
+ * | token       | TOKEN#<sha256 of token>     | TOKEN               |
+ * | org         | ORG#<org_id>                | ORG                 |
+ * | member      | ORG#<org_id>                | MEMBER#<user_id>    |
+ * | invitation  | ORG#<org_id>                | INVITE#<id>         |  gsi1: INVITEE#<lower-cased email> / <created_at ms>#<id>
+ * | assignment  | ORG#<org_id>#AGENT#<agent>  | ASSIGN#<user_id>    |  gsi1: ORG#<org>#USER#<user>#ASSIGN / <agent>
+ * | OAuth state | OAUTH#<sha256 of state>     | OAUTH               |  one social sign-in in flight, TTL 10 min
+ *
+ * Items owned by one adapter keep their layout in that adapter: the local identity
+ * provider's credentials and dev-provider codes (adapters/local/local-identity-items.ts)
+ * and the rate counters (adapters/aws/rate-limiter.ts).
+ *
+ * Users and tokens exist before an organization does, so their keys cannot start with the
+ * org; they carry `org_id` and every read checks it against the caller's. Invitations are
+ * found by invitee through gsi1 and carry their org_id for the same reason.
+ */
+import type { Role } from '../../domain/roles.js';
+import type { TokenKind } from '../../domain/auth/caller.js';
+
+export const identityKeys = {
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  email: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  token: (hash: string) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' }),
+  org: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  member: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
+  invitation: (orgId: string, invitationId: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${invitationId}` }),
+  /** gsi1 partition of the invitations addressed to one email (GET /v1/invitations). */
+  invitee: (email: string) => `INVITEE#${email.toLowerCase()}`,
+  oauthState: (stateHash: string) => ({ pk: `OAUTH#${stateHash}`, sk: 'OAUTH' }),
+  assignment: (orgId: string, agentId: string, userId: string) => ({
+    pk: `ORG#${orgId}#AGENT#${agentId}`,
+    sk: `ASSIGN#${userId}`,
+  }),
+  /** gsi1 partition of one user's assignments in an org (GET /v1/members/:user_id/agents). */
+  userAssignments: (orgId: string, userId: string) => `ORG#${orgId}#USER#${userId}#ASSIGN`,
+};
+
+export interface UserItem {
+  user_id: string;
+  email: string;
+  name: string;
+  email_verified: boolean;
+  image: string | null;
+  org_id: string | null;
+  role: Role;
+  status: 'active';
+  onboarding_completed: 0 | 1;
+  created_at: number;
+  updated_at: number;
+  /** The identity provider's subject of the person (Cognito `sub`); absent for seeded users. */
+  idp_subject?: string;
+}
+
+export interface TokenItem {
+  token_id: string;
+  kind: TokenKind;
+  user_id: string;
+  created_at: number;
+  /** Unix ms; null = no expiry (API tokens without ttl_seconds). */
+  expires_at: number | null;
+  /** Set when the token was rotated or ended; it keeps working until grace_until (ms), if set. */
+  revoked_at?: number;
+  grace_until?: number;
+  /** DynamoDB TTL (seconds): removal some time after the token can no longer work. */
+  expires_at_s?: number;
+  /**
+   * API tokens: the organization the token was issued in (SPEC.md §4.1 "needs a current
+   * organization"). The token stops working once its user is in another organization or
+   * none, so removing a member ends their API tokens. Absent: follows the user (sessions).
+   */
+  org_id?: string | null;
+  /** API tokens: the lifetime asked for, so a rotated token gets the same (null = no expiry). */
+  ttl_seconds?: number | null;
+  /** Set on rotation: the id of the token that replaced this one. */
+  replaced_by?: string;
+}
+
+export interface OrgItem {
+  org_id: string;
+  org_name: string;
+  description: string | null;
+  created_at: number;
+  updated_at: number;
+  created_by: string;
+  /** Number of agent assignments; > 0 switches on the read_all rule (SPEC.md §5). Kept in the same transaction as each assignment change. */
+  assignment_count: number;
+  /** Number of org_owner members; a condition `owner_count > 1` keeps the last owner from being demoted or removed, even under concurrent requests. */
+  owner_count: number;
+}
+
+export interface MemberItem {
+  member_id: string;
+  user_id: string;
+  role: Role;
+  joined_at: string;
+  email: string;
+  display_name: string;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'cancelled';
+
+/** SPEC.md §2.9 plus what lookups and expiry need. */
+export interface InvitationItem {
+  invitation_id: string;
+  org_id: string;
+  /** As typed by the inviter, lower-cased (SPEC.md §8: up to 256 characters). */
+  email: string;
+  role: Role;
+  status: InvitationStatus;
+  inviter_id: string;
+  /** ISO 8601 (SPEC.md §2.9). */
+  created_at: string;
+  expires_at: string;
+  /** expires_at in Unix ms, for conditions and filters. */
+  expires_at_ms: number;
+  gsi1pk: string;
+  gsi1sk: string;
+  /** DynamoDB TTL (seconds): removal a while after expiry. */
+  expires_at_s?: number;
+}
+
+/** SPEC.md §2.6; gsi1 lists one user's assignments. */
+export interface AssignmentItem {
+  id: string;
+  agent_id: string;
+  user_id: string;
+  org_id: string;
+  assigned_by: string;
+  created_at: number;
+  gsi1pk: string;
+  gsi1sk: string;
+}
+
+/** A social sign-in between POST /api/auth/sign-in/social and the provider's callback. */
+export interface OAuthStateItem {
+  provider: 'google' | 'github';
+  callback_url: string;
+  redirect_uri: string;
+  /** PKCE verifier (RFC 7636); only our server ever sees it. */
+  code_verifier: string;
+  expires_at: number;
+  expires_at_s: number;
+}

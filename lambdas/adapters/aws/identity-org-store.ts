@@ -1,0 +1,248 @@
+/**
+ * Organizations, members, invitations and assignments (identity-items.ts layout): reads,
+ * and the transaction items the domain (domain/orgs/) composes into one TransactWriteItems
+ * with its admin event. Every key starts with the caller's organization (DESIGN.md, "Tenancy
+ * is in the key"), except the invitee index, whose items carry their org_id.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../../runtime.js';
+import type { Role } from '../../domain/roles.js';
+import {
+  identityKeys,
+  type AssignmentItem,
+  type InvitationItem,
+  type MemberItem,
+  type OrgItem,
+} from './identity-items.js';
+import { table, type TransactItem } from './identity-transact.js';
+
+type Key = { pk: string; sk: string };
+
+/** Drops the table's own attributes so the domain sees the item's fields only. */
+export function strip<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
+  return rest as T;
+}
+
+async function getItem<T>(key: Key): Promise<T | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  return result.Item ? strip<T>(result.Item) : undefined;
+}
+
+async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(new QueryCommand({ TableName: table(), ...input, ExclusiveStartKey: cursor }));
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+const prefixQuery = (pk: string, prefix: string) => ({
+  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+  ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+  ConsistentRead: true,
+});
+
+/** Point reads of many keys (BatchGetItem: 100 keys a call, unprocessed keys retried). */
+export async function batchGet<T>(keys: readonly Key[]): Promise<T[]> {
+  const found: T[] = [];
+  for (let start = 0; start < keys.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + 100);
+    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
+      found.push(...(result.Responses?.[table()] ?? []).map((item) => strip<T>(item)));
+      pending = result.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+}
+
+export const getOrg = (orgId: string) => getItem<OrgItem>(identityKeys.org(orgId));
+export const getMember = (orgId: string, userId: string) => getItem<MemberItem>(identityKeys.member(orgId, userId));
+export const getInvitation = (orgId: string, invitationId: string) => getItem<InvitationItem>(identityKeys.invitation(orgId, invitationId));
+export const getAssignment = (orgId: string, agentId: string, userId: string) =>
+  getItem<AssignmentItem>(identityKeys.assignment(orgId, agentId, userId));
+
+export async function listMembers(orgId: string): Promise<MemberItem[]> {
+  return (await queryAll(prefixQuery(`ORG#${orgId}`, 'MEMBER#'))).map((item) => strip<MemberItem>(item));
+}
+
+export async function listOrgInvitations(orgId: string): Promise<InvitationItem[]> {
+  return (await queryAll(prefixQuery(`ORG#${orgId}`, 'INVITE#'))).map((item) => strip<InvitationItem>(item));
+}
+
+/** Invitations addressed to an email, in any organization (gsi1, eventually consistent). */
+export async function listInvitationsFor(email: string): Promise<InvitationItem[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': identityKeys.invitee(email) },
+  });
+  return items.map((item) => strip<InvitationItem>(item));
+}
+
+export async function listAgentAssignments(orgId: string, agentId: string): Promise<AssignmentItem[]> {
+  return (await queryAll(prefixQuery(`ORG#${orgId}#AGENT#${agentId}`, 'ASSIGN#'))).map((item) => strip<AssignmentItem>(item));
+}
+
+export async function listUserAssignments(orgId: string, userId: string): Promise<AssignmentItem[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': identityKeys.userAssignments(orgId, userId) },
+  });
+  return items.map((item) => strip<AssignmentItem>(item));
+}
+
+// ---- transaction items ----
+
+export const orgPut = (org: OrgItem): TransactItem => ({
+  Put: { TableName: table(), Item: { ...identityKeys.org(org.org_id), type: 'org', ...org }, ConditionExpression: 'attribute_not_exists(pk)' },
+});
+
+export const memberPut = (orgId: string, member: MemberItem): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...identityKeys.member(orgId, member.user_id), type: 'member', org_id: orgId, ...member },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export const invitationPut = (invitation: InvitationItem): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...identityKeys.invitation(invitation.org_id, invitation.invitation_id), type: 'invitation', ...invitation },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/**
+ * The user joins an organization with a role and completes onboarding (SPEC.md §4.2).
+ * Condition: not onboarded and in no organization, so a user is in at most one and
+ * onboards once (a second attempt fails the transaction: 409).
+ */
+export const userJoin = (userId: string, orgId: string, role: Role, now: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: identityKeys.user(userId),
+    UpdateExpression: 'SET org_id = :org, #role = :role, onboarding_completed = :one, updated_at = :now',
+    ConditionExpression: 'attribute_exists(pk) AND onboarding_completed = :zero AND (attribute_not_exists(org_id) OR attribute_type(org_id, :null))',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':org': orgId, ':role': role, ':one': 1, ':zero': 0, ':now': now, ':null': 'NULL' },
+  },
+});
+
+/**
+ * The user leaves the organization and is back where sign-up left them (SPEC.md §2.7: no
+ * organization, role org_owner, onboarding not completed), free to onboard or accept
+ * another invitation.
+ */
+export const userLeave = (userId: string, orgId: string, now: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: identityKeys.user(userId),
+    UpdateExpression: 'SET org_id = :null, #role = :owner, onboarding_completed = :zero, updated_at = :now',
+    ConditionExpression: 'org_id = :org',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':org': orgId, ':null': null, ':owner': 'org_owner', ':zero': 0, ':now': now },
+  },
+});
+
+/** The user's role, kept equal to the member item's in the same transaction (caller-store.ts reads the user's). */
+export const userRole = (userId: string, orgId: string, role: Role, now: number): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: identityKeys.user(userId),
+    UpdateExpression: 'SET #role = :role, updated_at = :now',
+    ConditionExpression: 'org_id = :org',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':org': orgId, ':role': role, ':now': now },
+  },
+});
+
+/** Member role change, conditioned on the role it was read with (no lost update). */
+export const memberRole = (orgId: string, userId: string, from: Role, to: Role): TransactItem => ({
+  Update: {
+    TableName: table(),
+    Key: identityKeys.member(orgId, userId),
+    UpdateExpression: 'SET #role = :to',
+    ConditionExpression: '#role = :from',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':from': from, ':to': to },
+  },
+});
+
+export const memberDelete = (orgId: string, userId: string, role: Role): TransactItem => ({
+  Delete: {
+    TableName: table(),
+    Key: identityKeys.member(orgId, userId),
+    ConditionExpression: '#role = :role',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':role': role },
+  },
+});
+
+/**
+ * Changes the org's counters. A negative owner delta is conditioned on more than one owner
+ * remaining, which is what keeps the last org_owner in place under concurrent requests
+ * (identity issue, item 3).
+ */
+export function orgCounters(orgId: string, deltas: { owners?: number; assignments?: number }): TransactItem {
+  const adds: string[] = [];
+  const values: Record<string, number> = {};
+  if (deltas.owners) {
+    adds.push('owner_count :owners');
+    values[':owners'] = deltas.owners;
+  }
+  if (deltas.assignments) {
+    adds.push('assignment_count :assignments');
+    values[':assignments'] = deltas.assignments;
+  }
+  if (adds.length === 0) return exists(identityKeys.org(orgId));
+  const guardOwners = (deltas.owners ?? 0) < 0;
+  if (guardOwners) values[':keep'] = -(deltas.owners as number);
+  return {
+    Update: {
+      TableName: table(),
+      Key: identityKeys.org(orgId),
+      UpdateExpression: `ADD ${adds.join(', ')}`,
+      ConditionExpression: guardOwners ? 'attribute_exists(pk) AND owner_count > :keep' : 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** An invitation leaves `pending` (accepted or cancelled), once, and only before it expires when accepted. */
+export function invitationStatus(orgId: string, invitationId: string, to: 'accepted' | 'cancelled', now: number): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: identityKeys.invitation(orgId, invitationId),
+      UpdateExpression: 'SET #status = :to',
+      ConditionExpression: to === 'accepted' ? '#status = :pending AND expires_at_ms > :now' : '#status = :pending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':pending': 'pending', ...(to === 'accepted' ? { ':now': now } : {}) },
+    },
+  };
+}
+
+export const assignmentPut = (assignment: AssignmentItem): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...identityKeys.assignment(assignment.org_id, assignment.agent_id, assignment.user_id), type: 'assignment', ...assignment },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export const assignmentDelete = (orgId: string, agentId: string, userId: string): TransactItem => ({
+  Delete: { TableName: table(), Key: identityKeys.assignment(orgId, agentId, userId), ConditionExpression: 'attribute_exists(pk)' },
+});
+
+/** A check that an item exists, in the transaction (member for an assignment, agent for an assignment). */
+export const exists = (key: Key): TransactItem => ({
+  ConditionCheck: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
+});

@@ -1,0 +1,85 @@
+/**
+ * Session and API token items (identity-items.ts layout). Only the SHA-256 of a token is a
+ * key (token-format.ts); the token itself exists in the response that hands it out and
+ * nowhere else (SPEC.md §4.1: shown once).
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { TokenKind } from '../../domain/auth/caller.js';
+import { newToken, tokenHash } from '../../domain/auth/token-format.js';
+import { dynamo } from '../../runtime.js';
+import { identityKeys, type TokenItem } from './identity-items.js';
+import { table, type TransactItem } from './identity-transact.js';
+
+export interface NewToken {
+  /** The bearer value; returned to the client once, never stored or logged. */
+  token: string;
+  hash: string;
+  item: TokenItem;
+}
+
+export interface TokenOptions {
+  userId: string;
+  now: number;
+  /** Unix ms, or null for no expiry. */
+  expiresAt: number | null;
+  orgId?: string | null;
+  ttlSeconds?: number | null;
+}
+
+/** DynamoDB TTL (seconds) for the moment a token can no longer work, if there is one. */
+export function removalTime(endMs: number | null): number | undefined {
+  return endMs === null ? undefined : Math.ceil(endMs / 1000);
+}
+
+export function mintToken(kind: TokenKind, options: TokenOptions): NewToken {
+  const token = newToken(kind);
+  const item: TokenItem = {
+    token_id: crypto.randomUUID(),
+    kind,
+    user_id: options.userId,
+    created_at: options.now,
+    expires_at: options.expiresAt,
+    ...(options.orgId === undefined ? {} : { org_id: options.orgId }),
+    ...(options.ttlSeconds === undefined ? {} : { ttl_seconds: options.ttlSeconds }),
+  };
+  const expiresAtS = removalTime(options.expiresAt);
+  if (expiresAtS !== undefined) item.expires_at_s = expiresAtS;
+  return { token, hash: tokenHash(token), item };
+}
+
+export function tokenPut({ hash, item }: NewToken): TransactItem {
+  return {
+    Put: {
+      TableName: table(),
+      Item: { ...identityKeys.token(hash), type: 'token', ...item },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+export async function getToken(hash: string): Promise<TokenItem | undefined> {
+  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: identityKeys.token(hash), ConsistentRead: true }));
+  return result.Item as TokenItem | undefined;
+}
+
+/**
+ * Ends a token at `graceUntil` (ms; `now` for at once). The condition makes it happen once:
+ * a token already ended or replaced cannot be ended again, so two concurrent refreshes or
+ * rotations of one token cannot both succeed.
+ */
+export function tokenEnd(hash: string, now: number, graceUntil: number, replacedBy?: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: identityKeys.token(hash),
+      UpdateExpression: `SET revoked_at = :now, grace_until = :grace, expires_at_s = :ttl${replacedBy ? ', replaced_by = :by' : ''}`,
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_at)',
+      ExpressionAttributeValues: {
+        ':now': now,
+        ':grace': graceUntil,
+        ':ttl': removalTime(graceUntil),
+        ...(replacedBy ? { ':by': replacedBy } : {}),
+      },
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Authorization codes of the development OAuth provider (the local stand-in for Google and
+ * GitHub, identity issue item 1). Its page (lambdas/http/auth/dev-oauth-*.ts) issues a code
+ * when the developer presses "Continue"; the local identity provider redeems it once, checking
+ * what a real provider checks (RFC 6749 §4.1.3, RFC 7636 §4.6): same provider, same
+ * redirect_uri, PKCE verifier matching the challenge, not expired, not used before.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256B64u } from '@agent-ledger/protocol';
+import { config } from '../../config.js';
+import { LedgerError } from '../../domain/errors.js';
+import type { SocialProvider } from '../../domain/ports.js';
+import { dynamo } from '../../runtime.js';
+import { localIdpKeys, type DevCodeItem } from './local-identity-items.js';
+
+export const DEV_CODE_TTL_MS = 5 * 60 * 1000;
+
+const codeHash = (code: string) => sha256B64u(new TextEncoder().encode(code));
+
+export interface DevGrant {
+  provider: SocialProvider;
+  email: string;
+  name: string;
+  redirectUri: string;
+  codeChallenge: string;
+}
+
+export async function issueDevCode(grant: DevGrant, now = Date.now()): Promise<string> {
+  const code = randomBytes(32).toString('base64url');
+  const item: DevCodeItem = {
+    provider: grant.provider,
+    email: grant.email.trim().toLowerCase(),
+    name: grant.name,
+    redirect_uri: grant.redirectUri,
+    code_challenge: grant.codeChallenge,
+    expires_at: now + DEV_CODE_TTL_MS,
+    expires_at_s: Math.ceil((now + DEV_CODE_TTL_MS) / 1000),
+  };
+  await dynamo().send(new PutCommand({ TableName: config().tableName, Item: { ...localIdpKeys.devCode(codeHash(code)), type: 'dev_oauth_code', ...item } }));
+  return code;
+}
+
+const badCode = () => new LedgerError('UNAUTHORIZED', 'the authorization code is invalid, expired or already used');
+
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+export async function redeemDevCode(
+  code: string,
+  expected: { provider: SocialProvider; redirectUri: string; codeVerifier: string },
+  now = Date.now(),
+): Promise<{ email: string; name: string }> {
+  // Delete-and-return makes the code single-use even under concurrent redemption.
+  const result = await dynamo().send(
+    new DeleteCommand({ TableName: config().tableName, Key: localIdpKeys.devCode(codeHash(code)), ReturnValues: 'ALL_OLD' }),
+  );
+  const item = result.Attributes as DevCodeItem | undefined;
+  if (!item || item.expires_at <= now) throw badCode();
+  if (item.provider !== expected.provider || item.redirect_uri !== expected.redirectUri) throw badCode();
+  if (item.code_challenge !== pkceChallenge(expected.codeVerifier)) throw badCode();
+  return { email: item.email, name: item.name };
+}

@@ -1,0 +1,89 @@
+/**
+ * The local identity provider (DESIGN.md, Local stack: "users and scrypt hashes in
+ * DynamoDB; mails written to the log"): what Cognito does in AWS, on one machine. Social
+ * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
+ * stands in for Google and GitHub.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../config.js';
+import { conflict } from '../../domain/errors.js';
+import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
+import { logger } from '../../logger.js';
+import { dynamo } from '../../runtime.js';
+import { redeemDevCode } from './dev-oauth-codes.js';
+import { localIdpKeys, type CredentialItem } from './local-identity-items.js';
+import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+
+/** Path of the development provider's authorization page (route-table/auth.ts). */
+export const DEV_OAUTH_AUTHORIZE_PATH = '/api/auth/dev-oauth/authorize';
+
+function identityOf(item: CredentialItem): ProviderIdentity {
+  // Nothing confirms an address locally: the "mail" only goes to the log.
+  return { subject: item.subject, email: item.email, name: item.name, emailVerified: false, image: null };
+}
+
+export class LocalIdentityProvider implements IdentityProvider {
+  async register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity> {
+    const item: CredentialItem = {
+      subject: crypto.randomUUID(),
+      email: input.email.toLowerCase(),
+      name: input.name,
+      password_hash: await hashPassword(input.password),
+      created_at: Date.now(),
+    };
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: config().tableName,
+          Item: { ...localIdpKeys.credential(item.email), type: 'local_credential', ...item },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('an account with this email already exists');
+      throw error;
+    }
+    // The verification mail of SPEC.md §4.1, "sent" to the log. It carries no secret: there
+    // is no confirmation endpoint in SPEC.md for a code to go to.
+    logger.info('mail sent (local identity provider)', {
+      mail: { to: item.email, subject: 'Verify your email address for agent-ledger' },
+    });
+    return identityOf(item);
+  }
+
+  async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {
+    const result = await dynamo().send(
+      new GetCommand({ TableName: config().tableName, Key: localIdpKeys.credential(email), ConsistentRead: true }),
+    );
+    const item = result.Item as CredentialItem | undefined;
+    if (!item) {
+      await verifyPassword(password, await dummyHash());
+      return null;
+    }
+    return (await verifyPassword(password, item.password_hash)) ? identityOf(item) : null;
+  }
+
+  supportsSocial(): boolean {
+    return true;
+  }
+
+  /** The development page on this same server: the callback's origin is ours. */
+  authorizationUrl(input: { provider: SocialProvider; state: string; redirectUri: string; codeChallenge: string }): string {
+    const url = new URL(DEV_OAUTH_AUTHORIZE_PATH, new URL(input.redirectUri).origin);
+    url.search = new URLSearchParams({
+      provider: input.provider,
+      response_type: 'code',
+      redirect_uri: input.redirectUri,
+      state: input.state,
+      code_challenge: input.codeChallenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.href;
+  }
+
+  async redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity> {
+    const person = await redeemDevCode(input.code, input);
+    // Like Google and GitHub, the development provider vouches for the address it returns.
+    return { subject: `dev-${input.provider}|${person.email}`, email: person.email, name: person.name, emailVerified: true, image: null };
+  }
+}

@@ -1,0 +1,21 @@
+/** Who is making a request, as resolved from its token (SPEC.md §5). */
+import type { Role } from '../roles.js';
+
+export type TokenKind = 'session' | 'api';
+
+export interface Caller {
+  userId: string;
+  email: string;
+  displayName: string;
+  /** null until the user completes onboarding (SPEC.md §4.2). */
+  orgId: string | null;
+  /** The user's current role: a token acts with it, so a role change applies on the next request (identity issue). */
+  role: Role;
+  tokenKind: TokenKind;
+  tokenId: string;
+}
+
+/** A caller that belongs to an organization; what every role-guarded route receives. */
+export interface OrgCaller extends Caller {
+  orgId: string;
+}

@@ -1,0 +1,124 @@
+/**
+ * Sessions and API tokens (SPEC.md §4.1, §5; identity issue, item 2).
+ *
+ * - A session lasts 7 days (SPEC.md leaves the lifetime open; the identity issue fixes it).
+ *   Refresh hands out a new one and ends the old at once.
+ * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the organization
+ *   it was issued in (caller-store.ts). Rotation hands out a new one with the same lifetime
+ *   and keeps the old one working for the grace period (LEDGER_TOKEN_GRACE_SECONDS, 1 hour by
+ *   default), never past its own expiry.
+ *
+ * Each change that ends a token is one transaction with the token that replaces it, so a
+ * client never holds two live successors of one token, nor none.
+ */
+import { config } from '../../config.js';
+import type { TokenItem } from '../../adapters/aws/identity-items.js';
+import { mintToken, tokenEnd, tokenPut, getToken } from '../../adapters/aws/identity-token-store.js';
+import { transact } from '../../adapters/aws/identity-transact.js';
+import type { Caller } from '../auth/caller.js';
+import { LedgerError, conflict } from '../errors.js';
+
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+/** SPEC.md §8. */
+export const MAX_API_TOKEN_TTL_SECONDS = 31_536_000;
+
+export interface IssuedSession {
+  token: string;
+  tokenId: string;
+  expiresAt: number;
+}
+
+export interface IssuedApiToken {
+  token: string;
+  token_id: string;
+  /** Unix seconds or null (SPEC.md §4.1). */
+  expires_at: number | null;
+}
+
+const unixSeconds = (ms: number) => Math.floor(ms / 1000);
+
+function newSession(userId: string, now: number) {
+  return mintToken('session', { userId, now, expiresAt: now + SESSION_TTL_SECONDS * 1000 });
+}
+
+export async function createSession(userId: string, now = Date.now()): Promise<IssuedSession> {
+  const session = newSession(userId, now);
+  await transact([{ item: tokenPut(session) }]);
+  return { token: session.token, tokenId: session.item.token_id, expiresAt: session.item.expires_at as number };
+}
+
+/** POST /v1/auth/refresh: a new session; the presented one ends now. */
+export async function refreshSession(caller: Caller, presentedHash: string, now = Date.now()): Promise<IssuedSession> {
+  const session = newSession(caller.userId, now);
+  await transact([
+    { item: tokenPut(session) },
+    {
+      item: tokenEnd(presentedHash, now, now, session.item.token_id),
+      // Lost a race with another refresh or sign-out of the same session.
+      onConditionFailed: () => new LedgerError('UNAUTHORIZED', 'this session has ended'),
+    },
+  ]);
+  return { token: session.token, tokenId: session.item.token_id, expiresAt: session.item.expires_at as number };
+}
+
+/** Sign-out: the session ends now. Ending an ended session is not an error. */
+export async function endSession(presentedHash: string, now = Date.now()): Promise<void> {
+  await transact([{ item: tokenEnd(presentedHash, now, now), onConditionFailed: () => new LedgerError('UNAUTHORIZED', 'already ended') }]).catch(
+    (error: unknown) => {
+      if (!(error instanceof LedgerError && error.code === 'UNAUTHORIZED')) throw error;
+    },
+  );
+}
+
+/** Whole seconds, so expires_at in the response (seconds) is exactly when the token stops. */
+function expiryOf(ttlSeconds: number | null, now: number): number | null {
+  return ttlSeconds === null ? null : (unixSeconds(now) + ttlSeconds) * 1000;
+}
+
+function apiToken(caller: Caller, ttlSeconds: number | null, now: number) {
+  return mintToken('api', { userId: caller.userId, now, expiresAt: expiryOf(ttlSeconds, now), orgId: caller.orgId, ttlSeconds });
+}
+
+function issued(minted: ReturnType<typeof apiToken>): IssuedApiToken {
+  const expiresAt = minted.item.expires_at;
+  return { token: minted.token, token_id: minted.item.token_id, expires_at: expiresAt === null ? null : unixSeconds(expiresAt) };
+}
+
+/** POST /v1/auth/token (SPEC.md §4.1): needs a current organization. */
+export async function issueApiToken(caller: Caller, ttlSeconds: number | null, now = Date.now()): Promise<IssuedApiToken> {
+  if (caller.orgId === null) {
+    throw new LedgerError('FORBIDDEN', 'an API token needs a current organization; complete onboarding first');
+  }
+  const minted = apiToken(caller, ttlSeconds, now);
+  await transact([{ item: tokenPut(minted) }]);
+  return issued(minted);
+}
+
+/** The lifetime a token was issued with (items written without ttl_seconds: from its times). */
+function lifetimeOf(token: TokenItem): number | null {
+  if (token.ttl_seconds !== undefined) return token.ttl_seconds;
+  if (token.expires_at === null) return null;
+  return Math.max(1, Math.min(MAX_API_TOKEN_TTL_SECONDS, Math.round((token.expires_at - token.created_at) / 1000)));
+}
+
+export interface RotatedApiToken extends IssuedApiToken {
+  previous_token_grace_until: number;
+}
+
+/** POST /v1/auth/rotate (SPEC.md §4.1): a rotated token cannot be rotated again (its successor can). */
+export async function rotateApiToken(caller: Caller, presentedHash: string, now = Date.now()): Promise<RotatedApiToken> {
+  const previous: TokenItem | undefined = await getToken(presentedHash);
+  if (!previous) throw new LedgerError('UNAUTHORIZED', 'missing, invalid or expired credentials');
+  if (previous.revoked_at !== undefined) throw conflict('this token was already rotated; rotate its replacement instead');
+  const minted = apiToken(caller, lifetimeOf(previous), now);
+  let graceUntil = (unixSeconds(now) + config().tokenGraceSeconds) * 1000;
+  if (previous.expires_at !== null) graceUntil = Math.min(graceUntil, previous.expires_at);
+  await transact([
+    { item: tokenPut(minted) },
+    {
+      item: tokenEnd(presentedHash, now, graceUntil, minted.item.token_id),
+      onConditionFailed: () => conflict('this token was already rotated; rotate its replacement instead'),
+    },
+  ]);
+  return { ...issued(minted), previous_token_grace_until: unixSeconds(graceUntil) };
+}

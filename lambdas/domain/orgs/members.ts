@@ -1,0 +1,105 @@
+/**
+ * Members (SPEC.md §4.4; identity issue, item 3): list, change a role, remove. The member
+ * item and the user item carry the role together (one transaction), and the org's
+ * owner_count is changed in that transaction under the condition that an owner remains, so
+ * the last org_owner can be neither demoted nor removed, even by two concurrent requests.
+ * A role change applies to the member's next request (caller-store.ts reads the user item).
+ */
+import { adminEventPut } from '../../adapters/aws/admin-events.js';
+import type { MemberItem } from '../../adapters/aws/identity-items.js';
+import {
+  assignmentDelete,
+  getMember,
+  listMembers,
+  listUserAssignments,
+  memberDelete,
+  memberRole,
+  orgCounters,
+  userLeave,
+  userRole,
+} from '../../adapters/aws/identity-org-store.js';
+import { MAX_TRANSACTION_ITEMS, transact } from '../../adapters/aws/identity-transact.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { conflict, notFound } from '../errors.js';
+import type { Role } from '../roles.js';
+import { memberView } from './member-views.js';
+
+export async function members(caller: OrgCaller) {
+  return (await listMembers(caller.orgId)).sort((a, b) => a.joined_at.localeCompare(b.joined_at)).map(memberView);
+}
+
+async function existingMember(orgId: string, userId: string): Promise<MemberItem> {
+  const member = await getMember(orgId, userId);
+  if (!member) throw notFound(`member ${userId}`);
+  return member;
+}
+
+const raced = () => conflict('the member changed concurrently; retry the request');
+
+function ownerDelta(from: Role, to: Role | null): number {
+  return (to === 'org_owner' ? 1 : 0) - (from === 'org_owner' ? 1 : 0);
+}
+
+export async function changeRole(caller: OrgCaller, userId: string, role: Role, now = Date.now()) {
+  const member = await existingMember(caller.orgId, userId);
+  if (member.role === role) return memberView(member);
+  const owners = ownerDelta(member.role, role);
+  await transact([
+    { item: memberRole(caller.orgId, userId, member.role, role), onConditionFailed: raced },
+    { item: userRole(userId, caller.orgId, role, now), onConditionFailed: raced },
+    {
+      item: orgCounters(caller.orgId, { owners }),
+      onConditionFailed: () => (owners < 0 ? conflict('the last org_owner cannot be demoted') : notFound('organization')),
+    },
+    {
+      item: adminEventPut({
+        orgId: caller.orgId,
+        actor: caller.userId,
+        action: 'member.role_change',
+        targetType: 'member',
+        targetId: userId,
+        details: { from: member.role, to: role },
+        now,
+      }),
+    },
+  ]);
+  return memberView({ ...member, role });
+}
+
+/** Fixed items of a removal: member, user, org counters, admin event. */
+const REMOVAL_ITEMS = 4;
+
+/**
+ * Removes a member; their agent assignments in this organization go in the same transaction
+ * (else the org's assignment count would keep the read_all rule on for no one). The user is
+ * back to no organization; their API tokens of this organization stop working
+ * (caller-store.ts), their session stays for onboarding or another invitation.
+ */
+export async function removeMember(caller: OrgCaller, userId: string, now = Date.now()): Promise<void> {
+  const member = await existingMember(caller.orgId, userId);
+  const assignments = await listUserAssignments(caller.orgId, userId);
+  if (assignments.length + REMOVAL_ITEMS > MAX_TRANSACTION_ITEMS) {
+    throw conflict('the member has too many agent assignments to remove in one step; unassign some first');
+  }
+  const owners = ownerDelta(member.role, null);
+  await transact([
+    { item: memberDelete(caller.orgId, userId, member.role), onConditionFailed: raced },
+    { item: userLeave(userId, caller.orgId, now), onConditionFailed: raced },
+    {
+      item: orgCounters(caller.orgId, { owners, assignments: -assignments.length }),
+      onConditionFailed: () => (owners < 0 ? conflict('the last org_owner cannot be removed') : notFound('organization')),
+    },
+    ...assignments.map((assignment) => ({ item: assignmentDelete(caller.orgId, assignment.agent_id, userId), onConditionFailed: raced })),
+    {
+      item: adminEventPut({
+        orgId: caller.orgId,
+        actor: caller.userId,
+        action: 'member.remove',
+        targetType: 'member',
+        targetId: userId,
+        details: { email: member.email, role: member.role, unassigned_agents: assignments.map((assignment) => assignment.agent_id) },
+        now,
+      }),
+    },
+  ]);
+}

@@ -1,0 +1,8 @@
+/** POST /v1/agents/:agent_id/assignments {user_id} (SPEC.md §4.4): HTTP 201 assignment; agent.assign. */
+import { assignAgent } from '../../domain/orgs/assignments.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.assignAgent, async ({ caller, params, body }) => ({
+  body: await assignAgent(caller, params.agent_id, body.user_id),
+}));

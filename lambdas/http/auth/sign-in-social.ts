@@ -1,0 +1,14 @@
+/**
+ * POST /api/auth/sign-in/social (SPEC.md §4.1): {url, redirect: true}. The provider sends
+ * the browser back to /api/auth/callback/<provider> on the origin this request came to.
+ */
+import { startSocialSignIn } from '../../domain/identity/social.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+import { CALLBACK_PATH_PREFIX, requestOrigin, stateCookie } from './cookies.js';
+
+export const handler = defineHandler(routes.signInSocial, async ({ body, event }) => {
+  const redirectUri = `${requestOrigin(event)}${CALLBACK_PATH_PREFIX}/${body.provider}`;
+  const started = await startSocialSignIn({ provider: body.provider, callbackURL: body.callbackURL, redirectUri });
+  return { body: { url: started.url, redirect: true as const }, cookies: [stateCookie(event, started.state)] };
+});

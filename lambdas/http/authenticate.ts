@@ -1,0 +1,82 @@
+/**
+ * Authentication and role checks for every route, in one place (identity issue, item 4):
+ * the route table says who may call; this module finds the caller from the bearer token
+ * (or the session cookie) and enforces it. Missing, unknown or expired credentials are
+ * UNAUTHORIZED 401; a valid token of the wrong kind or a role the route does not list is
+ * FORBIDDEN 403 (SPEC.md §5). Authenticated requests are also counted against their
+ * organization's rate limit here (RATE_LIMITED 429, domain/rate-limit/request-rate.ts).
+ */
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { LedgerError } from '../domain/errors.js';
+import type { Caller, OrgCaller } from '../domain/auth/caller.js';
+import { SESSION_COOKIE, looksLikeToken, tokenHash } from '../domain/auth/token-format.js';
+import type { RouteAuth } from '../route-spec.js';
+import { loadToken, loadTokenUser } from '../adapters/aws/caller-store.js';
+import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
+import { headerValue } from './json-body.js';
+
+/** The credential presented: `Authorization: Bearer <token>` first, then the session cookie. */
+export function presentedToken(event: APIGatewayProxyEventV2): string | undefined {
+  const authorization = headerValue(event, 'authorization');
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    return match?.[1];
+  }
+  for (const cookie of event.cookies ?? []) {
+    const [name, ...rest] = cookie.trim().split('=');
+    if (name === SESSION_COOKIE) return rest.join('=');
+  }
+  return undefined;
+}
+
+const unauthorized = () => new LedgerError('UNAUTHORIZED', 'missing, invalid or expired credentials');
+
+/**
+ * Resolves the caller a route requires. Returns null only for `public` routes and for
+ * `optional` routes called without a valid token.
+ */
+export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV2, now = Date.now()): Promise<Caller | null> {
+  if (auth === 'public') return null;
+  const caller = await identifyCaller(event, now);
+  if (auth === 'optional') return caller;
+  if (!caller) throw unauthorized();
+  if (auth === 'user') return caller;
+  if (auth === 'session' || auth === 'api_token') {
+    const wanted = auth === 'session' ? 'session' : 'api';
+    if (caller.tokenKind !== wanted) {
+      throw new LedgerError('FORBIDDEN', `this endpoint requires ${auth === 'session' ? 'a session token' : 'an API token'}`);
+    }
+    return caller;
+  }
+  return requireRole(caller, auth);
+}
+
+/**
+ * Token → user, and the per-organization rate limit (SPEC.md §7/§8), which counts every
+ * authenticated request as soon as we know whose organization it is (before role checks:
+ * refused calls load us too). An API token names its organization, so its count runs in
+ * parallel with the user read: the hot path (agents submitting) pays two round trips, not three.
+ */
+async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promise<Caller | null> {
+  const presented = presentedToken(event);
+  const token = presented && looksLikeToken(presented) ? await loadToken(tokenHash(presented), now) : null;
+  if (!token) return null;
+  if (typeof token.org_id === 'string') {
+    const [caller] = await Promise.all([loadTokenUser(token), enforceRequestRate({ orgId: token.org_id, userId: token.user_id }, now)]);
+    return caller;
+  }
+  const caller = await loadTokenUser(token);
+  if (caller) await enforceRequestRate(caller, now);
+  return caller;
+}
+
+/** SPEC.md §4: an organization member holding one of the listed roles. */
+export function requireRole(caller: Caller, roles: readonly string[]): OrgCaller {
+  if (caller.orgId === null) {
+    throw new LedgerError('FORBIDDEN', 'complete onboarding (join or create an organization) first');
+  }
+  if (!roles.includes(caller.role)) {
+    throw new LedgerError('FORBIDDEN', `role ${caller.role} may not call this endpoint`);
+  }
+  return caller as OrgCaller;
+}

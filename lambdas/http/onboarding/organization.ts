@@ -1,0 +1,13 @@
+/** POST /v1/onboarding/organization (SPEC.md §4.2): HTTP 201 {org_id}. */
+import { createOrganization } from '../../domain/orgs/onboarding.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.onboardOrganization, async ({ caller, body }) => ({
+  body: await createOrganization(caller, {
+    kind: 'organization',
+    orgName: body.org_name,
+    ...(body.description === undefined ? {} : { description: body.description }),
+    ...(body.invitations === undefined ? {} : { invitations: body.invitations }),
+  }),
+}));

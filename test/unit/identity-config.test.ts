@@ -1,0 +1,55 @@
+// Identity settings of config.ts: provider choice, Cognito variables, grace period, callback origins.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../lambdas/config.js';
+
+const base = {
+  LEDGER_TABLE: 't',
+  LEDGER_DATA_BUCKET: 'd',
+  LEDGER_ANCHORS_BUCKET: 'a',
+  LEDGER_SIGNER_KEY_ID: 'k',
+  LEDGER_SECRETS_KEY_ID: 'k',
+  LEDGER_QUEUE: 'memory',
+};
+
+describe('identity configuration', () => {
+  it('defaults: local provider on the local stack, none in AWS; 1 hour grace; any callback origin', () => {
+    expect(parseConfig({ ...base, LEDGER_STAGE: 'local' }).identity).toEqual({ kind: 'local' });
+    const aws = parseConfig(base);
+    expect(aws.identity).toEqual({ kind: 'none' });
+    expect(aws.tokenGraceSeconds).toBe(3600);
+    expect(aws.authCallbackOrigins).toEqual([]);
+  });
+
+  it('cognito needs the pool and client ids; domain and providers are optional', () => {
+    expect(() => parseConfig({ ...base, LEDGER_IDENTITY: 'cognito' })).toThrow(/LEDGER_USER_POOL_ID/);
+    expect(() => parseConfig({ ...base, LEDGER_IDENTITY: 'cognito', LEDGER_USER_POOL_ID: 'p' })).toThrow(/LEDGER_USER_POOL_CLIENT_ID/);
+    expect(
+      parseConfig({
+        ...base,
+        LEDGER_IDENTITY: 'cognito',
+        LEDGER_USER_POOL_ID: 'p',
+        LEDGER_USER_POOL_CLIENT_ID: 'c',
+        LEDGER_USER_POOL_DOMAIN: 'x.auth.eu-west-1.amazoncognito.com',
+        LEDGER_SOCIAL_PROVIDERS: 'google, github',
+      }).identity,
+    ).toEqual({ kind: 'cognito', userPoolId: 'p', clientId: 'c', domain: 'x.auth.eu-west-1.amazoncognito.com', socialProviders: ['google', 'github'] });
+    expect(() => parseConfig({ ...base, LEDGER_IDENTITY: 'cognito', LEDGER_USER_POOL_ID: 'p', LEDGER_USER_POOL_CLIENT_ID: 'c', LEDGER_SOCIAL_PROVIDERS: 'facebook' })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...base, LEDGER_IDENTITY: 'ldap' })).toThrow(/LEDGER_IDENTITY/);
+  });
+
+  it('LEDGER_TOKEN_GRACE_SECONDS: a non-negative integer', () => {
+    expect(parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '0' }).tokenGraceSeconds).toBe(0);
+    expect(parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '90' }).tokenGraceSeconds).toBe(90);
+    expect(() => parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '-1' })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '1h' })).toThrow(ConfigError);
+  });
+
+  it('LEDGER_AUTH_CALLBACK_ORIGINS: origins only', () => {
+    expect(parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).authCallbackOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(() => parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com/path' })).toThrow(/origins only/);
+    expect(() => parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'app.example.com' })).toThrow(ConfigError);
+  });
+});

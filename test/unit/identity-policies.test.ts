@@ -1,0 +1,135 @@
+// Pure identity policies: the rate limit decision, the callbackURL policy, session and
+// state cookie attributes, token formats in the user view.
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resetConfigForTests } from '../../lambdas/config.js';
+import { checkCallbackUrl, withError } from '../../lambdas/domain/identity/callback-url.js';
+import { profile, sessionUser } from '../../lambdas/domain/identity/user-view.js';
+import { BURST_FACTOR, WINDOW_SECONDS, decide } from '../../lambdas/domain/rate-limit/request-rate.js';
+import { clearedSessionCookie, cookieValue, requestOrigin, sessionCookie, stateCookie } from '../../lambdas/http/auth/cookies.js';
+import type { UserItem } from '../../lambdas/adapters/aws/identity-items.js';
+
+beforeAll(() => {
+  Object.assign(process.env, {
+    LEDGER_STAGE: 'local',
+    LEDGER_TABLE: 't',
+    LEDGER_DATA_BUCKET: 'd',
+    LEDGER_ANCHORS_BUCKET: 'a',
+    LEDGER_SIGNER_KEY_FILE: '/nonexistent',
+    LEDGER_SECRETS_KEY_FILE: '/nonexistent',
+    LEDGER_QUEUE: 'memory',
+  });
+  resetConfigForTests();
+});
+
+describe('rate limit decision (100 rps: 200 in a second, 1000 per 10 s)', () => {
+  const rps = 100;
+  const t = 1_700_000_003_250; // 3.25 s into a 10-second window
+
+  it('allows up to the burst in one second and the sustained rate over the window', () => {
+    expect(decide({ window: 1, second: 1 }, rps, t)).toEqual({ allowed: true });
+    expect(decide({ window: 200, second: rps * BURST_FACTOR }, rps, t)).toEqual({ allowed: true });
+    expect(decide({ window: rps * WINDOW_SECONDS, second: 1 }, rps, t)).toEqual({ allowed: true });
+  });
+
+  it('refuses past the burst until the next second', () => {
+    expect(decide({ window: 201, second: 201 }, rps, t)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+
+  it('refuses past the window until the window ends, in whole seconds', () => {
+    expect(decide({ window: 1001, second: 5 }, rps, t)).toEqual({ allowed: false, retryAfterSeconds: 7 });
+    expect(decide({ window: 1001, second: 5 }, rps, 1_700_000_009_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+});
+
+describe('callbackURL policy', () => {
+  it('takes absolute http and https URLs', () => {
+    expect(checkCallbackUrl('https://app.example.com/done?x=1', [])).toBe('https://app.example.com/done?x=1');
+    expect(checkCallbackUrl('http://localhost:5173/', [])).toBe('http://localhost:5173/');
+  });
+
+  it.each(['/relative', 'javascript:alert(1)', 'data:text/html,hi', 'ftp://x.test/', 'https://u:p@x.test/', ''])('refuses %j', (url) => {
+    expect(() => checkCallbackUrl(url, [])).toThrow(/callbackURL/);
+  });
+
+  it('keeps to the listed origins when LEDGER_AUTH_CALLBACK_ORIGINS is set', () => {
+    const allowed = ['https://app.example.com'];
+    expect(checkCallbackUrl('https://app.example.com/x', allowed)).toBe('https://app.example.com/x');
+    expect(() => checkCallbackUrl('https://app.example.com.evil.test/x', allowed)).toThrow(/not allowed/);
+    expect(() => checkCallbackUrl('http://app.example.com/x', allowed)).toThrow(/not allowed/);
+  });
+
+  it('adds error=<reason> keeping the query', () => {
+    expect(withError('https://a.test/p?x=1', 'access_denied')).toBe('https://a.test/p?x=1&error=access_denied');
+  });
+});
+
+function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
+  return { headers, requestContext: { domainName: 'api.example.com' } } as unknown as APIGatewayProxyEventV2;
+}
+
+describe('cookies', () => {
+  const token = `als_${'a'.repeat(43)}`;
+
+  it('session cookie: HttpOnly, SameSite=Lax, Path=/, Max-Age of the session, Secure over HTTPS only', () => {
+    const now = 1_000_000;
+    const https = sessionCookie(event({ host: 'api.example.com', 'x-forwarded-proto': 'https' }), token, now + 604_800_000, now);
+    expect(https).toBe(`ledger_session=${token}; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax; Secure`);
+    const local = sessionCookie(event({ host: '127.0.0.1:3000' }), token, now + 1000, now);
+    expect(local).toBe(`ledger_session=${token}; Path=/; Max-Age=1; HttpOnly; SameSite=Lax`);
+    expect(clearedSessionCookie(event({ host: 'h' }))).toMatch(/^ledger_session=; Path=\/; Max-Age=0; HttpOnly/);
+  });
+
+  it('state cookie: only sent to the callback path, 10 minutes', () => {
+    expect(stateCookie(event({ host: 'h' }), 'st')).toBe('ledger_oauth_state=st; Path=/api/auth/callback; Max-Age=600; HttpOnly; SameSite=Lax');
+  });
+
+  it('origin from Host and X-Forwarded-Proto; reads cookie values', () => {
+    expect(requestOrigin(event({ host: 'api.example.com', 'x-forwarded-proto': 'https' }))).toBe('https://api.example.com');
+    expect(requestOrigin(event({ host: '127.0.0.1:3000' }))).toBe('http://127.0.0.1:3000');
+    expect(cookieValue(['a=1', ' ledger_oauth_state = x=y ', 'b=2'], 'ledger_oauth_state')).toBe('x=y');
+    expect(cookieValue(['a=1'], 'b')).toBeUndefined();
+  });
+});
+
+describe('user views (SPEC.md §2.7)', () => {
+  const user: UserItem = {
+    user_id: 'u1',
+    email: 'a@example.test',
+    name: 'A',
+    email_verified: false,
+    image: null,
+    org_id: null,
+    role: 'org_owner',
+    status: 'active',
+    onboarding_completed: 0,
+    created_at: Date.UTC(2025, 0, 2, 3, 4, 5, 6),
+    updated_at: Date.UTC(2025, 0, 2, 3, 4, 5, 7),
+    idp_subject: 'secret-subject',
+  };
+
+  it('session-provider user object: camelCase, ISO 8601 times, no internal fields', () => {
+    expect(sessionUser(user)).toEqual({
+      id: 'u1',
+      email: 'a@example.test',
+      name: 'A',
+      emailVerified: false,
+      image: null,
+      createdAt: '2025-01-02T03:04:05.006Z',
+      updatedAt: '2025-01-02T03:04:05.007Z',
+      org_id: null,
+      role: 'org_owner',
+      status: 'active',
+      onboarding_completed: 0,
+    });
+  });
+
+  it('profile: ms times, boolean onboarding, current_organization once in one', () => {
+    expect(profile(user)).toMatchObject({ user: { created_at: user.created_at, onboarding_completed: false }, current_organization: null });
+    expect(profile({ ...user, org_id: 'o1', role: 'security_admin', onboarding_completed: 1 }).current_organization).toEqual({
+      org_id: 'o1',
+      ba_org_id: 'o1',
+      role: 'security_admin',
+    });
+  });
+});
