@@ -1,0 +1,308 @@
+/**
+ * Agents and their keys in the table (layout: ledger-items.ts). Reads are strongly
+ * consistent: a key registered a moment ago must sign the next submission, and a freeze must
+ * stop the very next one. Every write is one transaction that also carries its admin event
+ * (admin-events.ts), so the admin log and the state can never disagree.
+ *
+ * Write functions return false when a condition failed (the state moved under the caller);
+ * the domain re-reads and decides what that means.
+ */
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../config.js';
+import { dynamo } from '../../runtime.js';
+import { identityKeys } from './identity-items.js';
+import { ledgerKeys, TYPE, type AgentItem, type AgentKeyItem, type AgentStatus } from './ledger-items.js';
+import { CONDITION_FAILED, transact, type TransactItem } from './transactions.js';
+
+const table = () => config().tableName;
+
+/** Strips the table's key attributes so items can be handed to the domain as plain records. */
+function strip<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
+  return rest as T;
+}
+
+async function getItem<T>(key: { pk: string; sk: string }): Promise<T | null> {
+  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
+  return out.Item ? strip<T>(out.Item) : null;
+}
+
+async function queryAll(input: { pk: string; skPrefix: string }): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let cursor: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': input.pk, ':prefix': input.skPrefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: cursor,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    cursor = page.LastEvaluatedKey;
+  } while (cursor);
+  return items;
+}
+
+export const readAgent = (orgId: string, agentId: string) => getItem<AgentItem>(ledgerKeys.agent(orgId, agentId));
+
+export const readKey = (orgId: string, agentId: string, kid: string) => getItem<AgentKeyItem>(ledgerKeys.key(orgId, agentId, kid));
+
+/**
+ * The agent and one of its keys in one strongly consistent BatchGetItem: the submission hot
+ * path reads both, and one request costs less than two (DESIGN.md, Performance budget).
+ * Keys DynamoDB leaves unprocessed (throttling) are read one by one.
+ */
+export async function readAgentAndKey(orgId: string, agentId: string, kid: string): Promise<[AgentItem | null, AgentKeyItem | null]> {
+  const agentKey = ledgerKeys.agent(orgId, agentId);
+  const keyKey = ledgerKeys.key(orgId, agentId, kid);
+  const out = await dynamo().send(
+    new BatchGetCommand({ RequestItems: { [table()]: { Keys: [agentKey, keyKey], ConsistentRead: true } } }),
+  );
+  const found = out.Responses?.[table()] ?? [];
+  const pick = <T>(key: { pk: string; sk: string }): T | null => {
+    const item = found.find((candidate) => candidate.pk === key.pk && candidate.sk === key.sk);
+    return item ? strip<T>(item) : null;
+  };
+  const unprocessed = out.UnprocessedKeys?.[table()]?.Keys ?? [];
+  const isUnprocessed = (key: { pk: string; sk: string }) => unprocessed.some((k) => k.pk === key.pk && k.sk === key.sk);
+  return Promise.all([
+    isUnprocessed(agentKey) ? readAgent(orgId, agentId) : pick<AgentItem>(agentKey),
+    isUnprocessed(keyKey) ? readKey(orgId, agentId, kid) : pick<AgentKeyItem>(keyKey),
+  ]);
+}
+
+export async function listAgents(orgId: string): Promise<AgentItem[]> {
+  const items = await queryAll({ pk: `ORG#${orgId}`, skPrefix: ledgerKeys.agentPrefix });
+  return items.map((item) => strip<AgentItem>(item));
+}
+
+export async function listKeys(orgId: string, agentId: string): Promise<AgentKeyItem[]> {
+  const items = await queryAll({ pk: ledgerKeys.agentPartition(orgId, agentId), skPrefix: ledgerKeys.keyPrefix });
+  return items.map((item) => strip<AgentKeyItem>(item)).sort((a, b) => a.created_at - b.created_at || a.kid.localeCompare(b.kid));
+}
+
+/** user ids of the agent's assignments (identity-items.ts keeps them in the agent's partition). */
+export async function listAssignedUsers(orgId: string, agentId: string): Promise<string[]> {
+  const items = await queryAll({ pk: ledgerKeys.agentPartition(orgId, agentId), skPrefix: 'ASSIGN#' });
+  return items.map((item) => String(item.user_id));
+}
+
+const agentPut = (agent: AgentItem): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...ledgerKeys.agent(agent.org_id, agent.agent_id), type: TYPE.agent, ...agent },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+const keyPut = (key: AgentKeyItem): TransactItem => ({
+  Put: {
+    TableName: table(),
+    Item: { ...ledgerKeys.key(key.org_id, key.agent_id, key.kid), type: TYPE.key, ...key },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+export type RegisterOutcome = 'registered' | 'exists' | 'deleted';
+
+/** Agent, keys and admin event in one transaction; the id of a deleted agent stays taken. */
+export async function putNewAgent(agent: AgentItem, keys: AgentKeyItem[], event: TransactItem): Promise<RegisterOutcome> {
+  const result = await transact([
+    agentPut(agent),
+    {
+      ConditionCheck: {
+        TableName: table(),
+        Key: ledgerKeys.tombstone(agent.org_id, agent.agent_id),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    ...keys.map(keyPut),
+    event,
+  ]);
+  if (result.committed) return 'registered';
+  if (result.reasons[0]?.code === CONDITION_FAILED) return 'exists';
+  if (result.reasons[1]?.code === CONDITION_FAILED) return 'deleted';
+  return 'exists'; // a concurrent registration of the same id (TransactionConflict)
+}
+
+/** Sets plain attributes of an existing agent (PATCH); a null value removes nothing, it is stored as null. */
+export async function updateAgentFields(
+  orgId: string,
+  agentId: string,
+  fields: Record<string, string | number | null>,
+  event: TransactItem,
+): Promise<boolean> {
+  const names = Object.keys(fields);
+  const result = await transact([
+    {
+      Update: {
+        TableName: table(),
+        Key: ledgerKeys.agent(orgId, agentId),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, i) => [`:v${i}`, fields[name]])),
+      },
+    },
+    event,
+  ]);
+  return result.committed;
+}
+
+export interface StatusChange {
+  orgId: string;
+  agentId: string;
+  from: AgentStatus;
+  to: AgentStatus;
+  now: number;
+  /** The keys_version the caller read; required when keys change with the status, so none is missed. */
+  keysVersion: number;
+  /** Keys to revoke in the same transaction (agent revocation). */
+  revokeKeys: AgentKeyItem[];
+  event: TransactItem;
+}
+
+/** Moves an agent from `from` to `to` (and revokes `revokeKeys`) if it is still in `from`. */
+export async function changeAgentStatus(change: StatusChange): Promise<boolean> {
+  const bumpKeys = change.revokeKeys.length > 0;
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table(),
+        Key: ledgerKeys.agent(change.orgId, change.agentId),
+        UpdateExpression: `SET #status = :to, updated_at = :now${bumpKeys ? ', keys_version = keys_version + :one' : ''}`,
+        ConditionExpression: '#status = :from AND keys_version = :kv',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':to': change.to,
+          ':from': change.from,
+          ':now': change.now,
+          ':kv': change.keysVersion,
+          ...(bumpKeys ? { ':one': 1 } : {}),
+        },
+      },
+    },
+    ...change.revokeKeys.map((key) => keyStatusUpdate(key, 'revoked', key.retired_at ?? change.now)),
+    change.event,
+  ];
+  return (await transact(items)).committed;
+}
+
+function keyStatusUpdate(key: AgentKeyItem, to: AgentKeyItem['status'], retiredAt: number): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: ledgerKeys.key(key.org_id, key.agent_id, key.kid),
+      UpdateExpression: 'SET #status = :to, retired_at = :retired',
+      ConditionExpression: '#status = :from',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':from': key.status, ':retired': retiredAt },
+    },
+  };
+}
+
+/** keys_version + 1 on the agent: in-flight submissions conditioned on the old value fail and re-check their key. */
+function bumpKeysVersion(orgId: string, agentId: string, extraCondition?: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: ledgerKeys.agent(orgId, agentId),
+      UpdateExpression: 'SET keys_version = keys_version + :one',
+      ConditionExpression: `attribute_exists(pk)${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      ExpressionAttributeValues: { ':one': 1, ...(extraCondition ? { ':revoked': 'revoked' } : {}) },
+      ...(extraCondition ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    },
+  };
+}
+
+/** Revokes or retires one key if it is still in the status the caller read. */
+export async function changeKeyStatus(key: AgentKeyItem, to: 'revoked' | 'retired', retiredAt: number, event: TransactItem): Promise<boolean> {
+  const result = await transact([keyStatusUpdate(key, to, retiredAt), bumpKeysVersion(key.org_id, key.agent_id), event]);
+  return result.committed;
+}
+
+export type AddKeyOutcome = 'added' | 'kid_taken' | 'agent_unavailable';
+
+/** Adds a key to an agent that exists and is not revoked; a kid is never reused, even after revocation. */
+export async function putNewKey(key: AgentKeyItem, event: TransactItem): Promise<AddKeyOutcome> {
+  const result = await transact([keyPut(key), bumpKeysVersion(key.org_id, key.agent_id, '#status <> :revoked'), event]);
+  if (result.committed) return 'added';
+  if (result.reasons[0]?.code === CONDITION_FAILED) return 'kid_taken';
+  return 'agent_unavailable';
+}
+
+export interface AgentDeletion {
+  agent: AgentItem;
+  keys: AgentKeyItem[];
+  assignedUserIds: string[];
+  actor: string;
+  now: number;
+  event: TransactItem;
+}
+
+/**
+ * Deletes the agent, its keys and its assignments, and leaves a tombstone holding the final
+ * chain head. The operations stay (they are evidence and still verify: each row keeps the
+ * public key it was signed with); the tombstone keeps the agent_id from being reused, so an
+ * agent_id in the ledger always names one chain. Conditioned on keys_version so a key added
+ * concurrently cannot survive its agent.
+ */
+export async function deleteAgentItems(deletion: AgentDeletion): Promise<boolean> {
+  const { agent, keys, assignedUserIds } = deletion;
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: table(),
+        Key: ledgerKeys.agent(agent.org_id, agent.agent_id),
+        ConditionExpression: 'keys_version = :kv',
+        ExpressionAttributeValues: { ':kv': agent.keys_version },
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: {
+          ...ledgerKeys.tombstone(agent.org_id, agent.agent_id),
+          type: TYPE.tombstone,
+          agent_id: agent.agent_id,
+          org_id: agent.org_id,
+          deleted_at: deletion.now,
+          deleted_by: deletion.actor,
+          seq_no: agent.seq_no,
+          chain_hash: agent.chain_hash,
+          head_operation_id: agent.head_operation_id,
+        },
+      },
+    },
+    ...keys.map((key) => ({ Delete: { TableName: table(), Key: ledgerKeys.key(key.org_id, key.agent_id, key.kid) } })),
+    ...assignedUserIds.map((userId) => ({
+      // Conditioned so that an assignment removed concurrently is not counted down twice.
+      Delete: {
+        TableName: table(),
+        Key: identityKeys.assignment(agent.org_id, agent.agent_id, userId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    })),
+    ...(assignedUserIds.length > 0
+      ? [
+          {
+            // The org's assignment count drives the read_all rule (identity-items.ts OrgItem).
+            Update: {
+              TableName: table(),
+              Key: identityKeys.org(agent.org_id),
+              UpdateExpression: 'ADD assignment_count :minus',
+              ExpressionAttributeValues: { ':minus': -assignedUserIds.length },
+            },
+          },
+        ]
+      : []),
+    deletion.event,
+  ];
+  return (await transact(items)).committed;
+}
+
+/** DynamoDB's limit on items per transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;

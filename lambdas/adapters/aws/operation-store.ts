@@ -1,0 +1,160 @@
+/**
+ * The operation ledger in the table (layout: ledger-items.ts).
+ *
+ * A submission commits with one TransactWriteItems of three items (DESIGN.md, Data;
+ * PROTOCOL.md "Rules 7 and 8 and the seq_no assignment are enforced by one atomic
+ * conditional write"):
+ *   0. Put the operation row        attribute_not_exists(pk)   (operation_id unique per org)
+ *   1. Update the agent's head      chain_hash = prev AND seq_no = read seq AND status = active
+ *                                   AND keys_version = read version; SET the new head
+ *   2. Put the nonce                attribute_not_exists(pk)   (a nonce is used once, ever)
+ * Of two submissions on the same head exactly one can commit. Failed conditions come back
+ * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
+ */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { config } from '../../config.js';
+import { dynamo } from '../../runtime.js';
+import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger-items.js';
+import { CONDITION_FAILED, numberAttribute, stringAttribute, transact, TRANSACTION_CONFLICT } from './transactions.js';
+
+const table = () => config().tableName;
+
+export async function readOperation(orgId: string, operationId: string): Promise<OperationItem | null> {
+  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: ledgerKeys.operation(orgId, operationId), ConsistentRead: true }));
+  if (!out.Item) return null;
+  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1p, gsi1sk: _g1s, gsi2pk: _g2p, gsi2sk: _g2s, gsi3pk: _g3p, gsi3sk: _g3s, ...row } = out.Item;
+  return row as OperationItem;
+}
+
+export async function nonceUsed(orgId: string, agentId: string, nonce: string): Promise<boolean> {
+  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: ledgerKeys.nonce(orgId, agentId, nonce), ConsistentRead: true }));
+  return out.Item !== undefined;
+}
+
+/** The head a submission read and builds on; the commit is conditioned on all of it. */
+export interface ExpectedHead {
+  seqNo: number;
+  chainHash: string;
+  keysVersion: number;
+}
+
+/** The agent as the failed transaction found it (null: it no longer exists). */
+export interface AgentAtCommit {
+  status: AgentStatus | undefined;
+  chainHash: string | undefined;
+  seqNo: number | undefined;
+  keysVersion: number | undefined;
+}
+
+export type CommitResult =
+  | { committed: true }
+  | {
+      committed: false;
+      operationExists: boolean;
+      /** True when the head condition failed; `agent` then says what it found. */
+      headFailed: boolean;
+      agent: AgentAtCommit | null;
+      nonceUsed: boolean;
+      /** A concurrent transaction touched one of the items (real DynamoDB; DynamoDB Local serializes). */
+      conflict: boolean;
+    };
+
+export async function commitOperation(row: OperationItem, expected: ExpectedHead): Promise<CommitResult> {
+  const { org_id: orgId, agent_id: agentId } = row;
+  const result = await transact([
+    {
+      Put: {
+        TableName: table(),
+        Item: {
+          ...ledgerKeys.operation(orgId, row.operation_id),
+          type: TYPE.operation,
+          ...ledgerKeys.chainIndex(orgId, agentId, row.seq_no),
+          ...ledgerKeys.orgTimeIndex(orgId, row.created_at, row.operation_id),
+          ...ledgerKeys.unsealedIndex(orgId, row.created_at, row.operation_id),
+          ...row,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: table(),
+        Key: ledgerKeys.agent(orgId, agentId),
+        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op',
+        ConditionExpression: 'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':seq': row.seq_no,
+          ':hash': row.chain_hash,
+          ':op': row.operation_id,
+          ':prev': expected.chainHash,
+          ':prevSeq': expected.seqNo,
+          ':active': 'active',
+          ':kv': expected.keysVersion,
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    {
+      Put: {
+        TableName: table(),
+        Item: {
+          ...ledgerKeys.nonce(orgId, agentId, row.nonce),
+          type: TYPE.nonce,
+          operation_id: row.operation_id,
+          created_at: row.created_at,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  ]);
+  if (result.committed) return result;
+  const [op, head, nonce] = result.reasons;
+  const headFailed = head?.code === CONDITION_FAILED;
+  return {
+    committed: false,
+    operationExists: op?.code === CONDITION_FAILED,
+    headFailed,
+    agent:
+      headFailed && head?.item
+        ? {
+            status: stringAttribute(head.item, 'status') as AgentStatus | undefined,
+            chainHash: stringAttribute(head.item, 'chain_hash'),
+            seqNo: numberAttribute(head.item, 'seq_no'),
+            keysVersion: numberAttribute(head.item, 'keys_version'),
+          }
+        : null,
+    nonceUsed: nonce?.code === CONDITION_FAILED,
+    conflict: result.reasons.some((reason) => reason.code === TRANSACTION_CONFLICT),
+  };
+}
+
+export interface ReceiptReference {
+  queueMessageId: string;
+  storeReceiptKey: string;
+  createdAt: number;
+}
+
+/**
+ * Fixes the receipt's queue message id and object key on the row, once: of two completions
+ * racing (the submission and a lazy repair) the first wins and the other adopts its id.
+ * Returns false when a reference was already there.
+ */
+export async function recordReceiptReference(orgId: string, operationId: string, reference: ReceiptReference): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: ledgerKeys.operation(orgId, operationId),
+        UpdateExpression: 'SET queue_message_id = :qid, store_receipt_key = :key, receipt_created_at = :at',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(queue_message_id)',
+        ExpressionAttributeValues: { ':qid': reference.queueMessageId, ':key': reference.storeReceiptKey, ':at': reference.createdAt },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}

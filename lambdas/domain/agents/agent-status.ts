@@ -1,0 +1,84 @@
+/**
+ * Agent status transitions (SPEC.md §3): freeze (active → frozen), unfreeze (frozen →
+ * active) and, added by the ledger issue, revoke (active or frozen → revoked, permanent,
+ * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
+ * writes its admin event in the same transaction and then sends agent.status_changed.
+ */
+import type { AdminAction } from '../../adapters/aws/admin-events.js';
+import { adminEventPut } from '../../adapters/aws/admin-events.js';
+import { changeAgentStatus, listKeys } from '../../adapters/aws/agent-store.js';
+import type { AgentStatus } from '../../adapters/aws/ledger-items.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { conflict } from '../errors.js';
+import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
+import { findVisibleAgent } from './find-agent.js';
+import { RETRY, withRetries } from './optimistic.js';
+import { announceStatusChange } from './status-events.js';
+
+export type Transition = 'freeze' | 'unfreeze' | 'revoke';
+
+const TRANSITIONS: Record<Transition, { from: readonly AgentStatus[]; to: AgentStatus; action: AdminAction }> = {
+  freeze: { from: ['active'], to: 'frozen', action: 'agent.freeze' },
+  unfreeze: { from: ['frozen'], to: 'active', action: 'agent.unfreeze' },
+  revoke: { from: ['active', 'frozen'], to: 'revoked', action: 'agent.revoke' },
+};
+
+/** Why `transition` is not allowed from `status`, or null when it is. */
+export function refusal(transition: Transition, status: AgentStatus): string | null {
+  if (TRANSITIONS[transition].from.includes(status)) return null;
+  if (status === 'revoked') return 'the agent is revoked; revoked agents cannot be changed or reactivated';
+  if (transition === 'unfreeze') return `the agent is not frozen (status ${status})`;
+  return `the agent is already ${status}`;
+}
+
+export interface StatusChangeResult {
+  agent: AgentView;
+  previous_status: AgentStatus;
+  /** Agent revocation only: the keys, all revoked. */
+  keys?: KeyView[];
+}
+
+export async function changeStatus(
+  caller: OrgCaller,
+  agentId: string,
+  transition: Transition,
+  reason: string,
+  now = Date.now(),
+): Promise<StatusChangeResult> {
+  const { to, action } = TRANSITIONS[transition];
+  const result = await withRetries(async () => {
+    const agent = await findVisibleAgent(caller, agentId);
+    const refused = refusal(transition, agent.status);
+    if (refused) throw conflict(refused);
+    const keys = transition === 'revoke' ? await listKeys(caller.orgId, agentId) : [];
+    const revokeKeys = keys.filter((key) => key.status !== 'revoked');
+    const committed = await changeAgentStatus({
+      orgId: caller.orgId,
+      agentId,
+      from: agent.status,
+      to,
+      now,
+      keysVersion: agent.keys_version,
+      revokeKeys,
+      event: adminEventPut({
+        orgId: caller.orgId,
+        actor: caller.userId,
+        action,
+        targetType: 'agent',
+        targetId: agentId,
+        details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
+        now,
+      }),
+    });
+    if (!committed) return RETRY;
+    return {
+      agent: agentView({ ...agent, status: to, updated_at: now }),
+      previous_status: agent.status,
+      ...(transition === 'revoke'
+        ? { keys: keys.map((key) => keyView({ ...key, status: 'revoked', retired_at: key.retired_at ?? now })) }
+        : {}),
+    };
+  });
+  await announceStatusChange({ orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
+  return result;
+}

@@ -1,0 +1,48 @@
+/** Stored agent and key items as the API shows them (SPEC.md §2.4, §2.5): exactly those fields. */
+import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
+
+export interface AgentView {
+  agent_id: string;
+  org_id: string;
+  display_name: string;
+  responsible_entity: string | null;
+  integration_type: AgentItem['integration_type'];
+  status: AgentItem['status'];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface KeyView {
+  kid: string;
+  agent_id: string;
+  public_key: string;
+  algorithm: 'ed25519';
+  status: AgentKeyItem['status'];
+  created_at: number;
+  retired_at: number | null;
+}
+
+export function agentView(item: AgentItem): AgentView {
+  return {
+    agent_id: item.agent_id,
+    org_id: item.org_id,
+    display_name: item.display_name,
+    responsible_entity: item.responsible_entity ?? null,
+    integration_type: item.integration_type,
+    status: item.status,
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}
+
+export function keyView(item: AgentKeyItem): KeyView {
+  return {
+    kid: item.kid,
+    agent_id: item.agent_id,
+    public_key: item.public_key,
+    algorithm: item.algorithm,
+    status: item.status,
+    created_at: item.created_at,
+    retired_at: item.retired_at ?? null,
+  };
+}

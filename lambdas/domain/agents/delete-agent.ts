@@ -1,0 +1,43 @@
+/**
+ * DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent. The agent, its keys and its
+ * assignments go in one transaction with admin event agent.delete. Its operations stay:
+ * they are evidence, and each row keeps the public key it was signed with, so verify still
+ * passes after the agent is gone. The agent_id stays taken (a tombstone), so one id never
+ * names two chains.
+ */
+import { adminEventPut } from '../../adapters/aws/admin-events.js';
+import { deleteAgentItems, listAssignedUsers, listKeys, MAX_TRANSACTION_ITEMS } from '../../adapters/aws/agent-store.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { conflict } from '../errors.js';
+import { findVisibleAgent } from './find-agent.js';
+import { RETRY, withRetries } from './optimistic.js';
+
+/** Agent delete, tombstone, org counter update and admin event. */
+const FIXED_ITEMS = 4;
+
+export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date.now()): Promise<void> {
+  await withRetries(async () => {
+    const agent = await findVisibleAgent(caller, agentId);
+    const [keys, assignedUserIds] = await Promise.all([listKeys(caller.orgId, agentId), listAssignedUsers(caller.orgId, agentId)]);
+    if (keys.length + assignedUserIds.length + FIXED_ITEMS > MAX_TRANSACTION_ITEMS) {
+      throw conflict('the agent has too many assignments to delete in one step; remove some assignments first');
+    }
+    const committed = await deleteAgentItems({
+      agent,
+      keys,
+      assignedUserIds,
+      actor: caller.userId,
+      now,
+      event: adminEventPut({
+        orgId: caller.orgId,
+        actor: caller.userId,
+        action: 'agent.delete',
+        targetType: 'agent',
+        targetId: agentId,
+        details: { status: agent.status, seq_no: agent.seq_no, kids: keys.map((key) => key.kid), unassigned_users: assignedUserIds },
+        now,
+      }),
+    });
+    return committed ? true : RETRY;
+  });
+}

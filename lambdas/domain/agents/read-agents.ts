@@ -1,0 +1,23 @@
+/** GET /v1/agents and GET /v1/agents/:agent_id (SPEC.md §4.3), filtered by the read_all rule (§5). */
+import { listAgents, listKeys } from '../../adapters/aws/agent-store.js';
+import { agentScope, inScope } from '../access/agent-visibility.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
+import { findVisibleAgent } from './find-agent.js';
+
+export async function listVisibleAgents(caller: OrgCaller): Promise<AgentView[]> {
+  const [agents, scope] = await Promise.all([listAgents(caller.orgId), agentScope(caller)]);
+  return agents
+    .filter((agent) => inScope(scope, agent.agent_id))
+    .sort((a, b) => a.created_at - b.created_at || a.agent_id.localeCompare(b.agent_id))
+    .map(agentView);
+}
+
+/** The agent, its keys, and its chain head so a client that lost its local state can resume (ledger issue). */
+export async function getAgentDetail(
+  caller: OrgCaller,
+  agentId: string,
+): Promise<{ agent: AgentView; keys: KeyView[]; chain: { seq_no: number; chain_hash: string } }> {
+  const [agent, keys] = await Promise.all([findVisibleAgent(caller, agentId), listKeys(caller.orgId, agentId)]);
+  return { agent: agentView(agent), keys: keys.map(keyView), chain: { seq_no: agent.seq_no, chain_hash: agent.chain_hash } };
+}

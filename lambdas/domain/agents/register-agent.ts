@@ -1,0 +1,88 @@
+/**
+ * POST /v1/agents/register (SPEC.md §4.3): the agent (status active, chain at GENESIS) and
+ * its keys, with admin event agent.register, in one transaction. agent_id is unique per
+ * organization, including ids of deleted agents (VALIDATION_ERROR 409).
+ */
+import { GENESIS, ProtocolError, publicKeyFromRaw } from '@agent-ledger/protocol';
+import { adminEventPut } from '../../adapters/aws/admin-events.js';
+import { putNewAgent } from '../../adapters/aws/agent-store.js';
+import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { conflict, LedgerError } from '../errors.js';
+import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
+
+export interface NewKey {
+  kid: string;
+  public_key: string;
+  algorithm: 'ed25519';
+}
+
+export interface RegisterAgentInput {
+  agent_id: string;
+  display_name?: string | undefined;
+  responsible_entity?: string | undefined;
+  integration_type: AgentItem['integration_type'];
+  keys: NewKey[];
+}
+
+/**
+ * The schema checked 32 bytes of strict base64url; this checks that node can use it as an
+ * Ed25519 key, and warms the KeyObject cache that verification on submission reads.
+ */
+export function assertUsableKey(key: NewKey, field: string): void {
+  try {
+    publicKeyFromRaw(key.public_key);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw new LedgerError('VALIDATION_ERROR', `${field}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function newKeyItem(orgId: string, agentId: string, key: NewKey, now: number): AgentKeyItem {
+  return {
+    kid: key.kid,
+    agent_id: agentId,
+    org_id: orgId,
+    public_key: key.public_key,
+    algorithm: 'ed25519',
+    status: 'active',
+    created_at: now,
+    retired_at: null,
+  };
+}
+
+export async function registerAgent(
+  caller: OrgCaller,
+  input: RegisterAgentInput,
+  now = Date.now(),
+): Promise<{ agent: AgentView; keys: KeyView[] }> {
+  input.keys.forEach((key, index) => assertUsableKey(key, `body.keys[${index}].public_key`));
+  const agent: AgentItem = {
+    agent_id: input.agent_id,
+    org_id: caller.orgId,
+    display_name: input.display_name ?? input.agent_id,
+    responsible_entity: input.responsible_entity ?? null,
+    integration_type: input.integration_type,
+    status: 'active',
+    created_at: now,
+    updated_at: now,
+    seq_no: 0,
+    chain_hash: GENESIS,
+    head_operation_id: null,
+    keys_version: 0,
+  };
+  const keys = input.keys.map((key) => newKeyItem(caller.orgId, input.agent_id, key, now));
+  const event = adminEventPut({
+    orgId: caller.orgId,
+    actor: caller.userId,
+    action: 'agent.register',
+    targetType: 'agent',
+    targetId: input.agent_id,
+    details: { integration_type: input.integration_type, kids: keys.map((key) => key.kid) },
+    now,
+  });
+  const outcome = await putNewAgent(agent, keys, event);
+  if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
+  if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
+  return { agent: agentView(agent), keys: keys.map(keyView) };
+}

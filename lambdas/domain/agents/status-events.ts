@@ -1,0 +1,36 @@
+/**
+ * The `agent.status_changed` webhook event (SPEC.md §6.1), sent on the events queue after
+ * the status change committed. The admin log entry is written in the same transaction as the
+ * change and is the durable record; if the queue refuses the message, the change stands, the
+ * failure is logged at error level and the caller still gets its answer (a retry of the
+ * request would only meet a 409, since the change is done).
+ */
+import { logger } from '../../logger.js';
+import { queue } from '../../runtime.js';
+import type { AgentStatus } from '../../adapters/aws/ledger-items.js';
+import type { EventMessage } from '../events.js';
+
+export async function announceStatusChange(input: {
+  orgId: string;
+  agentId: string;
+  previousStatus: AgentStatus;
+  status: AgentStatus;
+  reason: string;
+  at: number;
+}): Promise<void> {
+  const message: EventMessage = {
+    event: 'agent.status_changed',
+    org_id: input.orgId,
+    timestamp: input.at,
+    data: { agent_id: input.agentId, previous_status: input.previousStatus, status: input.status, reason: input.reason },
+  };
+  try {
+    await queue().send('events', { body: message });
+  } catch (error) {
+    logger.error('agent.status_changed event not sent', {
+      agent_id: input.agentId,
+      status: input.status,
+      error: error instanceof Error ? error : String(error),
+    });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The stored operation row (SPEC.md §2.2) and the record it came from. The row keeps every
+ * signed member (subject and action as canonical JSON strings, op_version as bookkeeping),
+ * so the record minus its payload, and with it the signature, the record digest and the
+ * chain hash, can be recomputed from the row alone (PROTOCOL.md, Verify endpoint).
+ */
+import { chainHash, type OperationRecord } from '@agent-ledger/protocol';
+import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../adapters/aws/ledger-items.js';
+import type { PreparedRecord } from './prepared-record.js';
+
+export interface RowContext {
+  agent: AgentItem;
+  key: AgentKeyItem;
+  receiptId: string;
+  receivedAt: number;
+}
+
+/** The row a submission commits: the next seq_no on the head it read, and the new chain hash. */
+export function buildRow(prepared: PreparedRecord, context: RowContext): OperationItem {
+  const { record } = prepared;
+  return {
+    operation_id: record.operation_id,
+    org_id: record.org_id,
+    agent_id: record.agent_id,
+    seq_no: context.agent.seq_no + 1,
+    operation_type: record.operation_type,
+    issued_at: record.issued_at,
+    ttl_ms: record.ttl_ms,
+    nonce: record.nonce,
+    subject: prepared.subjectJson,
+    action: prepared.actionJson,
+    payload_hash: record.payload_hash,
+    prev_chain_hash: record.prev_chain_hash,
+    chain_hash: chainHash(record.prev_chain_hash, record),
+    agent_pubkey_kid: record.agent_pubkey_kid,
+    signature: record.signature,
+    store_payload_key: objectKeys.payload(record.org_id, record.operation_id, prepared.payloadDigest),
+    created_at: context.receivedAt,
+    op_version: record.op_version,
+    receipt_id: context.receiptId,
+    prev_operation_id: context.agent.head_operation_id,
+    agent_public_key: context.key.public_key,
+  };
+}
+
+/**
+ * The record a row was built from, without its payload (which no signature, digest or chain
+ * hash covers except through payload_hash). `payload` is a placeholder the protocol
+ * functions ignore.
+ */
+export function rowToRecord(row: OperationItem): OperationRecord {
+  return {
+    op_version: row.op_version,
+    operation_id: row.operation_id,
+    org_id: row.org_id,
+    agent_id: row.agent_id,
+    issued_at: row.issued_at,
+    ttl_ms: row.ttl_ms,
+    nonce: row.nonce,
+    operation_type: row.operation_type,
+    subject: JSON.parse(row.subject) as Record<string, unknown>,
+    action: JSON.parse(row.action) as Record<string, unknown>,
+    payload: null,
+    payload_hash: row.payload_hash,
+    prev_chain_hash: row.prev_chain_hash,
+    agent_pubkey_kid: row.agent_pubkey_kid,
+    signature: row.signature,
+  };
+}
+
+/** Exactly the SPEC.md §2.2 fields: no table keys or bookkeeping leak into responses. */
+export function storedOperationView(row: OperationItem) {
+  return {
+    operation_id: row.operation_id,
+    org_id: row.org_id,
+    agent_id: row.agent_id,
+    seq_no: row.seq_no,
+    operation_type: row.operation_type,
+    issued_at: row.issued_at,
+    ttl_ms: row.ttl_ms,
+    nonce: row.nonce,
+    subject: row.subject,
+    action: row.action,
+    payload_hash: row.payload_hash,
+    prev_chain_hash: row.prev_chain_hash,
+    chain_hash: row.chain_hash,
+    agent_pubkey_kid: row.agent_pubkey_kid,
+    signature: row.signature,
+    store_payload_key: row.store_payload_key,
+    created_at: row.created_at,
+  };
+}

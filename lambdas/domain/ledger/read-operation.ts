@@ -1,0 +1,58 @@
+/**
+ * GET /v1/operations/:operation_id (SPEC.md §4.5): the stored row (§2.2), the stored receipt
+ * reference (§2.3) and the payload when it was stored. A receipt that a failure after commit
+ * left unwritten is completed here (ledger issue, item 4). If that completion fails too (the
+ * signer or the queue still down), the operation is shown all the same, with `receipt: null`:
+ * it is committed, and hiding it would tell the client to resubmit a record that can only be
+ * refused as a replay. A later GET or verify completes the receipt.
+ */
+import { getJsonText } from '../../adapters/aws/object-store.js';
+import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import { logger } from '../../logger.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { findVisibleOperation } from './find-operation.js';
+import { storedOperationView } from './operation-row.js';
+import { loadReceipt } from './receipt-completion.js';
+
+type Payload = Record<string, unknown> | string | null;
+
+async function withReceipt(row: OperationItem): Promise<OperationItem | null> {
+  try {
+    return (await loadReceipt(row)).row;
+  } catch (error) {
+    logger.error('receipt completion failed; answering without a receipt reference', {
+      operation_id: row.operation_id,
+      error: error instanceof Error ? error : String(error),
+    });
+    return null;
+  }
+}
+
+/** A stored object that no longer parses is reported as absent here; verify reports it as a failed check. */
+function parsePayload(text: string): { payload?: Payload } {
+  try {
+    return { payload: JSON.parse(text) as Payload };
+  } catch {
+    return {};
+  }
+}
+
+export async function readOperationWithReceipt(caller: OrgCaller, operationId: string) {
+  const found = await findVisibleOperation(caller, operationId);
+  const [completed, payloadText] = await Promise.all([withReceipt(found), getJsonText(found.store_payload_key)]);
+  const row = completed ?? found;
+  return {
+    operation: storedOperationView(row),
+    receipt:
+      completed?.store_receipt_key && completed.receipt_created_at !== undefined
+        ? {
+            receipt_id: completed.receipt_id,
+            operation_id: completed.operation_id,
+            store_receipt_key: completed.store_receipt_key,
+            created_at: completed.receipt_created_at,
+          }
+        : null,
+    // Absent once erased (PROTOCOL.md: a payload can be erased while everything still verifies).
+    ...(payloadText === null ? {} : parsePayload(payloadText)),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Everything that happens after a submission commits: the `operation.accepted` message on
+ * the events queue (its SQS MessageId becomes the receipt's queue_message_id), the signed
+ * receipt, its reference on the row and the receipt object in S3 (ledger issue, items 2
+ * and 4).
+ *
+ * Order, and why:
+ *   1. send the queue message                      → message id M
+ *   2. sign the receipt built from the row and M   (deterministic)
+ *   3. at once, in parallel:
+ *      - UpdateItem: queue_message_id, store_receipt_key, receipt_created_at,
+ *        condition attribute_not_exists(queue_message_id)
+ *      - put the receipt object (canonical JSON) under a key named by M
+ *      If the update lost the race (another completion got there first): re-read, adopt the
+ *      winner's id and make sure its object exists. The object key carries M, so every write
+ *      to one key has the same bytes and a loser's object is only an orphan.
+ * A crash before step 3 leaves a row without reference, and a failed object write a
+ * reference without object. Either way the next GET or verify, or a retry, finishes the job
+ * (`loadReceipt`), so no committed operation stays without a verifiable receipt.
+ *
+ * A failure in steps 1-3 can leave a message on the queue whose id the row never adopts.
+ * The webhook worker (events queue consumer, future issue) must therefore deliver an
+ * operation.accepted message only when its id equals the row's queue_message_id; when the
+ * row has none yet, it completes the receipt with its own message id
+ * (`completeReceipt(row, { queueMessageId })`) and then delivers.
+ */
+import { canonicalize, type Receipt } from '@agent-ledger/protocol';
+import { objectKeys, type OperationItem } from '../../adapters/aws/ledger-items.js';
+import { getJsonText, putJsonObject } from '../../adapters/aws/object-store.js';
+import { readOperation, recordReceiptReference } from '../../adapters/aws/operation-store.js';
+import { queue, signer } from '../../runtime.js';
+import type { EventMessage } from '../events.js';
+import { signReceipt } from './receipt-builder.js';
+
+export interface CompletedReceipt {
+  /** The row with its receipt reference. */
+  row: OperationItem;
+  receipt: Receipt;
+}
+
+function acceptedEvent(row: OperationItem): EventMessage {
+  // SPEC.md §6.2: for operation.accepted, data holds operation_id and agent_id.
+  return {
+    event: 'operation.accepted',
+    org_id: row.org_id,
+    timestamp: row.created_at,
+    data: { operation_id: row.operation_id, agent_id: row.agent_id },
+  };
+}
+
+/** Steps 1-3 for a row without a receipt reference; a row that has one only gets its object (re)written. */
+export async function completeReceipt(row: OperationItem, options: { queueMessageId?: string } = {}): Promise<CompletedReceipt> {
+  if (row.queue_message_id) return storeReceipt(row);
+  const messageId = options.queueMessageId ?? (await queue().send('events', { body: acceptedEvent(row) }));
+  const receipt = await signReceipt(signer(), row, messageId);
+  const reference = {
+    queueMessageId: messageId,
+    storeReceiptKey: objectKeys.receipt(row.org_id, row.operation_id, messageId),
+    createdAt: Date.now(),
+  };
+  const [won] = await Promise.all([
+    recordReceiptReference(row.org_id, row.operation_id, reference),
+    putJsonObject(reference.storeReceiptKey, canonicalize(receipt)),
+  ]);
+  if (won) {
+    const completed: OperationItem = {
+      ...row,
+      queue_message_id: reference.queueMessageId,
+      store_receipt_key: reference.storeReceiptKey,
+      receipt_created_at: reference.createdAt,
+    };
+    return { row: completed, receipt };
+  }
+  const current = await readOperation(row.org_id, row.operation_id);
+  if (!current?.queue_message_id) throw new Error(`operation ${row.operation_id}: receipt reference vanished`);
+  return storeReceipt(current);
+}
+
+/** For a row whose reference is fixed: rebuilds the receipt (same bytes) and (re)writes its object. */
+async function storeReceipt(row: OperationItem): Promise<CompletedReceipt> {
+  const receipt = await signReceipt(signer(), row, row.queue_message_id!);
+  await putJsonObject(row.store_receipt_key!, canonicalize(receipt));
+  return { row, receipt };
+}
+
+/**
+ * The receipt as stored, completing or rewriting it first when a failure after commit left
+ * it missing (lazy repair for GET and verify). A stored object is returned as found, even if
+ * it does not parse: verify must judge what is stored, not a fresh copy.
+ */
+export async function loadReceipt(row: OperationItem): Promise<{ row: OperationItem; stored: unknown }> {
+  if (!row.queue_message_id || !row.store_receipt_key) {
+    const completed = await completeReceipt(row);
+    return { row: completed.row, stored: completed.receipt };
+  }
+  const text = await getJsonText(row.store_receipt_key);
+  if (text === null) {
+    const completed = await storeReceipt(row);
+    return { row, stored: completed.receipt };
+  }
+  try {
+    return { row, stored: JSON.parse(text) as unknown };
+  } catch {
+    return { row, stored: null };
+  }
+}

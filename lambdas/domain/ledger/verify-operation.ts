@@ -1,0 +1,58 @@
+/**
+ * POST /v1/operations/:operation_id/verify (SPEC.md §4.5, PROTOCOL.md "Verify endpoint"):
+ * recomputes each check from stored data only and answers {valid, checks}; valid is the AND
+ * of the checks present.
+ *
+ * Extension point for the epochs issue: `merkle` (and `proof`) join the answer only once an
+ * epoch covers the operation. The sealer's lookup goes into `verifyOperation` next to the
+ * other evidence loads, its result into `checks.merkle` and `proof`; `valid` already ANDs
+ * every check present.
+ */
+import { readKey } from '../../adapters/aws/agent-store.js';
+import { getJsonText } from '../../adapters/aws/object-store.js';
+import { readOperation } from '../../adapters/aws/operation-store.js';
+import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import type { InclusionProof } from '@agent-ledger/protocol';
+import { signer } from '../../runtime.js';
+import type { OrgCaller } from '../auth/caller.js';
+import { merkleEvidence } from '../epochs/inclusion.js';
+import { findVisibleOperation } from './find-operation.js';
+import { loadReceipt } from './receipt-completion.js';
+import { chainCheck, receiptCheck, signatureCheck } from './verify-checks.js';
+
+export interface VerifyChecks {
+  signature: boolean;
+  chain: boolean;
+  receipt: boolean;
+  merkle?: boolean;
+}
+
+export interface VerifyResult {
+  valid: boolean;
+  checks: VerifyChecks;
+  /** PROTOCOL.md inclusion proof, once an epoch covers the operation. */
+  proof?: InclusionProof;
+}
+
+async function previousRow(row: OperationItem): Promise<OperationItem | null> {
+  return row.prev_operation_id ? readOperation(row.org_id, row.prev_operation_id) : null;
+}
+
+export async function verifyOperation(caller: OrgCaller, operationId: string): Promise<VerifyResult> {
+  const found = await findVisibleOperation(caller, operationId);
+  const [key, payloadText, previous, { row, stored }, jwks, merkle] = await Promise.all([
+    readKey(found.org_id, found.agent_id, found.agent_pubkey_kid),
+    getJsonText(found.store_payload_key),
+    previousRow(found),
+    loadReceipt(found),
+    signer().jwks(),
+    merkleEvidence(found),
+  ]);
+  const checks: VerifyChecks = {
+    signature: signatureCheck(row, key?.public_key ?? null, payloadText),
+    chain: chainCheck(row, previous),
+    receipt: receiptCheck(row, stored, jwks),
+    ...(merkle ? { merkle: merkle.merkle } : {}),
+  };
+  return { valid: Object.values(checks).every(Boolean), checks, ...(merkle?.proof ? { proof: merkle.proof } : {}) };
+}

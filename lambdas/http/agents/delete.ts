@@ -1,0 +1,9 @@
+/** DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent; operations stay verifiable. */
+import { deleteAgent } from '../../domain/agents/delete-agent.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.deleteAgent, async ({ caller, params }) => {
+  await deleteAgent(caller, params.agent_id);
+  return { body: { deleted: true as const } };
+});

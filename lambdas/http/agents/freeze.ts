@@ -1,0 +1,9 @@
+/** POST /v1/agents/:agent_id/freeze (SPEC.md §3, §4.3). */
+import { changeStatus } from '../../domain/agents/agent-status.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.freezeAgent, async ({ caller, params, body }) => {
+  const { agent, previous_status } = await changeStatus(caller, params.agent_id, 'freeze', body.reason);
+  return { body: { agent, previous_status } };
+});

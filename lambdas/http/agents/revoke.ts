@@ -1,0 +1,16 @@
+/**
+ * POST /v1/agents/:agent_id/revoke: with `kid`, revokes that key and answers {key}
+ * (SPEC.md §3, §4.3); without, revokes the agent and all its keys (ledger issue).
+ */
+import { changeStatus } from '../../domain/agents/agent-status.js';
+import { revokeKey } from '../../domain/agents/agent-keys.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.revokeAgent, async ({ caller, params, body }) => {
+  if (body.kid !== undefined) {
+    return { body: { key: await revokeKey(caller, params.agent_id, body.kid, body.reason) } };
+  }
+  const { agent, previous_status, keys = [] } = await changeStatus(caller, params.agent_id, 'revoke', body.reason);
+  return { body: { agent, previous_status, keys } };
+});

@@ -1,0 +1,108 @@
+/**
+ * Request and response bodies of the agent endpoints (SPEC.md §2.4, §2.5, §4.3, plus the
+ * key endpoints and the agent-level revoke of the ledger issue).
+ */
+import { z } from 'zod';
+import { isB64u } from '@agent-ledger/protocol';
+import { AGENT_STATUSES, INTEGRATION_TYPES, KEY_STATUSES } from '../domain/agents/agent-types.js';
+import { unixMs } from './common.js';
+
+/**
+ * agent_id and kid: both become part of DynamoDB keys (`ORG#<org>#AGENT#<agent_id>`,
+ * `KEY#<kid>`), so `#` and anything else that could forge a key segment is excluded.
+ */
+export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+
+export const agentIdSchema = z
+  .string()
+  .regex(IDENTIFIER_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ : @ -, starting with a letter or digit');
+export const kidSchema = agentIdSchema;
+
+export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
+
+
+/** Free text (display name, responsible entity, reasons): bounded so items stay small. */
+const text = (max: number) => z.string().trim().min(1).max(max);
+export const reasonSchema = text(1024);
+
+/** One key as registered: a raw 32-byte Ed25519 public key in base64url (PROTOCOL.md, Notation). */
+export const newKeySchema = z.strictObject({
+  kid: kidSchema,
+  public_key: z
+    .string()
+    .refine((value) => isB64u(value, 32), 'must be a 32-byte Ed25519 public key in unpadded base64url (43 characters)'),
+  algorithm: z.literal('ed25519'),
+});
+
+/** Most keys one registration may carry; DESIGN.md keeps a whole agent deletable in one transaction. */
+export const MAX_KEYS_PER_REGISTRATION = 10;
+
+export const registerAgentBody = z.strictObject({
+  agent_id: agentIdSchema,
+  display_name: text(256).optional(),
+  responsible_entity: text(256).optional(),
+  integration_type: integrationTypeSchema,
+  keys: z
+    .array(newKeySchema)
+    .min(1, 'an agent needs at least one key')
+    .max(MAX_KEYS_PER_REGISTRATION)
+    .refine((keys) => new Set(keys.map((key) => key.kid)).size === keys.length, 'kids must be unique'),
+});
+
+/** SPEC.md §4.3 PATCH: integration_type is required; the display fields may change with it. */
+export const updateAgentBody = z.strictObject({
+  integration_type: integrationTypeSchema,
+  display_name: text(256).optional(),
+  responsible_entity: text(256).nullable().optional(),
+});
+
+export const reasonBody = z.strictObject({ reason: reasonSchema });
+
+/** SPEC.md §4.3 revoke: with `kid` the key is revoked; without, the whole agent (ledger issue). */
+export const revokeBody = z.strictObject({ kid: kidSchema.optional(), reason: reasonSchema });
+
+/** Retiring a key may say why; the body is optional. */
+export const retireBody = z.strictObject({ reason: reasonSchema.optional() }).optional();
+
+export const agentParams = z.strictObject({ agent_id: agentIdSchema });
+export const agentKeyParams = z.strictObject({ agent_id: agentIdSchema, kid: kidSchema });
+
+/** SPEC.md §2.4. responsible_entity is null when not given. */
+export const agentSchema = z
+  .object({
+    agent_id: z.string(),
+    org_id: z.string(),
+    display_name: z.string(),
+    responsible_entity: z.string().nullable(),
+    integration_type: integrationTypeSchema,
+    status: z.enum(AGENT_STATUSES),
+    created_at: unixMs,
+    updated_at: unixMs,
+  })
+  .meta({ id: 'Agent' });
+
+/** SPEC.md §2.5. retired_at is set when the key is retired or revoked. */
+export const agentKeySchema = z
+  .object({
+    kid: z.string(),
+    agent_id: z.string(),
+    public_key: z.string(),
+    algorithm: z.literal('ed25519'),
+    status: z.enum(KEY_STATUSES),
+    created_at: unixMs,
+    retired_at: unixMs.nullable(),
+  })
+  .meta({ id: 'AgentKey' });
+
+/** The agent's chain head, so a client that lost its local state can resume (ledger issue). */
+export const chainHeadSchema = z.object({ seq_no: z.number().int().nonnegative(), chain_hash: z.string() });
+
+export const agentWithKeysResponse = z.object({ agent: agentSchema, keys: z.array(agentKeySchema) });
+export const agentDetailResponse = agentWithKeysResponse.extend({ chain: chainHeadSchema });
+export const agentListResponse = z.object({ agents: z.array(agentSchema) });
+export const agentResponse = z.object({ agent: agentSchema });
+export const statusChangeResponse = z.object({ agent: agentSchema, previous_status: z.enum(AGENT_STATUSES) });
+export const keyResponse = z.object({ key: agentKeySchema });
+/** Revoke answers {key} for a key (SPEC.md §4.3), and the agent with its revoked keys for an agent. */
+export const revokeResponse = z.union([keyResponse, statusChangeResponse.extend({ keys: z.array(agentKeySchema) })]);
+export const deletedResponse = z.object({ deleted: z.literal(true) });

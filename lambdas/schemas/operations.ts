@@ -1,0 +1,136 @@
+/**
+ * Bodies of the operation endpoints (SPEC.md §2.1-2.3, §4.5) with the wire rules of
+ * PROTOCOL.md "Operation record": exactly the 15 members, unknown members rejected,
+ * non-negative safe integers, strict base64url of the right lengths.
+ *
+ * Only the request *shape* is checked here (check-order step 1). Everything that depends on
+ * stored state or on the payload size (PAYLOAD_TOO_LARGE comes after the agent and key
+ * checks) is left to the submission use case.
+ */
+import { z } from 'zod';
+import { isB64u, OP_VERSION, RECEIPT_VERSION } from '@agent-ledger/protocol';
+import { unixMs } from './common.js';
+import { agentIdSchema, kidSchema } from './agents.js';
+
+/** RFC 9562 §5.7 UUIDv7 in canonical lower-case form (one spelling per id: it is a key). */
+export const UUID_V7_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Dotted style, at least `domain.verb` (SPEC.md §2.1). */
+export const OPERATION_TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
+
+/** Visible ASCII: a nonce is a key segment (`...#NONCE#<nonce>`), so no spaces or controls. */
+const NONCE_PATTERN = /^[\x21-\x7e]{1,256}$/;
+
+const safeInteger = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const sha256B64u = z.string().refine((value) => isB64u(value, 32), 'must be a SHA-256 value in unpadded base64url (43 characters)');
+const signatureB64u = z
+  .string()
+  .refine((value) => isB64u(value, 64), 'must be an Ed25519 signature in unpadded base64url (86 characters)');
+/** A JSON object (not an array, not null). */
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const operationIdSchema = z.string().regex(UUID_V7_PATTERN, 'must be a lower-case UUIDv7');
+
+/** SPEC.md §2.1, exactly. */
+export const operationRecordSchema = z.strictObject({
+  op_version: z.literal(OP_VERSION),
+  operation_id: operationIdSchema,
+  org_id: z.string().min(1).max(128),
+  agent_id: agentIdSchema,
+  issued_at: safeInteger,
+  ttl_ms: safeInteger,
+  nonce: z.string().regex(NONCE_PATTERN, 'must be 1-256 visible ASCII characters'),
+  operation_type: z.string().max(128).regex(OPERATION_TYPE_PATTERN, 'must be dotted, e.g. domain.verb'),
+  subject: jsonObject,
+  action: jsonObject,
+  payload: z.union([jsonObject, z.string(), z.null()]),
+  payload_hash: sha256B64u,
+  prev_chain_hash: sha256B64u,
+  agent_pubkey_kid: kidSchema,
+  signature: signatureB64u,
+});
+
+export const operationParams = z.strictObject({ operation_id: operationIdSchema });
+
+/** SPEC.md §2.3. */
+export const receiptSchema = z
+  .object({
+    receipt_version: z.string().describe(`currently ${RECEIPT_VERSION}`),
+    receipt_id: z.string(),
+    operation_id: z.string(),
+    org_id: z.string(),
+    agent_id: z.string(),
+    server_received_at: unixMs,
+    seq_no: z.number().int().positive(),
+    chain_hash: z.string(),
+    queue_message_id: z.string(),
+    receipt_hash: z.string(),
+    service_kid: z.string(),
+    service_signature: z.string(),
+  })
+  .meta({ id: 'Receipt' });
+
+/** SPEC.md §2.2: subject and action are JSON-encoded strings. */
+export const storedOperationSchema = z
+  .object({
+    operation_id: z.string(),
+    org_id: z.string(),
+    agent_id: z.string(),
+    seq_no: z.number().int().positive(),
+    operation_type: z.string(),
+    issued_at: unixMs,
+    ttl_ms: unixMs,
+    nonce: z.string(),
+    subject: z.string(),
+    action: z.string(),
+    payload_hash: z.string(),
+    prev_chain_hash: z.string(),
+    chain_hash: z.string(),
+    agent_pubkey_kid: z.string(),
+    signature: z.string(),
+    store_payload_key: z.string(),
+    created_at: unixMs,
+  })
+  .meta({ id: 'StoredOperation' });
+
+/** SPEC.md §2.3, stored receipt reference. */
+export const receiptReferenceSchema = z.object({
+  receipt_id: z.string(),
+  operation_id: z.string(),
+  store_receipt_key: z.string(),
+  created_at: unixMs,
+});
+
+export const submitResponse = z.object({ receipt: receiptSchema });
+
+/**
+ * `payload` is absent when the stored payload is gone (erased after a data-protection
+ * request). `receipt` is null only while a receipt that failed after commit cannot be
+ * completed yet (domain/ledger/read-operation.ts); a later GET completes it.
+ */
+export const getOperationResponse = z.object({
+  operation: storedOperationSchema,
+  receipt: receiptReferenceSchema.nullable(),
+  payload: z.union([jsonObject, z.string(), z.null()]).optional(),
+});
+
+/** RFC 9162 inclusion proof as PROTOCOL.md "Merkle epochs" describes it. */
+export const inclusionProofSchema = z.object({
+  epoch_id: z.string(),
+  leaf_index: z.number().int().nonnegative(),
+  tree_size: z.number().int().positive(),
+  audit_path: z.array(z.string()),
+  root_hash: z.string(),
+});
+
+/** PROTOCOL.md "Verify endpoint": merkle and proof appear once an epoch covers the operation. */
+export const verifyResponse = z.object({
+  valid: z.boolean(),
+  checks: z.object({
+    signature: z.boolean(),
+    chain: z.boolean(),
+    receipt: z.boolean(),
+    merkle: z.boolean().optional(),
+  }),
+  proof: inclusionProofSchema.optional(),
+});

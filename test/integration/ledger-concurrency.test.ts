@@ -1,0 +1,149 @@
+// The chain under concurrency (PROTOCOL.md: "of two concurrent submissions on the same chain
+// head exactly one is accepted"): a burst on one head, many agents in parallel verified end
+// to end, and state changes that land while a submission is in flight.
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { dynamo } from '../../lambdas/runtime.js';
+import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose } from '../support/ledger-fixtures.js';
+import { seedOrg, seedUser } from '../support/seed-identity.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+
+let stack: TestStack;
+let orgId: string;
+let admin: Api;
+let engineer: Api;
+
+beforeAll(async () => {
+  // This file measures the chain, not the organization's request rate limit.
+  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000000' } });
+  orgId = await seedOrg();
+  admin = apiClient(stack.baseUrl, (await seedUser(orgId, 'org_owner')).token);
+  engineer = apiClient(stack.baseUrl, (await seedUser(orgId, 'integration_engineer')).token);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+afterAll(() => stack.stop());
+
+async function newChain(): Promise<ClientChain> {
+  const agentId = uniqueAgentId();
+  const key = newKey('k1');
+  await registerAgent(admin, agentId, [key]);
+  return new ClientChain(orgId, agentId, key);
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await task(items[index]!);
+      }
+    }),
+  );
+  return results;
+}
+
+describe('one chain head, many submissions', () => {
+  it('accepts exactly one of 50 concurrent submissions on the same head; the rest get PREV_HASH_MISMATCH', async () => {
+    const chain = await newChain();
+    expect((await chain.submit(engineer)).res.status).toBe(200); // a head past GENESIS
+    const records = Array.from({ length: 50 }, () => chain.record());
+    const results = await Promise.all(records.map((record) => engineer('POST', '/v1/operations', record)));
+
+    const accepted = results.flatMap((res, i) => (res.status === 200 ? [{ res, record: records[i]! }] : []));
+    expect(accepted).toHaveLength(1);
+    expect(accepted[0]!.res.body.receipt.seq_no).toBe(2);
+    const refused = results.filter((res) => res.status !== 200);
+    expect(refused.map((res) => `${res.status} ${res.body.error.code}`)).toEqual(Array(49).fill('400 PREV_HASH_MISMATCH'));
+
+    // Nothing of the 49 was recorded, and the head is the winner's.
+    chain.accept(accepted[0]!.record);
+    expect((await admin('GET', `/v1/agents/${chain.agentId}`)).body.chain).toEqual({ seq_no: 2, chain_hash: chain.head });
+    const losers = records.filter((record) => record !== accepted[0]!.record).slice(0, 10);
+    for (const record of losers) expect((await engineer('GET', `/v1/operations/${record.operation_id}`)).status).toBe(404);
+    expect((await chain.submit(engineer)).res.body.receipt.seq_no).toBe(3);
+  });
+});
+
+describe('many agents in parallel', () => {
+  it('records 1000 operations over 20 agents gap-free, and every one verifies', { timeout: 240_000 }, async () => {
+    const AGENTS = 20;
+    const PER_AGENT = 50;
+    const chains = await Promise.all(Array.from({ length: AGENTS }, () => newChain()));
+
+    // Each agent's chain is sequential (its client waits for each receipt); agents run in parallel.
+    const receipts = await Promise.all(
+      chains.map(async (chain) => {
+        const seqNos: number[] = [];
+        const ids: string[] = [];
+        for (let i = 0; i < PER_AGENT; i++) {
+          const { record, res } = await chain.submit(engineer);
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          expect(res.body.receipt.chain_hash).toBe(chain.head);
+          seqNos.push(res.body.receipt.seq_no);
+          ids.push(record.operation_id);
+        }
+        return { chain, seqNos, ids };
+      }),
+    );
+
+    for (const { chain, seqNos } of receipts) {
+      expect(seqNos).toEqual(Array.from({ length: PER_AGENT }, (_, i) => i + 1));
+      expect((await admin('GET', `/v1/agents/${chain.agentId}`)).body.chain).toEqual({ seq_no: PER_AGENT, chain_hash: chain.head });
+    }
+
+    const ids = receipts.flatMap((r) => r.ids);
+    expect(new Set(ids).size).toBe(AGENTS * PER_AGENT);
+    const verdicts = await pool(ids, 16, async (id) => (await admin('POST', `/v1/operations/${id}/verify`)).body);
+    const invalid = verdicts.filter((v) => !(v.valid === true && v.checks.signature && v.checks.chain && v.checks.receipt));
+    expect(invalid).toEqual([]);
+  });
+});
+
+describe('state changes while a submission is in flight', () => {
+  /** Runs `change` once, just before the submission's transaction reaches the table. */
+  function beforeCommit(change: () => Promise<unknown>) {
+    const original = dynamo().send.bind(dynamo());
+    let pending = true;
+    vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
+      const isSubmission = command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
+      if (pending && isSubmission) {
+        pending = false;
+        await change();
+      }
+      return original(command, ...rest);
+    });
+  }
+
+  it('a key revoked after the checks but before the commit: KEY_REVOKED, nothing recorded', async () => {
+    const chain = await newChain();
+    beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/revoke`, { kid: 'k1', reason: 'race' }));
+    const { record, res } = await chain.submit(engineer);
+    expect(`${res.status} ${res.body.error?.code}`).toBe('403 KEY_REVOKED');
+    expect((await engineer('GET', `/v1/operations/${record.operation_id}`)).status).toBe(404);
+  });
+
+  it('an agent frozen after the checks but before the commit: AGENT_FROZEN, nothing recorded', async () => {
+    const chain = await newChain();
+    beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/freeze`, { reason: 'race' }));
+    const { record, res } = await chain.submit(engineer);
+    expect(`${res.status} ${res.body.error?.code}`).toBe('403 AGENT_FROZEN');
+    expect((await engineer('GET', `/v1/operations/${record.operation_id}`)).status).toBe(404);
+  });
+
+  it('a key added meanwhile does not disturb the submission', async () => {
+    const chain = await newChain();
+    beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/keys`, { kid: 'k2', public_key: newKey().publicKey, algorithm: 'ed25519' }));
+    expect((await chain.submit(engineer)).res.status).toBe(200);
+  });
+
+  it('an agent deleted meanwhile: UNKNOWN_AGENT', async () => {
+    const chain = await newChain();
+    beforeCommit(() => admin('DELETE', `/v1/agents/${chain.agentId}`));
+    expect((await chain.submit(engineer)).res.body.error.code).toBe('UNKNOWN_AGENT');
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Test fixtures for the agent and ledger endpoints: an HTTP client for the test stack, agent
+ * key pairs, and a client-side chain that signs records exactly as an SDK would (PROTOCOL.md
+ * "Operation record"), tracking prev_chain_hash from the records it saw accepted.
+ */
+import type { KeyObject } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import {
+  chainHash,
+  GENESIS,
+  generateKeyPair,
+  OP_VERSION,
+  payloadHash,
+  signRecord,
+  type OperationRecord,
+  type UnsignedRecord,
+} from '@agent-ledger/protocol';
+import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
+
+/** Parsed JSON as tests read it: its shape is asserted by expect(), not by the type checker. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type Loose = any;
+
+export interface ApiResponse<T = Loose> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** JSON over HTTP with a bearer token; the body is parsed whatever the status. */
+export function apiClient(baseUrl: string, token?: string) {
+  return async function call<T = Loose>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+  };
+}
+
+export type Api = ReturnType<typeof apiClient>;
+
+export interface TestKey {
+  kid: string;
+  publicKey: string;
+  privateKey: KeyObject;
+}
+
+export function newKey(kid = `key-${randomBytes(3).toString('hex')}`): TestKey {
+  const { publicKey, privateKey } = generateKeyPair();
+  return { kid, publicKey, privateKey };
+}
+
+export const keyBody = (key: TestKey) => ({ kid: key.kid, public_key: key.publicKey, algorithm: 'ed25519' as const });
+
+let agentCounter = 0;
+export const uniqueAgentId = (prefix = 'agent') => `${prefix}-${process.pid}-${++agentCounter}-${randomBytes(2).toString('hex')}`;
+
+/** Registers an agent over HTTP; throws unless the service accepted it. */
+export async function registerAgent(api: Api, agentId: string, keys: TestKey[], integrationType = 'sdk') {
+  const res = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: integrationType, keys: keys.map(keyBody) });
+  if (res.status !== 200) throw new Error(`register ${agentId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export interface RecordOptions {
+  payload?: OperationRecord['payload'];
+  /** Applied before signing (so the signature covers them). */
+  fields?: Partial<UnsignedRecord>;
+  /** Applied after signing (to break the signature or the shape on purpose). */
+  after?: Record<string, unknown>;
+  key?: TestKey;
+}
+
+/** An agent's chain as its client sees it: signs the next record on the last accepted head. */
+export class ClientChain {
+  head = GENESIS;
+  seqNo = 0;
+
+  constructor(
+    readonly orgId: string,
+    readonly agentId: string,
+    public key: TestKey,
+  ) {}
+
+  /** A signed record on the current head; not yet accepted. */
+  record(options: RecordOptions = {}): OperationRecord {
+    const payload = options.payload === undefined ? { n: this.seqNo + 1 } : options.payload;
+    const unsigned: UnsignedRecord = {
+      op_version: OP_VERSION,
+      operation_id: uuidv7(),
+      org_id: this.orgId,
+      agent_id: this.agentId,
+      issued_at: Date.now(),
+      ttl_ms: 60_000,
+      nonce: randomBytes(16).toString('base64url'),
+      operation_type: 'test.run',
+      subject: { kind: 'repository', id: 'acme/app' },
+      action: { verb: 'run' },
+      payload,
+      payload_hash: payloadHash(payload),
+      prev_chain_hash: this.head,
+      agent_pubkey_kid: (options.key ?? this.key).kid,
+      ...options.fields,
+    };
+    if (options.fields?.payload !== undefined && options.fields.payload_hash === undefined) {
+      unsigned.payload_hash = payloadHash(options.fields.payload);
+    }
+    return { ...signRecord(unsigned, (options.key ?? this.key).privateKey), ...options.after } as OperationRecord;
+  }
+
+  /** Advances the local head past an accepted record (the SDK's chain state). */
+  accept(record: OperationRecord): void {
+    this.head = chainHash(this.head, record);
+    this.seqNo += 1;
+  }
+
+  /** Signs, submits and, when accepted, advances. */
+  async submit(api: Api, options: RecordOptions = {}) {
+    const record = this.record(options);
+    const res = await api('POST', '/v1/operations', record);
+    if (res.status === 200) this.accept(record);
+    return { record, res };
+  }
+}
