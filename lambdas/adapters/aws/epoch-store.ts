@@ -1,0 +1,237 @@
+/**
+ * Epoch items in the table (SPEC.md §2.11; issue 5).
+ *
+ * | item  | pk                 | sk                    | gsi3 (sparse), while work is left              |
+ * |-------|--------------------|-----------------------|------------------------------------------------|
+ * | epoch | ORG#<org>#EPOCHS   | EPOCH#<start 13 dig.> | EPOCH_FOLLOWUP#<stage> / <start 13 dig.>#<org> |
+ *
+ * One partition per organization, sorted by window: the uniqueness of an (org, window) epoch
+ * is a plain attribute_not_exists condition, listing newest first is one Query, and every
+ * read the sealer decides on is strongly consistent (a GSI could not be).
+ *
+ * The follow-up entry is written with the epoch and says what it still owes: stage `event`
+ * (marking its members, the epoch.created event), then stage `anchor` (the RFC 3161 anchor),
+ * then nothing. A crash between steps is thus found again by the next run even when the
+ * organization has no new operations, and events never queue behind a long TSA outage.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../config.js';
+import type { Epoch, EpochAnchor } from '../../domain/epochs/epoch.js';
+import { pad13 } from '../../domain/epochs/window.js';
+import { dynamo } from '../../runtime.js';
+
+export type FollowUpStage = 'event' | 'anchor';
+const followUpPartition = (stage: FollowUpStage) => `EPOCH_FOLLOWUP#${stage}`;
+
+/** The stored epoch: the resource, its anchor once obtained, and the sealer's bookkeeping. */
+export interface EpochItem extends Epoch {
+  tsa_url?: string;
+  tsa_token?: string;
+  anchored_at?: number;
+  /** Every member row carries epoch_id and leaf_index (the last step of sealing). */
+  members_marked: boolean;
+  /** A TSA was configured when the epoch was sealed, so an anchor is owed. */
+  anchor_wanted: boolean;
+  /** When the epoch.created message was queued. */
+  event_sent_at?: number;
+  /** A sealer is sending the event until then (at most one sender at a time). */
+  event_claimed_until?: number;
+  /** What the epoch still owes (mirrors its follow-up index entry); absent when nothing. */
+  follow_up?: FollowUpStage;
+}
+
+export const epochKeys = {
+  partition: (orgId: string) => `ORG#${orgId}#EPOCHS`,
+  epoch: (orgId: string, startTime: number) => ({ pk: `ORG#${orgId}#EPOCHS`, sk: `EPOCH#${pad13(startTime)}` }),
+  followUp: (stage: FollowUpStage, orgId: string, startTime: number) => ({
+    gsi3pk: followUpPartition(stage),
+    gsi3sk: `${pad13(startTime)}#${orgId}`,
+  }),
+};
+
+const EPOCH_FIELDS = ['epoch_id', 'org_id', 'start_time', 'end_time', 'root_hash', 'leaf_count', 'store_epoch_key', 'created_at'] as const;
+
+/** The SPEC.md §2.11 fields only. */
+export function epochOf(item: EpochItem): Epoch {
+  return Object.fromEntries(EPOCH_FIELDS.map((field) => [field, item[field]])) as unknown as Epoch;
+}
+
+export function anchorOf(item: EpochItem): EpochAnchor | null {
+  if (item.tsa_url === undefined || item.tsa_token === undefined || item.anchored_at === undefined) return null;
+  return { tsa_url: item.tsa_url, tsa_token: item.tsa_token, anchored_at: item.anchored_at };
+}
+
+function stripKeys(raw: Record<string, unknown>): EpochItem {
+  const { pk: _pk, sk: _sk, gsi3pk: _g, gsi3sk: _s, type: _t, ...item } = raw;
+  return item as unknown as EpochItem;
+}
+
+function isConditionFailure(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
+}
+
+/** Creates the epoch unless its window already has one; false when it did (another run won). */
+export async function createEpochItem(item: EpochItem): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new PutCommand({
+        TableName: config().tableName,
+        Item: {
+          ...epochKeys.epoch(item.org_id, item.start_time),
+          ...epochKeys.followUp('event', item.org_id, item.start_time),
+          type: 'epoch',
+          ...item,
+          follow_up: 'event',
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export async function readEpochItem(orgId: string, startTime: number): Promise<EpochItem | undefined> {
+  const out = await dynamo().send(
+    new GetCommand({ TableName: config().tableName, Key: epochKeys.epoch(orgId, startTime), ConsistentRead: true }),
+  );
+  return out.Item ? stripKeys(out.Item) : undefined;
+}
+
+/** Epochs with start_time in [from, to), oldest first, strongly consistent (the sealer decides on these). */
+export async function epochItemsBetween(orgId: string, from: number, to: number): Promise<EpochItem[]> {
+  const items: EpochItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: config().tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': epochKeys.partition(orgId),
+          ':from': epochKeys.epoch(orgId, from).sk,
+          ':to': epochKeys.epoch(orgId, Math.max(from, to - 1)).sk,
+        },
+        ConsistentRead: true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const raw of out.Items ?? []) {
+      const item = stripKeys(raw);
+      if (item.start_time >= from && item.start_time < to) items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+/** One page of an organization's epochs, newest first, starting below `beforeStart` when given. */
+export async function epochItemsNewestFirst(
+  orgId: string,
+  limit: number,
+  beforeStart?: number,
+): Promise<{ items: EpochItem[]; more: boolean }> {
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: config().tableName,
+      KeyConditionExpression: beforeStart === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
+      ExpressionAttributeValues: {
+        ':pk': epochKeys.partition(orgId),
+        ...(beforeStart === undefined ? {} : { ':before': epochKeys.epoch(orgId, beforeStart).sk }),
+      },
+      ScanIndexForward: false,
+      // One more than asked: whether a next page exists without a second round trip.
+      Limit: limit + 1,
+    }),
+  );
+  const items = (out.Items ?? []).map(stripKeys);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+async function update(orgId: string, startTime: number, input: {
+  set?: Record<string, unknown>;
+  remove?: string[];
+  condition?: string;
+  values?: Record<string, unknown>;
+}): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...input.values };
+  const sets = Object.entries(input.set ?? {}).map(([field, value]) => {
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    return `#${field} = :${field}`;
+  });
+  const removes = (input.remove ?? []).map((field) => {
+    names[`#${field}`] = field;
+    return `#${field}`;
+  });
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: epochKeys.epoch(orgId, startTime),
+        UpdateExpression: expression,
+        ConditionExpression: input.condition ? `attribute_exists(pk) AND (${input.condition})` : 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export function setMembersMarked(orgId: string, startTime: number): Promise<boolean> {
+  return update(orgId, startTime, { set: { members_marked: true } });
+}
+
+/**
+ * Takes the right to send the epoch.created event until `until`: only when it was not sent
+ * and nobody holds an unexpired claim. A sender that dies loses the claim when it expires.
+ */
+export function claimEvent(orgId: string, startTime: number, now: number, until: number): Promise<boolean> {
+  return update(orgId, startTime, {
+    set: { event_claimed_until: until },
+    condition: 'attribute_not_exists(event_sent_at) AND (attribute_not_exists(event_claimed_until) OR event_claimed_until < :now)',
+    values: { ':now': now },
+  });
+}
+
+export function recordEventSent(orgId: string, startTime: number, at: number): Promise<boolean> {
+  return update(orgId, startTime, { set: { event_sent_at: at }, remove: ['event_claimed_until'] });
+}
+
+/** Stores the anchor unless one is already stored (the first valid token stays). */
+export function recordAnchor(orgId: string, startTime: number, anchor: EpochAnchor): Promise<boolean> {
+  return update(orgId, startTime, { set: { ...anchor }, condition: 'attribute_not_exists(anchored_at)' });
+}
+
+/** Moves the epoch to another follow-up stage, or out of the index (undefined: nothing left to do). */
+export function setFollowUpStage(orgId: string, startTime: number, stage: FollowUpStage | undefined): Promise<boolean> {
+  return stage === undefined
+    ? update(orgId, startTime, { remove: ['gsi3pk', 'gsi3sk', 'follow_up'] })
+    : update(orgId, startTime, { set: { ...epochKeys.followUp(stage, orgId, startTime), follow_up: stage } });
+}
+
+/** Epochs in a follow-up stage, oldest window first (eventually consistent: re-read before acting). */
+export async function followUpEpochs(stage: FollowUpStage, limit: number): Promise<{ org_id: string; start_time: number }[]> {
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: config().tableName,
+      IndexName: 'gsi3',
+      KeyConditionExpression: 'gsi3pk = :pk',
+      ExpressionAttributeValues: { ':pk': followUpPartition(stage) },
+      ProjectionExpression: 'org_id, start_time',
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).map((item) => ({ org_id: String(item.org_id), start_time: Number(item.start_time) }));
+}

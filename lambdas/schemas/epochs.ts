@@ -1,0 +1,36 @@
+/** Bodies of the epoch endpoints (SPEC.md §2.11, §4.7). */
+import { z } from 'zod';
+import { unixMs } from './common.js';
+
+/** SPEC.md §2.11, exactly. */
+export const epochSchema = z
+  .object({
+    epoch_id: z.string(),
+    org_id: z.string(),
+    start_time: unixMs,
+    end_time: unixMs,
+    root_hash: z.string(),
+    leaf_count: z.number().int().positive(),
+    store_epoch_key: z.string(),
+    created_at: unixMs,
+  })
+  .meta({ id: 'Epoch' });
+
+/** SPEC.md §2.11 anchor: the RFC 3161 TimeStampToken, base64 (standard alphabet). */
+export const epochAnchorSchema = z
+  .object({ tsa_url: z.string(), tsa_token: z.string(), anchored_at: unixMs })
+  .meta({ id: 'EpochAnchor' });
+
+/** Same paging conventions as the audit query (SPEC.md §4.6): `cursor` comes from a previous page. */
+export const listEpochsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).max(64).optional(),
+});
+
+/** Newest first; `cursor` is present only when more epochs exist. */
+export const listEpochsResponse = z.object({ epochs: z.array(epochSchema), cursor: z.string().optional() });
+
+export const epochParams = z.strictObject({ epoch_id: z.uuid() });
+
+/** `anchor` is null until the epoch has an RFC 3161 anchor. */
+export const getEpochResponse = z.object({ epoch: epochSchema, anchor: epochAnchorSchema.nullable() });

@@ -1,0 +1,126 @@
+/**
+ * Times sealing one epoch of 100,000 operations (issue 5, "Done when": `npm run bench` also
+ * times sealing). Self-contained: starts its own in-memory DynamoDB Local and s3rver (reached
+ * on 127.0.0.1 only), writes the operation rows straight into the table in the ledger's
+ * layout (BatchWriteItem, bounded), runs one sealer pass over them and prints the figures.
+ * Everything it started is stopped on the way out, and a hard timeout bounds the whole run.
+ *
+ *   npx tsx scripts/bench-seal.ts            # 100,000 operations
+ *   BENCH_SEAL_OPERATIONS=20000 npx tsx scripts/bench-seal.ts
+ *
+ * DynamoDB Local is far slower per request than DynamoDB (tens of ms per write on a small
+ * machine), so the figure is an upper bound of what the same code does in AWS.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localDynamoClient, startDynamoDbLocal } from '../local/dynamodb-local.js';
+import { applyEnv, localEnv } from '../local/env.js';
+import { ensureLocalKeys } from '../local/keys.js';
+import { startS3Local } from '../local/s3-local.js';
+import { ensureTable } from '../local/table.js';
+
+const OPERATIONS = Number(process.env.BENCH_SEAL_OPERATIONS ?? 100_000);
+const WRITE_CONCURRENCY = 16;
+const HARD_TIMEOUT_MS = 30 * 60_000;
+const EPOCH_MS = 300_000;
+const GRACE_MS = 60_000;
+/** An aligned past window: every operation falls in [T, T + E). */
+const T = 1_700_000_100_000 - (1_700_000_100_000 % EPOCH_MS);
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function main(): Promise<void> {
+  if (!Number.isSafeInteger(OPERATIONS) || OPERATIONS < 1 || OPERATIONS > 1_000_000) {
+    throw new Error('BENCH_SEAL_OPERATIONS must be an integer in 1..1000000');
+  }
+  const scratch = await mkdtemp(join(tmpdir(), 'ledger-bench-seal-'));
+  const stops: (() => Promise<void>)[] = [() => rm(scratch, { recursive: true, force: true })];
+  try {
+    const [dynamo, s3, keys] = await Promise.all([
+      startDynamoDbLocal({ inMemory: true }).then((engine) => (stops.push(() => engine.stop()), engine)),
+      startS3Local({ buckets: ['bench-data', 'bench-anchors'] }).then((engine) => (stops.push(() => engine.stop()), engine)),
+      ensureLocalKeys(join(scratch, 'keys')),
+    ]);
+    const client = localDynamoClient(dynamo.endpoint);
+    await ensureTable(client, 'bench');
+    client.destroy();
+    applyEnv({
+      ...localEnv({ tableName: 'bench', dataBucket: 'bench-data', anchorsBucket: 'bench-anchors', dynamoEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, keys }),
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    });
+
+    // Imported once the environment is set: config() and the SDK clients read it on first use.
+    const { fixtureOp, writeOperationRows, recordingQueue } = await import('../test/support/epoch-fixtures.js');
+    const { forEachBounded } = await import('../lambdas/domain/epochs/bounded.js');
+    const { unsealedOperations } = await import('../lambdas/adapters/aws/epoch-members.js');
+    const { merkleRootB64u } = await import('@agent-ledger/protocol');
+    const { runSealer } = await import('../lambdas/domain/epochs/run-sealer.js');
+    const { sealableEnd } = await import('../lambdas/domain/epochs/window.js');
+
+    const org = randomUUID();
+    const ops = Array.from({ length: OPERATIONS }, (_, i) => fixtureOp(T + Math.floor((i * EPOCH_MS) / OPERATIONS)));
+    const chunks = Array.from({ length: Math.ceil(ops.length / 500) }, (_, i) => ops.slice(i * 500, (i + 1) * 500));
+    let started = performance.now();
+    await forEachBounded(chunks, WRITE_CONCURRENCY, (chunk) => writeOperationRows(org, chunk));
+    const writeMs = performance.now() - started;
+
+    const now = T + EPOCH_MS + GRACE_MS;
+    started = performance.now();
+    const found = await unsealedOperations(org, sealableEnd(now, EPOCH_MS, GRACE_MS));
+    const queryMs = performance.now() - started;
+    started = performance.now();
+    merkleRootB64u(found.map((op) => op.chain_hash));
+    const rootMs = performance.now() - started;
+    if (found.length !== OPERATIONS) throw new Error(`index shows ${found.length} of ${OPERATIONS} operations`);
+
+    const queue = recordingQueue();
+    started = performance.now();
+    const report = await runSealer({
+      now,
+      epochMs: EPOCH_MS,
+      graceMs: GRACE_MS,
+      deadline: Date.now() + HARD_TIMEOUT_MS,
+      leaseUntil: Date.now() + HARD_TIMEOUT_MS,
+      holder: 'bench',
+      queue,
+      tsa: undefined,
+    });
+    const sealMs = performance.now() - started;
+    if (report.errors.length > 0 || report.operations_sealed !== OPERATIONS || report.epochs_created !== 1) {
+      throw new Error(`sealing failed: ${JSON.stringify(report)}`);
+    }
+
+    const result = {
+      benchmark: 'seal-epoch',
+      operations: OPERATIONS,
+      seal_ms: Math.round(sealMs),
+      operations_per_second: Math.round(OPERATIONS / (sealMs / 1000)),
+      index_query_ms: Math.round(queryMs),
+      merkle_root_ms: Math.round(rootMs),
+      rows_write_ms: Math.round(writeMs),
+    };
+    process.stdout.write(
+      `sealing one epoch of ${OPERATIONS} operations (DynamoDB Local + s3rver): ${seconds(sealMs)} ` +
+        `(${result.operations_per_second} ops/s; index query ${seconds(queryMs)}, Merkle root ${rootMs.toFixed(0)} ms; ` +
+        `writing the rows took ${seconds(writeMs)})\n${JSON.stringify(result)}\n`,
+    );
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  }
+}
+
+const timer = setTimeout(() => {
+  process.stderr.write(`bench-seal: gave up after ${HARD_TIMEOUT_MS / 60_000} minutes\n`);
+  process.exit(1);
+}, HARD_TIMEOUT_MS);
+timer.unref();
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench-seal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
