@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// The AWS SDK's Node 20 deprecation notice would repeat in every worker; Lambda runs Node 22.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 // One run covers every package: protocol unit tests and the service's unit,
 // integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests.
 export default defineConfig({
@@ -11,6 +14,7 @@ export default defineConfig({
     // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
     globalSetup: ['./test/global-setup.ts'],
     // Handlers log through Powertools; tests assert responses, not log lines.
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    // Set POWERTOOLS_LOG_LEVEL=ERROR (or lower) to see the handlers' logs while debugging.
+    env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' },
   },
 });

@@ -15,17 +15,8 @@ import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api 
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
+import type { Epoch } from '../../lambdas/domain/epochs/epoch.js';
 
-interface Epoch {
-  epoch_id: string;
-  org_id: string;
-  start_time: number;
-  end_time: number;
-  root_hash: string;
-  leaf_count: number;
-  store_epoch_key: string;
-  created_at: number;
-}
 
 const EPOCH_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -219,7 +219,7 @@ describe('functions', () => {
 describe('http api', () => {
   it('refuses a route timeout longer than an HTTP API waits for its integration', () => {
     const slow: RouteSpec = { ...routes.health, id: 'Slow', timeoutSeconds: 31 };
-    const app = new App({ context: cdkContext() });
+    const app = new App({ context: cdkContext(), outdir: join(stubs.dir, 'cdk.out-slow') });
     expect(() => new LedgerStack(app, 'Slow', { lambdasDir: stubs.dir, routes: [slow] })).toThrow(/timeoutSeconds 31/);
   });
 
@@ -476,7 +476,7 @@ describe('settings', () => {
   });
 
   it('rejects a malformed knob when the stack is built', () => {
-    const app = new App({ context: cdkContext({ epochRetentionDays: 'a year' }) });
+    const app = new App({ context: cdkContext({ epochRetentionDays: 'a year' }), outdir: join(stubs.dir, 'cdk.out-bad') });
     expect(() => new LedgerStack(app, 'Bad', { lambdasDir: stubs.dir })).toThrow(/epochRetentionDays/);
   });
 });

@@ -60,7 +60,8 @@ export function synthesize(
   props: LedgerStackProps & { lambdasDir: string },
   context: Record<string, unknown> = {},
 ): Synthesized {
-  const app = new App({ context: cdkContext(context) });
+  // Synthesize into the stub directory (removed after the tests) rather than a fresh temp dir per app.
+  const app = new App({ context: cdkContext(context), outdir: mkdtempSync(join(props.lambdasDir, 'cdk.out-')) });
   const stack = new LedgerStack(app, 'AgentLedger', props);
   return { app, stack, template: Template.fromStack(stack) };
 }

@@ -1,13 +1,13 @@
 // Port adapters for the AWS-only services (KMS, SQS) against aws-sdk-client-mock, and their
 // file-backed local twins against real files: both must produce interchangeable results.
 import { createPublicKey, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecryptCommand, DescribeKeyCommand, EncryptCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { jwkThumbprint, verify } from '@agent-ledger/protocol';
 import { KmsEncryptor } from '../../lambdas/adapters/aws/kms-encryptor.js';
 import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
@@ -17,6 +17,14 @@ import { FileSigner } from '../../lambdas/adapters/local/file-signer.js';
 
 const kmsMock = mockClient(KMSClient);
 const sqsMock = mockClient(SQSClient);
+
+const scratchDirs: string[] = [];
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
+}
+afterAll(() => Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 beforeEach(() => {
   kmsMock.reset();
@@ -62,7 +70,7 @@ describe('KmsSigner', () => {
 
 describe('FileSigner', () => {
   it('signs with the key file and derives the same JWK as KMS would', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'signer-'));
+    const dir = await scratchDir('signer-');
     const { privateKey } = generateKeyPairSync('ed25519');
     const path = join(dir, 'key.pem');
     await writeFile(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
@@ -77,7 +85,7 @@ describe('FileSigner', () => {
 
 describe('encryptors', () => {
   it('FileEncryptor round-trips and binds the encryption context', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'enc-'));
+    const dir = await scratchDir('enc-');
     const path = join(dir, 'aes.key');
     await writeFile(path, new Uint8Array(32).fill(1), { mode: 0o600 });
     const encryptor = new FileEncryptor(path);

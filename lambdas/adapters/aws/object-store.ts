@@ -20,14 +20,29 @@ export async function putJsonObject(key: string, body: string | Uint8Array): Pro
   );
 }
 
+/**
+ * A connection dropped while the body streams (ECONNRESET, "aborted"). The SDK retries
+ * failed requests but not a body that breaks after the headers arrived; S3 resets idle or
+ * busy connections now and then, and s3rver aborts a read that races a write of the same key.
+ */
+function isBrokenStream(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === 'ECONNRESET' || code === 'EPIPE' || message === 'aborted';
+}
+
+const READ_ATTEMPTS = 3;
+
 /** The object's text, or null when it does not exist. */
 export async function getJsonText(key: string): Promise<string | null> {
-  try {
-    const out = await s3().send(new GetObjectCommand({ Bucket: config().dataBucket, Key: key }));
-    return out.Body ? await out.Body.transformToString('utf-8') : null;
-  } catch (error) {
-    if (isMissing(error)) return null;
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = await s3().send(new GetObjectCommand({ Bucket: config().dataBucket, Key: key }));
+      return out.Body ? await out.Body.transformToString('utf-8') : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      if (!isBrokenStream(error) || attempt >= READ_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
   }
 }
 

@@ -14,14 +14,9 @@ import type { Epoch, MemberCandidate } from './epoch.js';
 
 export const LEAF_LIST_FORMAT = 'agent-ledger/epoch-leaves/1';
 
-export interface LeafList {
+/** The epoch's own fields (SPEC.md §2.11) minus storage bookkeeping, then the leaves. */
+export interface LeafList extends Omit<Epoch, 'store_epoch_key' | 'created_at'> {
   format: typeof LEAF_LIST_FORMAT;
-  epoch_id: string;
-  org_id: string;
-  start_time: number;
-  end_time: number;
-  root_hash: string;
-  leaf_count: number;
   /** In leaf order: (created_at, operation_id) ascending (PROTOCOL.md). */
   leaves: MemberCandidate[];
 }

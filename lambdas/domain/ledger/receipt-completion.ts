@@ -26,7 +26,7 @@
  */
 import { canonicalize, type Receipt } from '@agent-ledger/protocol';
 import { objectKeys, type OperationItem } from '../../adapters/aws/ledger-items.js';
-import { getJsonText, putJsonObject } from '../../adapters/aws/object-store.js';
+import { getJsonText, objectExists, putJsonObject } from '../../adapters/aws/object-store.js';
 import { readOperation, recordReceiptReference } from '../../adapters/aws/operation-store.js';
 import { queue, signer } from '../../runtime.js';
 import type { EventMessage } from '../events.js';
@@ -73,6 +73,11 @@ export async function completeReceipt(row: OperationItem, options: { queueMessag
   }
   const current = await readOperation(row.org_id, row.operation_id);
   if (!current?.queue_message_id) throw new Error(`operation ${row.operation_id}: receipt reference vanished`);
+  // The winner writes its object in parallel with its reference; write it here only if it is
+  // still missing, so racing completions do not all rewrite one key.
+  if (await objectExists(current.store_receipt_key!)) {
+    return { row: current, receipt: await signReceipt(signer(), current, current.queue_message_id) };
+  }
   return storeReceipt(current);
 }
 
