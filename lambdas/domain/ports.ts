@@ -72,9 +72,30 @@ export interface ProviderIdentity {
  * service keeps its own user item and issues its own tokens once the provider vouches for a
  * person.
  */
+/**
+ * Where a verification mail leads (SPEC.md §4.1 "a verification email is sent"): the URL of
+ * GET /api/auth/verify-email carrying `token`. The domain builds it (origin, callbackURL); a
+ * provider that mails links (local) uses it, one that mails codes (Cognito) does not.
+ */
+export type VerificationUrl = (token: string) => string;
+
 export interface IdentityProvider {
-  /** Creates an email/password identity and sends the verification mail. An email it already knows is VALIDATION_ERROR 409. */
-  register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity>;
+  /**
+   * Creates an email/password identity and sends the verification mail. An email it already
+   * knows is VALIDATION_ERROR 409.
+   */
+  register(input: { email: string; password: string; name: string; verificationUrl: VerificationUrl }): Promise<ProviderIdentity>;
+  /**
+   * Sends the verification mail again. The domain calls it only for a user it knows to be
+   * unverified; when the provider cannot send (nothing to send with), it does nothing.
+   */
+  resendVerification(email: string, verificationUrl: VerificationUrl): Promise<void>;
+  /**
+   * Redeems the token of a verification mail, once: the email whose ownership it proves, or
+   * null when the token is unknown, expired or already used. The provider records the
+   * address as verified too, so its later identities say emailVerified true.
+   */
+  confirmEmail(token: string): Promise<string | null>;
   /**
    * The identity for a correct email and password, else null. Unknown email and wrong
    * password are indistinguishable, in result and (as far as possible) in time.

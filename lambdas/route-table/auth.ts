@@ -16,6 +16,8 @@ import {
   profileResponse,
   refreshResponse,
   rotateResponse,
+  sendVerificationEmailBody,
+  sendVerificationEmailResponse,
   signInBody,
   signInResponse,
   signOutResponse,
@@ -23,6 +25,8 @@ import {
   signUpResponse,
   socialSignInBody,
   socialSignInResponse,
+  verifyEmailQuery,
+  verifyEmailResponse,
 } from '../schemas/auth.js';
 
 export const authRoutes = {
@@ -35,7 +39,31 @@ export const authRoutes = {
     summary: 'Creates an account with email and password and sends a verification mail; no session yet (token null).',
     request: { body: signUpBody },
     response: { status: 200, body: signUpResponse },
-    uses: ['table:write', 'identity'],
+    // secrets:encrypt: Cognito keeps the refresh token for verification encrypted (cognito-refresh-tokens.ts).
+    uses: ['table:write', 'identity', 'secrets:encrypt'],
+  }),
+  verifyEmail: route({
+    id: 'VerifyEmail',
+    method: 'GET',
+    path: '/api/auth/verify-email',
+    handler: 'auth/verify-email',
+    auth: 'public',
+    summary:
+      "The verification mail's link: marks the email verified ({status: true}, or 302 to callbackURL); an invalid, expired or used token is VALIDATION_ERROR.",
+    request: { query: verifyEmailQuery },
+    response: { status: 200, body: verifyEmailResponse },
+    uses: ['table:write', 'identity', 'secrets:decrypt'],
+  }),
+  sendVerificationEmail: route({
+    id: 'SendVerificationEmail',
+    method: 'POST',
+    path: '/api/auth/send-verification-email',
+    handler: 'auth/send-verification-email',
+    auth: 'public',
+    summary: 'Sends the verification mail again to an unverified account; the same answer for any email (3 per email per 15 minutes).',
+    request: { body: sendVerificationEmailBody },
+    response: { status: 200, body: sendVerificationEmailResponse },
+    uses: ['table:write', 'identity', 'secrets:decrypt'],
   }),
   signIn: route({
     id: 'SignInEmail',
@@ -46,7 +74,8 @@ export const authRoutes = {
     summary: 'Signs in with email and password: a 7-day session token, also set as the ledger_session cookie.',
     request: { body: signInBody },
     response: { status: 200, body: signInResponse },
-    uses: ['table:write', 'identity'],
+    // secrets:encrypt: an unverified Cognito user's refresh token is kept again (cognito-refresh-tokens.ts).
+    uses: ['table:write', 'identity', 'secrets:encrypt'],
   }),
   signInSocial: route({
     id: 'SignInSocial',

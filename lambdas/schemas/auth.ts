@@ -28,6 +28,8 @@ export const signUpBody = z.object({
   name: z.string().trim().min(1).max(256),
   email: z.email().max(256),
   password: z.string().min(8).max(256),
+  /** Where the verification link sends the browser once verified (callback-url.ts policy). */
+  callbackURL: z.string().min(1).max(2048).optional(),
 });
 export const signUpResponse = z.object({ token: z.null(), user: sessionUserSchema });
 
@@ -44,6 +46,22 @@ export const callbackQuery = z.object({
   code: z.string().min(1).max(2048).optional(),
   error: z.string().max(256).optional(),
 });
+
+/**
+ * Email verification (Better Auth's paths; SPEC.md §4.1 "a verification email is sent").
+ * The token is the provider's: a random base64url string locally, `<base64url email>.<code>`
+ * with Cognito; both fit in 1024 characters.
+ */
+export const verifyEmailQuery = z.object({
+  token: z.string().min(1).max(1024),
+  callbackURL: z.string().min(1).max(2048).optional(),
+});
+export const verifyEmailResponse = z.object({ status: z.literal(true) });
+export const sendVerificationEmailBody = z.object({
+  email: z.email().max(256),
+  callbackURL: z.string().min(1).max(2048).optional(),
+});
+export const sendVerificationEmailResponse = z.object({ status: z.literal(true) });
 
 /** SPEC.md §4.1 get-session: null (HTTP 200) without a session. */
 export const getSessionResponse = z

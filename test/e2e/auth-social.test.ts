@@ -4,6 +4,7 @@
  * it keeps the cookies the server sets and follows each redirect by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyEmail } from '../support/identity-flows.js';
 import { client, cookiePair, uniqueEmail, type HttpResult } from '../support/identity-http.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -70,9 +71,22 @@ describe('social sign-in through the development provider', () => {
     expect((await call('POST', '/v1/onboarding/personal', { cookies: [session] })).status).toBe(201);
   });
 
-  it('links to the existing account with the same email instead of making a second one', async () => {
+  it('does not link into a password account whose email is unverified', async () => {
+    // Whoever signed it up knows its password: linking would hand the address's real owner an
+    // account someone else controls.
+    const email = uniqueEmail('unverified');
+    await call('POST', '/api/auth/sign-up/email', { body: { name: 'Squatter', email, password: 'password1' } });
+    const { url, stateCookie } = await startSignIn('google');
+    const done = await call('GET', await consent(url, email), { cookies: [stateCookie] });
+    expect(done.status).toBe(302);
+    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('account_not_verified');
+    expect(cookiePair(done, 'ledger_session')).toBeUndefined();
+  });
+
+  it('links to the existing account with the same (verified) email instead of making a second one', async () => {
     const email = uniqueEmail('linked');
     const signUp = await call('POST', '/api/auth/sign-up/email', { body: { name: 'Linked', email, password: 'password1' } });
+    await verifyEmail(stack.baseUrl, email);
     const { url, stateCookie } = await startSignIn('github');
     const done = await call('GET', await consent(url, email.toUpperCase()), { cookies: [stateCookie] });
     const current = await call('GET', '/api/auth/get-session', { cookies: [cookiePair(done, 'ledger_session')!] });

@@ -26,6 +26,9 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'POST /api/auth/sign-in/email': 'public',
   'POST /api/auth/sign-in/social': 'public',
   'GET /api/auth/get-session': 'optional',
+  // Better Auth's email verification (SPEC.md §4.1 "a verification email is sent"): public, like sign-up.
+  'GET /api/auth/verify-email': 'public',
+  'POST /api/auth/send-verification-email': 'public',
   'GET /v1/auth/me': 'user',
   'POST /v1/auth/refresh': 'session',
   'POST /v1/auth/token': 'session',

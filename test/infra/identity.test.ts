@@ -77,7 +77,14 @@ describe('functions', () => {
 
   it("gives exactly the routes that use 'identity' the pool's variables, which config.ts accepts", () => {
     const identityRoutes = routeList.filter((spec) => spec.uses.includes('identity'));
-    expect(identityRoutes.map((spec) => spec.id).sort()).toEqual(['SignInEmail', 'SignInSocial', 'SignUpEmail', 'SocialCallback']);
+    expect(identityRoutes.map((spec) => spec.id).sort()).toEqual([
+      'SendVerificationEmail',
+      'SignInEmail',
+      'SignInSocial',
+      'SignUpEmail',
+      'SocialCallback',
+      'VerifyEmail',
+    ]);
     for (const spec of routeList) {
       const variables = resourcesOf(synth)[functionOf(synth, spec)]!.Properties.Environment.Variables as Record<string, unknown>;
       if (!spec.uses.includes('identity')) {

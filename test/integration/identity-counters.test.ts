@@ -22,6 +22,7 @@ const caller = (orgId: string | null, userId = crypto.randomUUID()): Caller => (
   userId,
   email: 'x@example.test',
   displayName: 'X',
+  emailVerified: true,
   orgId,
   role: 'org_owner',
   tokenKind: 'api',

@@ -18,6 +18,7 @@ const callerOf = (user: SeededUser): OrgCaller => ({
   userId: user.userId,
   email: user.email,
   displayName: 'Owner',
+  emailVerified: true,
   orgId: user.orgId as string,
   role: user.role,
   tokenKind: 'api',

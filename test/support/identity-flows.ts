@@ -1,9 +1,28 @@
 /**
  * Identity e2e building blocks over HTTP: a signed-up, signed-in user (a session token),
- * optionally onboarded. The full flows are what the identity tests exercise, so they use
- * these rather than seeding items.
+ * with the email verified through the verification link unless asked not to, optionally
+ * onboarded. The full flows are what the identity tests exercise, so they use these rather
+ * than seeding items.
  */
+import { sentVerificationLinks } from '../../lambdas/adapters/local/verification-tokens.js';
 import { client, uniqueEmail } from './identity-http.js';
+
+/**
+ * The link of the last verification mail to `email`. The local provider's mail is a log
+ * line; the test stack runs in this process, so the adapter's local-development map has it.
+ */
+export function verificationLink(email: string): string {
+  const link = sentVerificationLinks.get(email.toLowerCase());
+  if (!link) throw new Error(`no verification mail was sent to ${email}`);
+  return link;
+}
+
+/** Follows the last verification link mailed to `email` (GET /api/auth/verify-email). */
+export async function verifyEmail(baseUrl: string, email: string): Promise<void> {
+  const link = new URL(verificationLink(email));
+  const res = await client(baseUrl)('GET', `${link.pathname}${link.search}`);
+  if (res.status !== 200) throw new Error(`email verification failed: ${res.status} ${res.text}`);
+}
 
 export interface SignedIn {
   userId: string;
@@ -12,12 +31,17 @@ export interface SignedIn {
   session: string;
 }
 
-export async function signedInUser(baseUrl: string, name = 'Person'): Promise<SignedIn> {
+export async function signedInUser(
+  baseUrl: string,
+  name = 'Person',
+  options: { verified?: boolean; email?: string } = {},
+): Promise<SignedIn> {
   const call = client(baseUrl);
-  const email = uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
+  const email = options.email ?? uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
   const password = 'password-1234';
   const up = await call('POST', '/api/auth/sign-up/email', { body: { name, email, password } });
   if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${up.text}`);
+  if (options.verified !== false) await verifyEmail(baseUrl, email);
   const inn = await call('POST', '/api/auth/sign-in/email', { body: { email, password } });
   if (inn.status !== 200) throw new Error(`sign-in failed: ${inn.status} ${inn.text}`);
   return { userId: up.json.user.id, email, name, session: inn.json.token };

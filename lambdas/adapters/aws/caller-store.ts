@@ -38,6 +38,7 @@ export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
     userId: user.user_id,
     email: user.email,
     displayName: user.name,
+    emailVerified: user.email_verified,
     orgId: user.org_id,
     role: user.role,
     tokenKind: token.kind,

@@ -7,6 +7,13 @@
  *   the mailed code, whereas SPEC.md §4.1 signs in right after sign-up with emailVerified
  *   false. Then Cognito mails the address-verification code (GetUserAttributeVerificationCode),
  *   which is the verification mail of SPEC.md §4.1.
+ * - Email verification: the user is CONFIRMED (AdminCreateUser), so ConfirmSignUp does not
+ *   apply; the mailed code is redeemed with VerifyUserAttribute, which needs the user's access
+ *   token. That comes from the refresh token kept while the address is unverified
+ *   (cognito-refresh-tokens.ts). AdminUpdateUserAttributes would mark the address verified
+ *   without any proof, so it is not used. The token of GET /api/auth/verify-email is
+ *   `<base64url of the email>.<code>` (verificationToken below): the application asks the
+ *   signed-in user for the code and knows their email.
  * - Sign-in: InitiateAuth USER_PASSWORD_AUTH. The app client has PreventUserExistenceErrors,
  *   so an unknown email and a wrong password fail alike, in the same time.
  * - Social: the hosted UI's /oauth2/authorize with identity_provider=Google|GitHub, and the
@@ -21,11 +28,14 @@ import {
   AdminSetUserPasswordCommand,
   GetUserAttributeVerificationCodeCommand,
   InitiateAuthCommand,
+  RevokeTokenCommand,
+  VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { LedgerError, conflict } from '../../domain/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
+import { tableRefreshTokenStore, type RefreshTokenStore } from './cognito-refresh-tokens.js';
 
 export interface CognitoSettings {
   userPoolId: string;
@@ -45,6 +55,21 @@ const REJECTED_SIGN_IN = new Set([
   'UserNotConfirmedException',
   'PasswordResetRequiredException',
 ]);
+
+/** Failures of VerifyUserAttribute that mean "this code does not verify the address". */
+const REJECTED_CODE = new Set(['CodeMismatchException', 'ExpiredCodeException']);
+
+/** The token GET /api/auth/verify-email takes for a Cognito code: `<base64url of email>.<code>`. */
+export function verificationToken(email: string, code: string): string {
+  return `${Buffer.from(email.trim().toLowerCase(), 'utf8').toString('base64url')}.${code}`;
+}
+
+function parseVerificationToken(token: string): { email: string; code: string } | null {
+  const dot = token.lastIndexOf('.');
+  if (dot <= 0 || dot === token.length - 1) return null;
+  const email = Buffer.from(token.slice(0, dot), 'base64url').toString('utf8');
+  return email.includes('@') ? { email, code: token.slice(dot + 1) } : null;
+}
 
 type Fetch = typeof fetch;
 
@@ -78,6 +103,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     private readonly client: CognitoIdentityProviderClient,
     private readonly settings: CognitoSettings,
     private readonly fetchFn: Fetch = fetch,
+    private readonly refreshTokens: RefreshTokenStore = tableRefreshTokenStore,
   ) {}
 
   async register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity> {
@@ -122,12 +148,71 @@ export class CognitoIdentityProvider implements IdentityProvider {
   private async sendVerificationMail(email: string, password: string): Promise<void> {
     try {
       const auth = await this.initiate(email, password);
-      const accessToken = auth?.AccessToken;
-      if (!accessToken) throw new Error('no access token after sign-up');
-      await this.client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: accessToken, AttributeName: 'email' }));
+      if (!auth?.AccessToken) throw new Error('no access token after sign-up');
+      await this.client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: auth.AccessToken, AttributeName: 'email' }));
+      if (auth.RefreshToken) await this.refreshTokens.save(email, auth.RefreshToken);
     } catch (error) {
       logger.warn('verification mail not sent', { error: (error as Error).name });
     }
+  }
+
+  /** The user's access token from their kept refresh token; undefined when there is none or Cognito refuses it. */
+  private async accessTokenFor(email: string): Promise<{ accessToken: string; refreshToken: string } | undefined> {
+    const refreshToken = await this.refreshTokens.load(email);
+    if (!refreshToken) return undefined;
+    try {
+      const result = await this.client.send(
+        new InitiateAuthCommand({ ClientId: this.settings.clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+      );
+      const accessToken = result.AuthenticationResult?.AccessToken;
+      return accessToken ? { accessToken, refreshToken } : undefined;
+    } catch (error) {
+      // Revoked or expired: useless from now on; the next sign-in keeps a fresh one.
+      if ((error as Error).name === 'NotAuthorizedException') {
+        await this.refreshTokens.remove(email);
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * A new code by mail. Failures are logged, never answered: POST
+   * /api/auth/send-verification-email must answer alike whether or not the account exists.
+   */
+  async resendVerification(email: string): Promise<void> {
+    try {
+      const tokens = await this.accessTokenFor(email);
+      if (!tokens) {
+        logger.info('verification mail not re-sent: no kept refresh token; it is kept again at the next sign-in');
+        return;
+      }
+      await this.client.send(new GetUserAttributeVerificationCodeCommand({ AccessToken: tokens.accessToken, AttributeName: 'email' }));
+    } catch (error) {
+      logger.warn('verification mail not re-sent', { error: (error as Error).name });
+    }
+  }
+
+  async confirmEmail(token: string): Promise<string | null> {
+    const parsed = parseVerificationToken(token);
+    if (!parsed) return null;
+    const tokens = await this.accessTokenFor(parsed.email);
+    if (!tokens) return null;
+    try {
+      await this.client.send(new VerifyUserAttributeCommand({ AccessToken: tokens.accessToken, AttributeName: 'email', Code: parsed.code }));
+    } catch (error) {
+      if (REJECTED_CODE.has((error as Error).name)) return null;
+      if ((error as Error).name === 'LimitExceededException' || (error as Error).name === 'TooManyFailedAttemptsException') {
+        throw new LedgerError('RATE_LIMITED', 'too many verification attempts; retry later', { headers: { 'retry-after': '60' } });
+      }
+      throw error;
+    }
+    // Verified: the refresh token has served its purpose; keep it nowhere.
+    await this.refreshTokens.remove(parsed.email);
+    await this.client.send(new RevokeTokenCommand({ ClientId: this.settings.clientId, Token: tokens.refreshToken })).catch((error: unknown) => {
+      logger.warn('refresh token not revoked', { error: (error as Error).name });
+    });
+    return parsed.email;
   }
 
   private async initiate(email: string, password: string) {
@@ -142,17 +227,24 @@ export class CognitoIdentityProvider implements IdentityProvider {
   }
 
   async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {
-    let idToken: string | undefined;
+    let auth;
     try {
-      idToken = (await this.initiate(email, password))?.IdToken;
+      auth = await this.initiate(email, password);
     } catch (error) {
       if (REJECTED_SIGN_IN.has((error as Error).name)) return null;
       throw error;
     }
     // A challenge (e.g. NEW_PASSWORD_REQUIRED for a user an administrator created) cannot
     // be answered through SPEC.md's sign-in; it does not sign in.
-    if (!idToken) return null;
-    return identityFromClaims(idTokenClaims(idToken));
+    if (!auth?.IdToken) return null;
+    const identity = identityFromClaims(idTokenClaims(auth.IdToken));
+    if (!identity.emailVerified && auth.RefreshToken) {
+      // Still unverified: keep a fresh refresh token so the code can be redeemed or re-sent.
+      await this.refreshTokens.save(identity.email, auth.RefreshToken).catch((error: unknown) => {
+        logger.warn('refresh token for verification not kept', { error: (error as Error).name });
+      });
+    }
+    return identity;
   }
 
   supportsSocial(provider: SocialProvider): boolean {

@@ -8,6 +8,7 @@
  * |--------------------|---------------------------------|-----------------------|
  * | request rate       | ORG#<org_id>#RATE (or USER#…)   | <window start, ms>    |
  * | sign-in failures   | SIGNIN#<sha256 of email>        | <window start, ms>    |
+ * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../runtime.js';
@@ -21,6 +22,7 @@ export interface CounterKey {
 export const counterKeys = {
   requestRate: (bucket: string, windowStart: number): CounterKey => ({ pk: `${bucket}#RATE`, sk: String(windowStart) }),
   signInFailures: (emailHash: string, windowStart: number): CounterKey => ({ pk: `SIGNIN#${emailHash}`, sk: String(windowStart) }),
+  verificationMails: (emailHash: string, windowStart: number): CounterKey => ({ pk: `VERIFYMAIL#${emailHash}`, sk: String(windowStart) }),
 };
 
 /**

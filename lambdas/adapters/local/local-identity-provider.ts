@@ -4,26 +4,27 @@
  * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
  * stands in for Google and GitHub.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
 import { conflict } from '../../domain/errors.js';
-import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
+import type { IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
 import { dynamo } from '../../runtime.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
 import { localIdpKeys, type CredentialItem } from './local-identity-items.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
 /** Path of the development provider's authorization page (route-table/auth.ts). */
 export const DEV_OAUTH_AUTHORIZE_PATH = '/api/auth/dev-oauth/authorize';
 
 function identityOf(item: CredentialItem): ProviderIdentity {
-  // Nothing confirms an address locally: the "mail" only goes to the log.
-  return { subject: item.subject, email: item.email, name: item.name, emailVerified: false, image: null };
+  // Verified once the owner followed the link of the verification mail (confirmEmail).
+  return { subject: item.subject, email: item.email, name: item.name, emailVerified: item.email_verified === true, image: null };
 }
 
 export class LocalIdentityProvider implements IdentityProvider {
-  async register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity> {
+  async register(input: { email: string; password: string; name: string; verificationUrl: VerificationUrl }): Promise<ProviderIdentity> {
     const item: CredentialItem = {
       subject: crypto.randomUUID(),
       email: input.email.toLowerCase(),
@@ -43,12 +44,38 @@ export class LocalIdentityProvider implements IdentityProvider {
       if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('an account with this email already exists');
       throw error;
     }
-    // The verification mail of SPEC.md §4.1, "sent" to the log. It carries no secret: there
-    // is no confirmation endpoint in SPEC.md for a code to go to.
-    logger.info('mail sent (local identity provider)', {
-      mail: { to: item.email, subject: 'Verify your email address for agent-ledger' },
-    });
+    await this.resendVerification(item.email, input.verificationUrl);
     return identityOf(item);
+  }
+
+  /**
+   * The verification mail of SPEC.md §4.1, "sent" to the log (DESIGN.md, Local stack) with a
+   * fresh single-use link (verification-tokens.ts); earlier links stay good until used or expired.
+   */
+  async resendVerification(email: string, verificationUrl: VerificationUrl): Promise<void> {
+    const link = verificationUrl(await issueVerificationToken(email));
+    sentVerificationLinks.set(email.toLowerCase(), link);
+    logger.info('mail sent (local identity provider)', {
+      mail: { to: email, subject: 'Verify your email address for agent-ledger', link },
+    });
+  }
+
+  async confirmEmail(token: string): Promise<string | null> {
+    const email = await redeemVerificationToken(token);
+    if (!email) return null;
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: localIdpKeys.credential(email),
+        UpdateExpression: 'SET email_verified = :true',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    ).catch((error: unknown) => {
+      // No credential (a social-only user cannot get a link, but be safe): nothing to record here.
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
+    return email;
   }
 
   async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {

@@ -7,6 +7,8 @@ export interface Caller {
   userId: string;
   email: string;
   displayName: string;
+  /** Whether the user proved they own `email` (verification mail or a provider that vouches); invitations need it. */
+  emailVerified: boolean;
   /** null until the user completes onboarding (SPEC.md §4.2). */
   orgId: string | null;
   /** The user's current role: a token acts with it, so a role change applies on the next request (identity issue). */

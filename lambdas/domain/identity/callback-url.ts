@@ -10,9 +10,16 @@
 import { config } from '../../config.js';
 import { LedgerError } from '../errors.js';
 
-const invalid = (why: string) => new LedgerError('VALIDATION_ERROR', `body.callbackURL: ${why}`);
-
-export function checkCallbackUrl(raw: string, allowedOrigins: readonly string[] = config().authCallbackOrigins): string {
+/**
+ * The callback URL, normalized, when the policy allows it; VALIDATION_ERROR otherwise. `field`
+ * names where it came from in the message (email verification takes it from the query).
+ */
+export function checkCallbackUrl(
+  raw: string,
+  allowedOrigins: readonly string[] = config().authCallbackOrigins,
+  field = 'body.callbackURL',
+): string {
+  const invalid = (why: string) => new LedgerError('VALIDATION_ERROR', `${field}: ${why}`);
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,18 +1,33 @@
 /**
  * POST /api/auth/sign-up/email (SPEC.md §4.1): the provider registers the credentials and
- * sends the verification mail; we create the user. No session yet (token null).
+ * sends the verification mail; we create the user. No session yet (token null). The mail's
+ * link leads to GET /api/auth/verify-email, then to callbackURL when one is given (Better
+ * Auth's sign-up takes it too; same policy as social sign-in).
  */
 import type { UserItem } from '../../adapters/aws/identity-items.js';
 import { createUser, emailTaken, userIdByEmail } from '../../adapters/aws/identity-user-store.js';
 import { identityProvider } from '../../runtime.js';
+import { checkCallbackUrl } from './callback-url.js';
+import { verificationUrl } from './email-verification.js';
 import { newUser } from './users.js';
 
-export async function signUp(input: { name: string; email: string; password: string }, now = Date.now()): Promise<UserItem> {
+/** `origin`: the API's own, where the verification link leads (GET /api/auth/verify-email). */
+export async function signUp(
+  input: { name: string; email: string; password: string; callbackURL?: string | undefined },
+  origin: string,
+  now = Date.now(),
+): Promise<UserItem> {
   const email = input.email.trim().toLowerCase();
+  const callbackUrl = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL);
   // Checked first so a taken email does not reach the provider (and mails no one); the
   // conditional write in createUser decides races.
   if (await userIdByEmail(email)) throw emailTaken();
-  const identity = await identityProvider().register({ email, password: input.password, name: input.name });
+  const identity = await identityProvider().register({
+    email,
+    password: input.password,
+    name: input.name,
+    verificationUrl: verificationUrl(origin, callbackUrl),
+  });
   const user = newUser(identity, now);
   await createUser(user);
   return user;

@@ -8,8 +8,9 @@
  *    the callback only completes in the browser that started it (login CSRF, RFC 6749 §10.12).
  * 2. complete: take the state (once), redeem the code, find or create the user, create a
  *    session. An existing user is linked by email only when the provider vouches for the
- *    address, else anyone could claim an account by naming its email at a provider that
- *    does not check addresses.
+ *    address (else anyone could claim an account by naming its email at a provider that
+ *    does not check addresses) and the existing account's email is verified (else its
+ *    password may belong to someone who signed up with another person's address).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { putOAuthState, takeOAuthState } from '../../adapters/aws/identity-oauth-state-store.js';
@@ -90,8 +91,15 @@ export async function completeSocialSignIn(input: CallbackInput, now = Date.now(
     if (isLedgerError(error) && error.code === 'UNAUTHORIZED') return { location: withError(started.callback_url, 'invalid_code') };
     throw error;
   }
-  if (!identity.emailVerified && (await findUserByEmail(identity.email))) {
+  const existing = await findUserByEmail(identity.email);
+  if (existing && !identity.emailVerified) {
     return { location: withError(started.callback_url, 'email_not_verified') };
+  }
+  // Never link into a password account whose owner has not proven the address: whoever
+  // signed it up knows its password, so linking would hand the provider's (verified) user an
+  // account someone else controls. The owner verifies the email first, then links.
+  if (existing && !existing.email_verified) {
+    return { location: withError(started.callback_url, 'account_not_verified') };
   }
   const user = await userForIdentity(identity, now);
   return { location: started.callback_url, session: await createSession(user.user_id, now), user };

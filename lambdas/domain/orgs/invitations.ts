@@ -3,6 +3,11 @@
  * role; the person signed in with that email sees the invitation (GET /v1/invitations) and
  * accepting it makes them a member with that role, completing their onboarding. Each change
  * is one transaction with its admin event.
+ *
+ * "The person with that email" means one who proved they own it (SPEC.md §4.1 verification
+ * mail; identity/email-verification.ts): signing up with an address proves nothing, so an
+ * unverified user sees no invitations (an empty list: nothing to act on yet, and nothing
+ * about who invited the address leaks) and accepting is FORBIDDEN until they verify.
  */
 import { adminEventPut } from '../../adapters/aws/admin-events.js';
 import type { InvitationItem, OrgItem } from '../../adapters/aws/identity-items.js';
@@ -20,7 +25,7 @@ import {
 import { transact } from '../../adapters/aws/identity-transact.js';
 import { userIdByEmail } from '../../adapters/aws/identity-user-store.js';
 import type { Caller, OrgCaller } from '../auth/caller.js';
-import { conflict, notFound } from '../errors.js';
+import { LedgerError, conflict, notFound } from '../errors.js';
 import type { Role } from '../roles.js';
 import { invitationWrites, newInvitation } from './invitation-items.js';
 import { invitationView, isOpen, newestFirst } from './member-views.js';
@@ -68,8 +73,9 @@ async function openInvitationsFor(caller: Caller, now: number): Promise<Invitati
   return (await listInvitationsFor(caller.email)).filter((invitation) => isOpen(invitation, now)).sort(newestFirst);
 }
 
-/** GET /v1/invitations: open invitations addressed to the caller's email, with who invites. */
+/** GET /v1/invitations: open invitations addressed to the caller's verified email, with who invites. */
 export async function receivedInvitations(caller: Caller, now = Date.now()) {
+  if (!caller.emailVerified) return [];
   const invitations = await openInvitationsFor(caller, now);
   const orgIds = [...new Set(invitations.map((invitation) => invitation.org_id))];
   const orgs = new Map((await batchGet<OrgItem>(orgIds.map(identityKeys.org))).map((org) => [org.org_id, org]));
@@ -83,6 +89,12 @@ export async function receivedInvitations(caller: Caller, now = Date.now()) {
  * or accept an invitation; a user already in an organization gets 409.
  */
 export async function acceptInvitation(caller: Caller, invitationId: string, now = Date.now()): Promise<{ org_id: string; role: Role }> {
+  if (!caller.emailVerified) {
+    throw new LedgerError(
+      'FORBIDDEN',
+      'verify your email address first: follow the link in the verification mail (POST /api/auth/send-verification-email sends a new one)',
+    );
+  }
   const invitation = (await openInvitationsFor(caller, now)).find((candidate) => candidate.invitation_id === invitationId);
   if (!invitation) throw notFound(`pending invitation ${invitationId}`);
   const orgId = invitation.org_id;

@@ -1,0 +1,46 @@
+/**
+ * Email verification tokens of the local identity provider (SPEC.md §4.1 "a verification
+ * email is sent"; Cognito mails its own codes in AWS). A token is 32 random bytes, valid 24
+ * hours, redeemable once; the table keeps only its SHA-256, so reading the table does not
+ * let anyone verify an address they do not own.
+ *
+ * `sentVerificationLinks` is a local-development aid: the local provider's "mail" is a log
+ * line, so the last link per email is also kept in this process-local map for tests and
+ * developers to follow. It exists only in this adapter, which never runs in AWS.
+ */
+import { randomBytes } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { sha256B64u } from '@agent-ledger/protocol';
+import { config } from '../../config.js';
+import { dynamo } from '../../runtime.js';
+import { localIdpKeys, type VerificationTokenItem } from './local-identity-items.js';
+
+export const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** email (lower-cased) → the URL of the last verification mail "sent" to it in this process. */
+export const sentVerificationLinks = new Map<string, string>();
+
+const tokenHash = (token: string) => sha256B64u(new TextEncoder().encode(token));
+
+export async function issueVerificationToken(email: string, now = Date.now()): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const item: VerificationTokenItem = {
+    email: email.toLowerCase(),
+    expires_at: now + VERIFICATION_TOKEN_TTL_MS,
+    expires_at_s: Math.ceil((now + VERIFICATION_TOKEN_TTL_MS) / 1000),
+  };
+  await dynamo().send(
+    new PutCommand({ TableName: config().tableName, Item: { ...localIdpKeys.verification(tokenHash(token)), type: 'local_verification', ...item } }),
+  );
+  return token;
+}
+
+/** The email a token was issued for, if it is known and unexpired; the token is used up either way. */
+export async function redeemVerificationToken(token: string, now = Date.now()): Promise<string | null> {
+  // Delete-and-return makes the token single-use even when two requests race.
+  const result = await dynamo().send(
+    new DeleteCommand({ TableName: config().tableName, Key: localIdpKeys.verification(tokenHash(token)), ReturnValues: 'ALL_OLD' }),
+  );
+  const item = result.Attributes as VerificationTokenItem | undefined;
+  return item && item.expires_at > now ? item.email : null;
+}

@@ -1,0 +1,14 @@
+/**
+ * GET /api/auth/verify-email?token=…[&callbackURL=…] (Better Auth's path; SPEC.md §4.1 "a
+ * verification email is sent"): the link of the verification mail. {status: true}, or a 302
+ * to callbackURL when one passes the callback policy; a bad token is VALIDATION_ERROR 400.
+ */
+import { verifyEmail } from '../../domain/identity/email-verification.js';
+import { routes } from '../../routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.verifyEmail, async ({ query }) => {
+  const { location } = await verifyEmail({ token: query.token, callbackURL: query.callbackURL });
+  if (location === undefined) return { body: { status: true as const } };
+  return { status: 302, body: { status: true as const }, headers: { location, 'cache-control': 'no-store' } };
+});
