@@ -45,6 +45,11 @@ export interface Config {
   dynamoEndpoint: string | undefined;
   s3Endpoint: string | undefined;
   signer: SignerConfig;
+  /**
+   * Raw public keys (base64url) of retired receipt-signing keys. PROTOCOL.md (Receipt): a
+   * retired service key stays listed in the JWKS so receipts it signed keep verifying.
+   */
+  retiredServiceKeys: string[];
   encryptor: EncryptorConfig;
   queue: QueueConfig;
   epochMs: number;
@@ -102,6 +107,19 @@ function bool(env: Env, name: string): boolean {
   if (raw === undefined || raw === '' || raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
   throw new ConfigError(`${name} must be true/false/1/0, got "${raw}"`);
+}
+
+/** A comma-separated list of base64url Ed25519 public keys (43 characters each). */
+function publicKeyList(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  const keys = raw.split(',').map((key) => key.trim());
+  for (const key of keys) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(key)) {
+      throw new ConfigError(`${name} must list base64url Ed25519 public keys separated by commas, got "${key}"`);
+    }
+  }
+  return keys;
 }
 
 /** Key signer: a KMS key id in AWS, a key file on one machine. */
@@ -173,6 +191,7 @@ export function parseConfig(env: Env): Config {
     dynamoEndpoint: env.LEDGER_DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.LEDGER_S3_ENDPOINT || undefined,
     signer: keySource(env, 'LEDGER_SIGNER_KEY_ID', 'LEDGER_SIGNER_KEY_FILE'),
+    retiredServiceKeys: publicKeyList(env, 'LEDGER_RETIRED_SERVICE_KEYS'),
     encryptor: keySource(env, 'LEDGER_SECRETS_KEY_ID', 'LEDGER_SECRETS_KEY_FILE'),
     queue,
     // PROTOCOL.md, Merkle epochs: E is 5 minutes in AWS; the local stack may shorten it.

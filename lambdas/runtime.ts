@@ -9,6 +9,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
+import { ed25519Jwk } from '@agent-ledger/protocol';
 import { config } from './config.js';
 import type { Encryptor, IdentityProvider, Queue, Signer, TimestampAuthority } from './domain/ports.js';
 import { CognitoIdentityProvider } from './adapters/aws/cognito-identity-provider.js';
@@ -64,8 +65,9 @@ export const s3 = once(() => {
 });
 
 export const signer = once((): Signer => {
-  const source = config().signer;
-  return source.kind === 'kms' ? new KmsSigner(kms(), source.keyId) : new FileSigner(source.path);
+  const { signer: source, retiredServiceKeys } = config();
+  const retired = retiredServiceKeys.map((x) => ed25519Jwk(x));
+  return source.kind === 'kms' ? new KmsSigner(kms(), source.keyId, retired) : new FileSigner(source.path, retired);
 });
 
 export const encryptor = once((): Encryptor => {

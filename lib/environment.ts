@@ -31,5 +31,6 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
   // Unset means "seal without an RFC 3161 anchor" (SPEC.md §2.11: the anchor is optional);
   // config.ts treats a missing and an empty value alike, so the variable is simply left out.
   if (settings.tsaUrl !== undefined) environment.LEDGER_TSA_URL = settings.tsaUrl;
+  if (settings.retiredServiceKeys.length > 0) environment.LEDGER_RETIRED_SERVICE_KEYS = settings.retiredServiceKeys.join(',');
   return environment;
 }

@@ -24,6 +24,11 @@ export interface LedgerSettings {
   readonly rateLimitRps: number;
   /** Largest accepted payload (SPEC.md §8 leaves it open; PROTOCOL.md default 256 KiB). */
   readonly maxPayloadBytes: number;
+  /**
+   * Raw base64url public keys of retired receipt-signing keys, still published in the JWKS
+   * (PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
+   */
+  readonly retiredServiceKeys: readonly string[];
 }
 
 /** Defaults, mirrored in cdk.json so an operator sees every knob in one place. */
@@ -33,6 +38,7 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   epochGraceMs: 60_000,
   rateLimitRps: 100,
   maxPayloadBytes: 256 * 1024,
+  retiredServiceKeys: [],
 };
 
 function integer(scope: Construct, key: string, fallback: number, min: number): number {
@@ -54,6 +60,18 @@ function url(scope: Construct, key: string): string | undefined {
   return raw;
 }
 
+function publicKeys(scope: Construct, key: string): string[] {
+  const raw: unknown = scope.node.tryGetContext(key);
+  if (raw === undefined || raw === null || raw === '') return [];
+  const keys = (Array.isArray(raw) ? raw : String(raw).split(',')).map((entry) => String(entry).trim());
+  for (const entry of keys) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(entry)) {
+      throw new Error(`context ${key} must list base64url Ed25519 public keys, got ${JSON.stringify(entry)}`);
+    }
+  }
+  return keys;
+}
+
 export function readSettings(scope: Construct): LedgerSettings {
   return {
     // S3 Object Lock accepts 1 day up to 100 years of default retention.
@@ -62,5 +80,6 @@ export function readSettings(scope: Construct): LedgerSettings {
     epochGraceMs: integer(scope, 'epochGraceMs', DEFAULT_SETTINGS.epochGraceMs, 0),
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
+    retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
   };
 }

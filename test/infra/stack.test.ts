@@ -120,6 +120,8 @@ const STAND_IN_WORKERS: WorkerSpec[] = [
 ];
 
 const TSA_URL = 'https://tsa.example.com/tsr';
+/** RFC 8032 test 1 and 2 public keys, as retired receipt keys. */
+const RETIRED_KEYS = ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', 'PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw'];
 
 let stubs: StubLambdas;
 /** The stack as `cdk synth` builds it from the real route and worker tables. */
@@ -134,7 +136,7 @@ beforeAll(() => {
   resources = synth.template.toJSON().Resources as Record<string, CfnResource>;
   variant = synthesize(
     { lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: STAND_IN_WORKERS },
-    { epochRetentionDays: '30', tsaUrl: TSA_URL },
+    { epochRetentionDays: '30', tsaUrl: TSA_URL, retiredServiceKeys: RETIRED_KEYS.join(',') },
   );
 });
 
@@ -466,13 +468,18 @@ describe('grants', () => {
 });
 
 describe('settings', () => {
-  it('takes the anchors retention and the TSA from context', () => {
+  it('takes the anchors retention, the TSA and retired receipt keys from context', () => {
     variant.template.hasResourceProperties('AWS::S3::Bucket', {
       ObjectLockConfiguration: { Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 30 } } },
     });
     variant.template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: { LEDGER_TSA_URL: TSA_URL } },
+      Environment: { Variables: { LEDGER_TSA_URL: TSA_URL, LEDGER_RETIRED_SERVICE_KEYS: RETIRED_KEYS.join(',') } },
     });
+  });
+
+  it('rejects a retired receipt key that is not a base64url Ed25519 public key', () => {
+    const app = new App({ context: cdkContext({ retiredServiceKeys: 'not-a-key' }), outdir: join(stubs.dir, 'cdk.out-badkey') });
+    expect(() => new LedgerStack(app, 'BadKey', { lambdasDir: stubs.dir })).toThrow(/retiredServiceKeys/);
   });
 
   it('rejects a malformed knob when the stack is built', () => {

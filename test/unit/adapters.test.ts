@@ -8,7 +8,7 @@ import { DecryptCommand, DescribeKeyCommand, EncryptCommand, GetPublicKeyCommand
 import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { jwkThumbprint, verify } from '@agent-ledger/protocol';
+import { ed25519Jwk, jwkThumbprint, verify } from '@agent-ledger/protocol';
 import { KmsEncryptor } from '../../lambdas/adapters/aws/kms-encryptor.js';
 import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
 import { SqsQueue } from '../../lambdas/adapters/aws/sqs-queue.js';
@@ -53,6 +53,17 @@ describe('KmsSigner', () => {
     expect(verify(jwk!.x, message, signature)).toBe(true);
   });
 
+  it('keeps retired keys in the JWKS after the current one, so receipts they signed still verify', async () => {
+    kmsMock.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(spki) });
+    const old = generateKeyPairSync('ed25519');
+    const oldJwk = ed25519Jwk(old.publicKey.export({ format: 'jwk' }).x!);
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'key-2', [oldJwk]);
+    const jwks = await signer.jwks();
+    expect(jwks.map((jwk) => jwk.kid)).toEqual([await signer.kid(), oldJwk.kid]);
+    const message = new Uint8Array(32).fill(9);
+    expect(verify(jwks[1]!.x, message, new Uint8Array(nodeSign(null, message, old.privateKey)))).toBe(true);
+  });
+
   it('fetches the public key once and retries after a failure', async () => {
     kmsMock.on(GetPublicKeyCommand).rejectsOnce(new Error('throttled')).resolves({ PublicKey: new Uint8Array(spki) });
     const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'key-1');
@@ -80,6 +91,17 @@ describe('FileSigner', () => {
     expect(jwk!.x).toBe(createPublicKey(privateKey).export({ format: 'jwk' }).x);
     expect(verify(jwk!.x, message, await signer.sign(message))).toBe(true);
     await expect(new FileSigner(join(dir, 'missing.pem')).ping()).rejects.toThrow();
+  });
+
+  it('lists retired keys after the current one, never the current key twice', async () => {
+    const dir = await scratchDir('signer-');
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const path = join(dir, 'key.pem');
+    await writeFile(path, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600 });
+    const current = ed25519Jwk(createPublicKey(privateKey).export({ format: 'jwk' }).x!);
+    const retired = ed25519Jwk('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo');
+    const jwks = await new FileSigner(path, [retired, current]).jwks();
+    expect(jwks.map((jwk) => jwk.kid)).toEqual([current.kid, retired.kid]);
   });
 });
 

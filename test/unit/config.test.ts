@@ -41,6 +41,13 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ stage: 'local', signer: { kind: 'file', path: '/k/sign.pem' }, queue: { kind: 'memory' }, epochMs: 2000, webhookAllowLoopback: true });
   });
 
+  it('reads retired receipt keys as a comma-separated list and rejects anything else', () => {
+    const keys = ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', 'PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw'];
+    expect(parseConfig(base).retiredServiceKeys).toEqual([]);
+    expect(parseConfig({ ...base, LEDGER_RETIRED_SERVICE_KEYS: ` ${keys[0]}, ${keys[1]} ` }).retiredServiceKeys).toEqual(keys);
+    expect(() => parseConfig({ ...base, LEDGER_RETIRED_SERVICE_KEYS: `${keys[0]},abc` })).toThrow(/LEDGER_RETIRED_SERVICE_KEYS/);
+  });
+
   it('names the missing variable', () => {
     const { LEDGER_TABLE: _omit, ...rest } = base;
     expect(() => parseConfig(rest)).toThrow(/LEDGER_TABLE/);

@@ -46,7 +46,8 @@ export class KmsSigner implements Signer {
   }
 
   async jwks(): Promise<Ed25519Jwk[]> {
-    return [await this.jwk(), ...this.retired];
+    const current = await this.jwk();
+    return [current, ...this.retired.filter((jwk) => jwk.kid !== current.kid)];
   }
 
   async ping(): Promise<void> {

@@ -11,7 +11,11 @@ import type { Signer } from '../../domain/ports.js';
 export class FileSigner implements Signer {
   private loaded: Promise<{ privateKey: KeyObject; jwk: Ed25519Jwk }> | undefined;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (PROTOCOL.md). */
+    private readonly retired: readonly Ed25519Jwk[] = [],
+  ) {}
 
   private load() {
     this.loaded ??= readFile(this.path, 'utf8').then((pem) => {
@@ -35,7 +39,8 @@ export class FileSigner implements Signer {
   }
 
   async jwks(): Promise<Ed25519Jwk[]> {
-    return [(await this.load()).jwk];
+    const current = (await this.load()).jwk;
+    return [current, ...this.retired.filter((jwk) => jwk.kid !== current.kid)];
   }
 
   async ping(): Promise<void> {
