@@ -34,6 +34,7 @@ import {
 import { localDynamoClient } from '../local/dynamodb-local.js';
 import { startLocalStack, TABLE_NAME } from '../local/stack.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
+import { apiToken, json } from './http-client.js';
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -92,28 +93,6 @@ function summary(result: PhaseResult) {
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
   };
-}
-
-async function json(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const parsed = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
-  return parsed;
-}
-
-/** An API token of a fresh organization, through the public sign-up flow (SPEC.md §4.1, §4.2). */
-async function apiToken(baseUrl: string): Promise<{ token: string; orgId: string }> {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.test`;
-  const password = randomBytes(12).toString('base64url');
-  await json(baseUrl, 'POST', '/api/auth/sign-up/email', { name: 'Bench', email, password });
-  const session = (await json(baseUrl, 'POST', '/api/auth/sign-in/email', { email, password })).token as string;
-  const orgId = (await json(baseUrl, 'POST', '/v1/onboarding/personal', undefined, session)).org_id as string;
-  const token = (await json(baseUrl, 'POST', '/v1/auth/token', {}, session)).token as string;
-  return { token, orgId };
 }
 
 interface BenchAgent {
@@ -268,7 +247,7 @@ async function main(): Promise<void> {
     env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR' },
   });
   try {
-    const { token, orgId } = await apiToken(stack.url);
+    const { token, orgId } = await apiToken(stack.url, 'Bench');
     const agents: BenchAgent[] = [];
     for (let i = 0; i < AGENTS; i++) {
       const { publicKey, privateKey } = generateKeyPair();
