@@ -4,12 +4,11 @@
  * condition means, so a cancelled transaction becomes the client's error (DESIGN.md,
  * "Adapters translate": a cancellation reason names the item whose condition failed).
  */
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
 import { conflict, type LedgerError } from '../../domain/errors.js';
-import { dynamo } from '../../runtime.js';
+import { CONDITION_FAILED, TRANSACTION_CONFLICT, transact as transactWrite, type TransactItem } from './transactions.js';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem };
 
 export interface GuardedItem {
   item: TransactItem;
@@ -20,27 +19,20 @@ export interface GuardedItem {
 /** DynamoDB's limit of items per transaction. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
-interface CancellationReason {
-  Code?: string;
-}
-
+/** One transaction through the shared runner (transactions.ts), its cancellation reasons mapped to domain errors. */
 export async function transact(items: readonly GuardedItem[]): Promise<void> {
   if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${items.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items.map((entry) => entry.item) }));
-  } catch (error) {
-    if ((error as Error).name !== 'TransactionCanceledException') throw error;
-    const reasons = ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? []) as CancellationReason[];
-    for (const [index, reason] of reasons.entries()) {
-      const mapped = reason.Code === 'ConditionalCheckFailed' ? items[index]?.onConditionFailed : undefined;
-      if (mapped) throw mapped();
-    }
-    // Another transaction touched the same items at the same moment: the client may retry.
-    if (reasons.some((reason) => reason.Code === 'TransactionConflict')) {
-      throw conflict('a concurrent change to the same data won; retry the request');
-    }
-    throw error;
+  const result = await transactWrite(items.map((entry) => entry.item));
+  if (result.committed) return;
+  for (const [index, reason] of result.reasons.entries()) {
+    const mapped = reason.code === CONDITION_FAILED ? items[index]?.onConditionFailed : undefined;
+    if (mapped) throw mapped();
   }
+  // Another transaction touched the same items at the same moment: the client may retry.
+  if (result.reasons.some((reason) => reason.code === TRANSACTION_CONFLICT)) {
+    throw conflict('a concurrent change to the same data won; retry the request');
+  }
+  throw new Error(`transaction cancelled: ${result.reasons.map((reason) => reason.code).join(', ')}`);
 }
 
 /** Table name for item builders. */
