@@ -14,7 +14,7 @@ import { config } from '../../config.js';
 import { logger } from '../../logger.js';
 import { counterKeys, increment } from '../../adapters/aws/rate-limiter.js';
 import type { Caller } from '../auth/caller.js';
-import { LedgerError } from '../errors.js';
+import { rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const WINDOW_SECONDS = 10;
 export const BURST_FACTOR = 2;
@@ -27,10 +27,8 @@ export interface RateDecision {
 
 /** Pure: whether counts after this request stay within the limits at `now`. */
 export function decide(counts: { window: number; second: number }, rps: number, now: number): RateDecision {
-  const windowMs = WINDOW_SECONDS * 1000;
   if (counts.window > rps * WINDOW_SECONDS) {
-    const windowEnd = Math.floor(now / windowMs) * windowMs + windowMs;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
+    return { allowed: false, retryAfterSeconds: secondsUntil(windowAt(now, WINDOW_SECONDS * 1000).end, now) };
   }
   if (counts.second > rps * BURST_FACTOR) return { allowed: false, retryAfterSeconds: 1 };
   return { allowed: true };
@@ -47,21 +45,15 @@ function bucketOf(caller: Pick<Caller, 'orgId' | 'userId'>): string {
  */
 export async function enforceRequestRate(caller: Pick<Caller, 'orgId' | 'userId'>, now = Date.now()): Promise<void> {
   const rps = config().rateLimitRps;
-  const windowMs = WINDOW_SECONDS * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const second = `s${Math.floor((now - windowStart) / 1000)}`;
+  const window = windowAt(now, WINDOW_SECONDS * 1000);
+  const second = `s${Math.floor((now - window.start) / 1000)}`;
   let counts: Record<string, number>;
   try {
-    counts = await increment(counterKeys.requestRate(bucketOf(caller), windowStart), ['n', second], (windowStart + windowMs) / 1000 + 60);
+    counts = await increment(counterKeys.requestRate(bucketOf(caller), window.start), ['n', second], window.expiresAtS);
   } catch (error) {
     logger.warn('rate limit counter unavailable; request let through', { error: error as Error });
     return;
   }
   const decision = decide({ window: counts.n ?? 0, second: counts[second] ?? 0 }, rps, now);
-  if (!decision.allowed) {
-    const retryAfter = String(decision.retryAfterSeconds);
-    throw new LedgerError('RATE_LIMITED', `organization request rate limit exceeded; retry after ${retryAfter} s`, {
-      headers: { 'retry-after': retryAfter },
-    });
-  }
+  if (!decision.allowed) throw rateLimited('organization request rate limit exceeded', decision.retryAfterSeconds ?? 1);
 }

@@ -6,32 +6,26 @@
  * the count. Unknown emails are counted like known ones, so the throttle tells nothing
  * about which accounts exist. The counter is keyed by a hash of the email, not the email.
  */
-import { sha256B64u } from '@agent-ledger/protocol';
 import { clear, counterKeys, increment, read } from '../../adapters/aws/rate-limiter.js';
-import { LedgerError } from '../errors.js';
+import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_FAILURES = 5;
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
 
 function keyAt(email: string, now: number) {
-  const windowMs = FAILURE_WINDOW_SECONDS * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const emailHash = sha256B64u(new TextEncoder().encode(email.trim().toLowerCase()));
-  return { key: counterKeys.signInFailures(emailHash, windowStart), windowEnd: windowStart + windowMs };
+  const window = windowAt(now, FAILURE_WINDOW_SECONDS * 1000);
+  return { key: counterKeys.signInFailures(emailCounterId(email), window.start), window };
 }
 
 export async function assertSignInAllowed(email: string, now = Date.now()): Promise<void> {
-  const { key, windowEnd } = keyAt(email, now);
+  const { key, window } = keyAt(email, now);
   if ((await read(key, 'failures')) < MAX_FAILURES) return;
-  const retryAfter = String(Math.max(1, Math.ceil((windowEnd - now) / 1000)));
-  throw new LedgerError('RATE_LIMITED', `too many failed sign-ins for this email; retry after ${retryAfter} s`, {
-    headers: { 'retry-after': retryAfter },
-  });
+  throw rateLimited('too many failed sign-ins for this email', secondsUntil(window.end, now));
 }
 
 export async function recordSignInFailure(email: string, now = Date.now()): Promise<void> {
-  const { key, windowEnd } = keyAt(email, now);
-  await increment(key, ['failures'], Math.ceil(windowEnd / 1000) + 60);
+  const { key, window } = keyAt(email, now);
+  await increment(key, ['failures'], window.expiresAtS);
 }
 
 export async function clearSignInFailures(email: string, now = Date.now()): Promise<void> {

@@ -5,23 +5,16 @@
  * and unknown emails alike, so the throttle tells nothing about which accounts exist (the
  * same counter mechanism as sign-in-throttle.ts, keyed by a hash of the email).
  */
-import { sha256B64u } from '@agent-ledger/protocol';
 import { counterKeys, increment } from '../../adapters/aws/rate-limiter.js';
-import { LedgerError } from '../errors.js';
+import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_VERIFICATION_MAILS = 3;
 export const VERIFICATION_MAIL_WINDOW_SECONDS = 15 * 60;
 
 /** Counts this request for `email`; throws RATE_LIMITED when it is over the limit. */
 export async function countVerificationMail(email: string, now = Date.now()): Promise<void> {
-  const windowMs = VERIFICATION_MAIL_WINDOW_SECONDS * 1000;
-  const windowStart = Math.floor(now / windowMs) * windowMs;
-  const windowEnd = windowStart + windowMs;
-  const emailHash = sha256B64u(new TextEncoder().encode(email.trim().toLowerCase()));
-  const { mails = 0 } = await increment(counterKeys.verificationMails(emailHash, windowStart), ['mails'], Math.ceil(windowEnd / 1000) + 60);
+  const window = windowAt(now, VERIFICATION_MAIL_WINDOW_SECONDS * 1000);
+  const { mails = 0 } = await increment(counterKeys.verificationMails(emailCounterId(email), window.start), ['mails'], window.expiresAtS);
   if (mails <= MAX_VERIFICATION_MAILS) return;
-  const retryAfter = String(Math.max(1, Math.ceil((windowEnd - now) / 1000)));
-  throw new LedgerError('RATE_LIMITED', `too many verification mails for this email; retry after ${retryAfter} s`, {
-    headers: { 'retry-after': retryAfter },
-  });
+  throw rateLimited('too many verification mails for this email', secondsUntil(window.end, now));
 }
