@@ -19,7 +19,7 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteSpec } from '../lambdas/route-spec.js';
+import type { RouteSpec } from '../lambdas/routes/route-spec.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
 
 /**

@@ -17,7 +17,7 @@ import {
   type BucketProps,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../lambdas/adapters/aws/table-design.js';
+import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
 
 export interface LedgerDataProps {
   /** Object Lock COMPLIANCE retention of every anchors object, in days. */

@@ -11,7 +11,7 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { Resource } from '../lambdas/route-spec.js';
+import type { Resource } from '../lambdas/routes/route-spec.js';
 import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
 
 export const DEFAULT_MEMORY_MB = 512;

@@ -5,7 +5,7 @@
  * (function.ts).
  */
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { Resource } from '../lambdas/route-spec.js';
+import type { Resource } from '../lambdas/routes/route-spec.js';
 import type { LedgerResources } from './resources.js';
 
 /** What the receipt signer may be asked: sign, publish the public key, and the health probe. */

@@ -8,8 +8,8 @@
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { RouteSpec } from '../lambdas/route-spec.js';
-import { notFoundHandler, routeList } from '../lambdas/routes.js';
+import type { RouteSpec } from '../lambdas/routes/route-spec.js';
+import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { LedgerApi } from './api.js';

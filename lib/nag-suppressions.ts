@@ -12,7 +12,7 @@
  */
 import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import type { Resource, RouteSpec } from '../lambdas/route-spec.js';
+import type { Resource, RouteSpec } from '../lambdas/routes/route-spec.js';
 import type { LedgerFunction } from './function.js';
 import type { LedgerStack } from './ledger-stack.js';
 

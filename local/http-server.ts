@@ -10,8 +10,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxySt
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { routeMatcher } from '../lambdas/route-match.js';
-import { notFoundHandler, routeList } from '../lambdas/routes.js';
+import { routeMatcher } from '../lambdas/routes/route-match.js';
+import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { toApiGatewayEvent } from './apigw-event.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';

@@ -12,7 +12,7 @@ import {
   type AttributeDefinition,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_DESIGN } from '../lambdas/adapters/aws/table-design.js';
+import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
 
 async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
   try {

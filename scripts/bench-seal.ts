@@ -53,8 +53,8 @@ async function main(): Promise<void> {
 
     // Imported once the environment is set: config() and the SDK clients read it on first use.
     const { fixtureOp, writeOperationRows, recordingQueue } = await import('../test/support/epoch-fixtures.js');
-    const { forEachBounded } = await import('../lambdas/domain/epochs/bounded.js');
-    const { unsealedOperations } = await import('../lambdas/adapters/aws/epoch-members.js');
+    const { forEachBounded } = await import('../lambdas/shared/bounded.js');
+    const { unsealedOperations } = await import('../lambdas/store/epoch-members.js');
     const { merkleRootB64u } = await import('@agent-ledger/protocol');
     const { runSealer } = await import('../lambdas/domain/epochs/run-sealer.js');
     const { sealableEnd } = await import('../lambdas/domain/epochs/window.js');

@@ -2,7 +2,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Caller, OrgCaller } from '../domain/auth/caller.js';
-import type { RouteSpec } from '../route-spec.js';
+import type { RouteSpec } from '../routes/route-spec.js';
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 

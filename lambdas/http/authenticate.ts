@@ -7,11 +7,11 @@
  * organization's rate limit here (RATE_LIMITED 429, domain/rate-limit/request-rate.ts).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError } from '../shared/errors.js';
 import type { Caller, OrgCaller } from '../domain/auth/caller.js';
-import { SESSION_COOKIE, looksLikeToken, tokenHash } from '../domain/auth/token-format.js';
-import type { RouteAuth } from '../route-spec.js';
-import { loadToken, loadTokenUser } from '../adapters/aws/caller-store.js';
+import { SESSION_COOKIE, looksLikeToken, tokenHash } from '../shared/token-format.js';
+import type { RouteAuth } from '../routes/route-spec.js';
+import { loadToken, loadTokenUser } from '../domain/auth/caller-lookup.js';
 import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
 import { headerValue } from './json-body.js';
 

@@ -7,9 +7,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { config } from '../config.js';
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError } from '../shared/errors.js';
 import { logger } from '../logger.js';
-import type { RouteSpec } from '../route-spec.js';
+import type { RouteSpec } from '../routes/route-spec.js';
 import type { ApiRequest, ApiResult } from './api-request.js';
 import { errorResponse, jsonHeaders } from './error-response.js';
 import { authenticate } from './authenticate.js';

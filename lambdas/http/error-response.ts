@@ -5,7 +5,7 @@
  * (DESIGN.md, Conventions).
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { LedgerError, isLedgerError } from '../domain/errors.js';
+import { LedgerError, isLedgerError } from '../shared/errors.js';
 import { logger } from '../logger.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -4,7 +4,7 @@
  * An empty body reads as `undefined` so routes without a body accept a bare POST.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError } from '../shared/errors.js';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 

@@ -4,8 +4,8 @@
  * source of both validation and documentation.
  */
 import { z } from 'zod';
-import type { RouteSpec } from '../route-spec.js';
-import { errorEnvelopeSchema } from '../schemas/common.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+import { errorEnvelopeSchema } from '../routes/schemas/common.js';
 
 type JsonSchema = Record<string, unknown>;
 

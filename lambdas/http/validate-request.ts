@@ -4,7 +4,7 @@
  * so a client can fix its request without reading server logs.
  */
 import type { z } from 'zod';
-import { LedgerError } from '../domain/errors.js';
+import { LedgerError } from '../shared/errors.js';
 
 type Part = 'params' | 'query' | 'body';
 

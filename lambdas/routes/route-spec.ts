@@ -4,7 +4,7 @@
  * nothing here imports a handler.
  */
 import type { z } from 'zod';
-import type { Role } from './domain/roles.js';
+import type { Role } from '../shared/roles.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sha256B64u } from '@agent-ledger/protocol';
-import type { TokenKind } from './caller.js';
+import type { TokenKind } from '../domain/auth/caller.js';
 
 export const TOKEN_PREFIX: Record<TokenKind, string> = {
   session: 'als_',

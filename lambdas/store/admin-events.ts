@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
+import { config } from '../config.js';
 
 /** SPEC.md §6.3 actions. */
 export type AdminAction =

@@ -8,11 +8,11 @@
  * the domain re-reads and decides what that means.
  */
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
-import { dynamo } from '../../runtime.js';
+import { config } from '../config.js';
+import { dynamo } from './clients.js';
 import { identityKeys } from './identity-items.js';
 import { ledgerKeys, TYPE, type AgentItem, type AgentKeyItem, type AgentStatus } from './ledger-items.js';
-import { CONDITION_FAILED, transact, type TransactItem } from './transactions.js';
+import { CONDITION_FAILED, transact, type TransactItem } from './dynamo.js';
 
 const table = () => config().tableName;
 

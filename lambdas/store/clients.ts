@@ -10,17 +10,17 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { ed25519Jwk } from '@agent-ledger/protocol';
-import { config } from './config.js';
-import type { Encryptor, IdentityProvider, Queue, Signer, TimestampAuthority } from './domain/ports.js';
-import { CognitoIdentityProvider } from './adapters/aws/cognito-identity-provider.js';
-import { LocalIdentityProvider } from './adapters/local/local-identity-provider.js';
-import { KmsEncryptor } from './adapters/aws/kms-encryptor.js';
-import { KmsSigner } from './adapters/aws/kms-signer.js';
-import { SqsQueue } from './adapters/aws/sqs-queue.js';
-import { FileEncryptor } from './adapters/local/file-encryptor.js';
-import { FileSigner } from './adapters/local/file-signer.js';
-import { memoryQueue } from './adapters/local/memory-queue.js';
-import { Rfc3161Client } from './adapters/aws/rfc3161-client.js';
+import { config } from '../config.js';
+import type { Encryptor, IdentityProvider, Queue, Signer, TimestampAuthority } from '../domain/ports.js';
+import { CognitoIdentityProvider } from '../adapters/aws/cognito-identity-provider.js';
+import { LocalIdentityProvider } from '../adapters/local/local-identity-provider.js';
+import { KmsEncryptor } from '../adapters/aws/kms-encryptor.js';
+import { KmsSigner } from '../adapters/aws/kms-signer.js';
+import { SqsQueue } from '../adapters/aws/sqs-queue.js';
+import { FileEncryptor } from '../adapters/local/file-encryptor.js';
+import { FileSigner } from '../adapters/local/file-signer.js';
+import { memoryQueue } from '../adapters/local/memory-queue.js';
+import { Rfc3161Client } from '../adapters/tsa/rfc3161-client.js';
 
 function once<T>(make: () => T): () => T {
   let value: T | undefined;

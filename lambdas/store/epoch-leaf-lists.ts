@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { config } from '../../config.js';
-import { s3 } from '../../runtime.js';
+import { config } from '../config.js';
+import { s3 } from './clients.js';
 
 export async function putLeafList(key: string, body: string): Promise<void> {
   await s3().send(

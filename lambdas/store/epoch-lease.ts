@@ -10,8 +10,8 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
-import { dynamo } from '../../runtime.js';
+import { config } from '../config.js';
+import { dynamo } from './clients.js';
 
 const leaseKey = (orgId: string) => ({ pk: `ORG#${orgId}#SEALER`, sk: 'LEASE' });
 

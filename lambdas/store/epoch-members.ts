@@ -10,13 +10,13 @@
  * strongly consistent reads before the sealer puts a suspicious one into a new epoch.
  */
 import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
-import { forEachBounded } from '../../domain/epochs/bounded.js';
-import type { MemberCandidate } from '../../domain/epochs/epoch.js';
-import { pad13 } from '../../domain/epochs/window.js';
-import { dynamo } from '../../runtime.js';
+import { config } from '../config.js';
+import { forEachBounded } from '../shared/bounded.js';
+import type { MemberCandidate } from '../domain/epochs/epoch.js';
+import { pad13 } from '../domain/epochs/window.js';
+import { dynamo } from './clients.js';
 import { ledgerKeys, UNSEALED_SHARDS, unsealedShard } from './ledger-items.js';
-import { CONDITION_FAILED, transact, type TransactItem } from './transactions.js';
+import { CONDITION_FAILED, transact, type TransactItem } from './dynamo.js';
 
 /** TransactWriteItems' item limit, and how many such transactions run at once. */
 const MARK_BATCH = 100;

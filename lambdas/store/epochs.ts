@@ -16,10 +16,10 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
-import type { Epoch, EpochAnchor } from '../../domain/epochs/epoch.js';
-import { pad13 } from '../../domain/epochs/window.js';
-import { dynamo } from '../../runtime.js';
+import { config } from '../config.js';
+import type { Epoch, EpochAnchor } from '../domain/epochs/epoch.js';
+import { pad13 } from '../domain/epochs/window.js';
+import { dynamo } from './clients.js';
 
 export type FollowUpStage = 'event' | 'anchor';
 const followUpPartition = (stage: FollowUpStage) => `EPOCH_FOLLOWUP#${stage}`;

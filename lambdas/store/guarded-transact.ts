@@ -4,9 +4,9 @@
  * condition means, so a cancelled transaction becomes the client's error (DESIGN.md,
  * "Adapters translate": a cancellation reason names the item whose condition failed).
  */
-import { config } from '../../config.js';
-import { conflict, type LedgerError } from '../../domain/errors.js';
-import { CONDITION_FAILED, TRANSACTION_CONFLICT, transact as transactWrite, type TransactItem } from './transactions.js';
+import { config } from '../config.js';
+import { conflict, type LedgerError } from '../shared/errors.js';
+import { CONDITION_FAILED, TRANSACTION_CONFLICT, transact as transactWrite, type TransactItem } from './dynamo.js';
 
 export type { TransactItem };
 

@@ -22,8 +22,8 @@
  * org; they carry `org_id` and every read checks it against the caller's. Invitations are
  * found by invitee through gsi1 and carry their org_id for the same reason.
  */
-import type { Role } from '../../domain/roles.js';
-import type { TokenKind } from '../../domain/auth/caller.js';
+import type { Role } from '../shared/roles.js';
+import type { TokenKind } from '../domain/auth/caller.js';
 
 export const identityKeys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),

@@ -16,7 +16,7 @@
  * the nonce is the last key segment, so no value can forge another item's key.
  */
 import { createHash } from 'node:crypto';
-import type { AgentStatus, IntegrationType, KeyStatus } from '../../domain/agents/agent-types.js';
+import type { AgentStatus, IntegrationType, KeyStatus } from '../shared/agent-types.js';
 
 /** Width of zero-padded numbers in sort keys: seq_no and Unix ms sort as strings. */
 const SEQ_WIDTH = 12;
@@ -82,7 +82,7 @@ export const objectKeys = {
   receipt: (orgId: string, operationId: string, queueMessageId: string) => `receipts/${orgId}/${operationId}/${queueMessageId}.json`,
 };
 
-export type { AgentStatus, KeyStatus } from '../../domain/agents/agent-types.js';
+export type { AgentStatus, KeyStatus } from '../shared/agent-types.js';
 
 export interface AgentItem {
   agent_id: string;

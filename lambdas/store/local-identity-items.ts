@@ -10,7 +10,7 @@
  * | dev OAuth code      | LOCALIDP#CODE#<sha256 of code>   | CODE        |  TTL 5 minutes
  * | verification token  | LOCALIDP#VERIFY#<sha256 of token>| VERIFY      |  TTL 24 hours, single use
  */
-import type { SocialProvider } from '../../domain/ports.js';
+import type { SocialProvider } from '../domain/ports.js';
 
 export const localIdpKeys = {
   credential: (email: string) => ({ pk: `LOCALIDP#${email.toLowerCase()}`, sk: 'CREDENTIAL' }),

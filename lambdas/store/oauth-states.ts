@@ -5,9 +5,9 @@
  */
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { dynamo } from '../../runtime.js';
+import { dynamo } from './clients.js';
 import { identityKeys, type OAuthStateItem } from './identity-items.js';
-import { table } from './identity-transact.js';
+import { table } from './guarded-transact.js';
 
 const stateKey = (state: string) => identityKeys.oauthState(sha256B64u(new TextEncoder().encode(state)));
 

@@ -4,8 +4,8 @@
  * S3 for the ledger.
  */
 import { GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
-import { config } from '../../config.js';
-import { s3 } from '../../runtime.js';
+import { config } from '../config.js';
+import { s3 } from './clients.js';
 
 function isMissing(error: unknown): boolean {
   if (error instanceof NoSuchKey || error instanceof NotFound) return true;

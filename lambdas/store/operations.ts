@@ -13,10 +13,10 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { config } from '../../config.js';
-import { dynamo } from '../../runtime.js';
+import { config } from '../config.js';
+import { dynamo } from './clients.js';
 import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger-items.js';
-import { CONDITION_FAILED, numberAttribute, stringAttribute, transact, TRANSACTION_CONFLICT } from './transactions.js';
+import { CONDITION_FAILED, numberAttribute, stringAttribute, transact, TRANSACTION_CONFLICT } from './dynamo.js';
 
 const table = () => config().tableName;
 

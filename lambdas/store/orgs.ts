@@ -5,8 +5,8 @@
  * is in the key"), except the invitee index, whose items carry their org_id.
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../runtime.js';
-import type { Role } from '../../domain/roles.js';
+import { dynamo } from './clients.js';
+import type { Role } from '../shared/roles.js';
 import {
   identityKeys,
   type AssignmentItem,
@@ -14,7 +14,7 @@ import {
   type MemberItem,
   type OrgItem,
 } from './identity-items.js';
-import { table, type TransactItem } from './identity-transact.js';
+import { table, type TransactItem } from './guarded-transact.js';
 
 type Key = { pk: string; sk: string };
 

@@ -11,8 +11,8 @@
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
  */
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../../runtime.js';
-import { table } from './identity-transact.js';
+import { dynamo } from './clients.js';
+import { table } from './guarded-transact.js';
 
 export interface CounterKey {
   pk: string;

@@ -4,11 +4,11 @@
  * nowhere else (SPEC.md §4.1: shown once).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TokenKind } from '../../domain/auth/caller.js';
-import { newToken, tokenHash } from '../../domain/auth/token-format.js';
-import { dynamo } from '../../runtime.js';
+import type { TokenKind } from '../domain/auth/caller.js';
+import { newToken, tokenHash } from '../shared/token-format.js';
+import { dynamo } from './clients.js';
 import { identityKeys, type TokenItem } from './identity-items.js';
-import { table, type TransactItem } from './identity-transact.js';
+import { table, type TransactItem } from './guarded-transact.js';
 
 export interface NewToken {
   /** The bearer value; returned to the client once, never stored or logged. */

@@ -4,10 +4,10 @@
  * an existing email is VALIDATION_ERROR 409), whatever the identity provider says.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { conflict } from '../../domain/errors.js';
-import { dynamo } from '../../runtime.js';
+import { conflict } from '../shared/errors.js';
+import { dynamo } from './clients.js';
 import { identityKeys, type UserItem } from './identity-items.js';
-import { table, transact } from './identity-transact.js';
+import { table, transact } from './guarded-transact.js';
 
 export function emailTaken(): ReturnType<typeof conflict> {
   return conflict('an account with this email already exists');

@@ -5,7 +5,7 @@
  * queue and the schedule timer.
  */
 import type { QueueName } from '../domain/ports.js';
-import type { Resource } from '../route-spec.js';
+import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
   | { kind: 'queue'; queue: QueueName; batchSize: number }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEmail } from '../support/identity-flows.js';
-import { client, cookiePair, uniqueEmail, type HttpResult } from '../support/identity-http.js';
+import { client, cookiePair, uniqueEmail, type HttpResult } from '../support/http-client.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 let stack: TestStack;

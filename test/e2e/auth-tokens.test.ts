@@ -4,7 +4,7 @@
  * local stack (SPEC.md §4.1, §4.2, §5). The grace period is 2 s here (LEDGER_TOKEN_GRACE_SECONDS).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, cookiePair, uniqueEmail } from '../support/identity-http.js';
+import { client, cookiePair, uniqueEmail } from '../support/http-client.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 const GRACE_SECONDS = 2;

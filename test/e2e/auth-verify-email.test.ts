@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueVerificationToken, sentVerificationLinks, VERIFICATION_TOKEN_TTL_MS } from '../../lambdas/adapters/local/verification-tokens.js';
 import { MAX_VERIFICATION_MAILS } from '../../lambdas/domain/rate-limit/verification-mail-throttle.js';
-import { client, uniqueEmail } from '../support/identity-http.js';
+import { client, uniqueEmail } from '../support/http-client.js';
 import { orgOwner, signedInUser, verificationLink } from '../support/identity-flows.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

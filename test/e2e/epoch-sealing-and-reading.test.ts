@@ -10,7 +10,7 @@ import { b64uDecode, verifyInclusionProof, type InclusionProof } from '@agent-le
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
-import { ROLES } from '../../lambdas/domain/roles.js';
+import { ROLES } from '../../lambdas/shared/roles.js';
 import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TABLE_DESIGN } from '../../lambdas/adapters/aws/table-design.js';
+import { TABLE_DESIGN } from '../../lambdas/store/table-design.js';
 import { ensureLocalKeys, SECRETS_KEY_FILE, SIGNER_KEY_FILE } from '../../local/keys.js';
 import { ensureBuckets, localS3ClientConfig } from '../../local/s3-local.js';
 import { ensureTable } from '../../local/table.js';

@@ -38,7 +38,7 @@ const handlers: Record<string, Handler> = {
   plain: async () => ({ hello: 'world' }) as unknown as APIGatewayProxyResultV2,
 };
 
-vi.mock('../../lambdas/routes.js', () => ({
+vi.mock('../../lambdas/routes/routes.js', () => ({
   routeList: [
     { id: 'GetItem', method: 'GET', path: '/v1/items/{item_id}', handler: 'echo', timeoutSeconds: 7 },
     { id: 'PostItem', method: 'POST', path: '/v1/items/{item_id}/parts/{part}', handler: 'echo' },

@@ -2,8 +2,8 @@
 // with a non-JSON content type, gets the SPEC.md §7 envelope with VALIDATION_ERROR 400; any
 // unknown path gets NOT_FOUND 404. Covers every route of the table, including ones added later.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteSpec } from '../../lambdas/route-spec.js';
-import { routeList } from '../../lambdas/routes.js';
+import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
+import { routeList } from '../../lambdas/routes/routes.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
-import { client } from '../support/identity-http.js';
+import { client } from '../support/http-client.js';
 import { orgOwner, signedInUser, type SignedIn } from '../support/identity-flows.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -6,10 +6,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../lambdas/config.js';
-import { identityKeys } from '../../lambdas/adapters/aws/identity-items.js';
+import { identityKeys } from '../../lambdas/store/identity-items.js';
 import { newInvitation } from '../../lambdas/domain/orgs/invitation-items.js';
-import { dynamo } from '../../lambdas/runtime.js';
-import { client, uniqueEmail } from '../support/identity-http.js';
+import { dynamo } from '../../lambdas/store/clients.js';
+import { client, uniqueEmail } from '../support/http-client.js';
 import { orgOwner, signedInUser, type SignedIn } from '../support/identity-flows.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -1,6 +1,6 @@
 /** Onboarding (SPEC.md §4.2, §8): personal and organization flows, limits, once only, org.create in the admin log. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, uniqueEmail } from '../support/identity-http.js';
+import { client, uniqueEmail } from '../support/http-client.js';
 import { signedInUser } from '../support/identity-flows.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -3,7 +3,7 @@
 // security_admin), another organization's token never sees or changes anything here, and
 // the read_all rule (§5) once an assignment exists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../../lambdas/domain/roles.js';
+import { ROLES, type Role } from '../../lambdas/shared/roles.js';
 import { apiClient, ClientChain, keyBody, newKey, registerAgent, uniqueAgentId, type Api, type ApiResponse } from '../support/ledger-fixtures.js';
 import { seedAssignment, seedOrg, seedUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';

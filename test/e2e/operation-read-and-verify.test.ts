@@ -5,9 +5,9 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sd
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '@agent-ledger/protocol';
-import { ledgerKeys } from '../../lambdas/adapters/aws/ledger-items.js';
+import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
 import { config } from '../../lambdas/config.js';
-import { dynamo, s3 } from '../../lambdas/runtime.js';
+import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';

@@ -4,7 +4,7 @@
  * and 50 per 10-second window (domain/rate-limit/request-rate.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../support/identity-http.js';
+import { http } from '../support/http-client.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -9,7 +9,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS, verifyReceipt, type Receipt } from '@agent-ledger/protocol';
 import { config } from '../../lambdas/config.js';
-import { dynamo, queue, s3, signer } from '../../lambdas/runtime.js';
+import { dynamo, queue, s3, signer } from '../../lambdas/store/clients.js';
 import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose } from '../support/ledger-fixtures.js';
 import { recordQueue } from '../support/ledger-inspect.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';

@@ -13,10 +13,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMINS, AGENT_WRITERS, ALL_ROLES, AUDITORS, ROLES, type Role } from '../../lambdas/domain/roles.js';
-import type { RouteAuth, RouteSpec } from '../../lambdas/route-spec.js';
-import { routeList } from '../../lambdas/routes.js';
-import { http, type HttpResult } from '../support/identity-http.js';
+import { ADMINS, AGENT_WRITERS, ALL_ROLES, AUDITORS, ROLES, type Role } from '../../lambdas/shared/roles.js';
+import type { RouteAuth, RouteSpec } from '../../lambdas/routes/route-spec.js';
+import { routeList } from '../../lambdas/routes/routes.js';
+import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -3,7 +3,7 @@
 // to end, and state changes that land while a submission is in flight.
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '../../lambdas/runtime.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose } from '../support/ledger-fixtures.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';

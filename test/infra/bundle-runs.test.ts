@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
-import { routes } from '../../lambdas/routes.js';
+import { routes } from '../../lambdas/routes/routes.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
 import { cdkContext } from './support.js';

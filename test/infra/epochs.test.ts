@@ -8,8 +8,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteSpec } from '../../lambdas/route-spec.js';
-import { routeList, routes } from '../../lambdas/routes.js';
+import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
+import { routeList, routes } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { actionsOf, logicalId, statementsOfFunction, StubLambdas, synthesize, type Synthesized } from './support.js';
 

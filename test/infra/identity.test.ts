@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lambdas/config.js';
-import type { RouteSpec } from '../../lambdas/route-spec.js';
-import { routeList, routes } from '../../lambdas/routes.js';
+import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
+import { routeList, routes } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { IDENTITY_ACTIONS } from '../../lib/identity.js';
 import { actionsOf, logicalId, statementsOfFunction, StubLambdas, synthesize, type Synthesized } from './support.js';

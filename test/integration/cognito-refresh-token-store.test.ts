@@ -6,7 +6,7 @@ import { sha256B64u } from '@agent-ledger/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableRefreshTokenStore } from '../../lambdas/adapters/aws/cognito-refresh-tokens.js';
 import { config } from '../../lambdas/config.js';
-import { dynamo } from '../../lambdas/runtime.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 let stack: TestStack;

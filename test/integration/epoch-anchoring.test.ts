@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { b64uDecode } from '@agent-ledger/protocol';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { Rfc3161Client } from '../../lambdas/adapters/aws/rfc3161-client.js';
+import { Rfc3161Client } from '../../lambdas/adapters/tsa/rfc3161-client.js';
 import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/run-sealer.js';
 import { epochsOf, fixtureOp, hasFollowUp, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';

@@ -9,11 +9,11 @@ import { verifyInclusionProof } from '@agent-ledger/protocol';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { epochKeys } from '../../lambdas/adapters/aws/epoch-store.js';
+import { epochKeys } from '../../lambdas/store/epochs.js';
 import { config } from '../../lambdas/config.js';
 import { merkleEvidence, type SealedRow } from '../../lambdas/domain/epochs/inclusion.js';
 import { runSealer } from '../../lambdas/domain/epochs/run-sealer.js';
-import { dynamo, s3 } from '../../lambdas/runtime.js';
+import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { epochsOf, fixtureOp, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 

@@ -19,8 +19,8 @@ import { EVENT_CLAIM_MS } from '../../lambdas/domain/epochs/follow-ups.js';
 import { windowStart } from '../../lambdas/domain/epochs/window.js';
 import { epochsOf, fixtureOp, leafIdsOf, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import type * as EpochStore from '../../lambdas/adapters/aws/epoch-store.js';
-import type * as EpochMembers from '../../lambdas/adapters/aws/epoch-members.js';
+import type * as EpochStore from '../../lambdas/store/epochs.js';
+import type * as EpochMembers from '../../lambdas/store/epoch-members.js';
 
 /**
  * Where the next simulated crash happens (vi.mock factories below read it). A crash ends the
@@ -29,7 +29,7 @@ import type * as EpochMembers from '../../lambdas/adapters/aws/epoch-members.js'
  */
 const crash = vi.hoisted(() => ({ at: undefined as 'before-commit' | 'half-marked' | undefined, struck: false }));
 
-vi.mock('../../lambdas/adapters/aws/epoch-store.js', async (importOriginal) => {
+vi.mock('../../lambdas/store/epochs.js', async (importOriginal) => {
   const real = await importOriginal<typeof EpochStore>();
   return {
     ...real,
@@ -43,7 +43,7 @@ vi.mock('../../lambdas/adapters/aws/epoch-store.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../../lambdas/adapters/aws/epoch-members.js', async (importOriginal) => {
+vi.mock('../../lambdas/store/epoch-members.js', async (importOriginal) => {
   const real = await importOriginal<typeof EpochMembers>();
   return {
     ...real,

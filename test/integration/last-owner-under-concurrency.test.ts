@@ -2,7 +2,7 @@
 // two owners demoting or removing each other at the same moment both pass their reads, and
 // only the owner_count condition in the transaction keeps one owner in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getOrg, listMembers } from '../../lambdas/adapters/aws/identity-org-store.js';
+import { getOrg, listMembers } from '../../lambdas/store/orgs.js';
 import type { OrgCaller } from '../../lambdas/domain/auth/caller.js';
 import { changeRole, removeMember } from '../../lambdas/domain/orgs/members.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';

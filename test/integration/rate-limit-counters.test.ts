@@ -2,7 +2,7 @@
 // Local with an injected clock (domain/rate-limit/*, adapters/aws/rate-limiter.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../lambdas/domain/auth/caller.js';
-import { LedgerError } from '../../lambdas/domain/errors.js';
+import { LedgerError } from '../../lambdas/shared/errors.js';
 import { enforceRequestRate } from '../../lambdas/domain/rate-limit/request-rate.js';
 import {
   MAX_FAILURES,

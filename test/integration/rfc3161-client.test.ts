@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Rfc3161Client } from '../../lambdas/adapters/aws/rfc3161-client.js';
-import { timeStampRequest, TimestampError } from '../../lambdas/adapters/aws/rfc3161-messages.js';
+import { Rfc3161Client } from '../../lambdas/adapters/tsa/rfc3161-client.js';
+import { timeStampRequest, TimestampError } from '../../lambdas/adapters/tsa/rfc3161-messages.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 
 let tsa: OpensslTsa;

@@ -1,9 +1,9 @@
 // Token changes against DynamoDB Local (domain/identity/tokens.ts): each ends its token once,
 // so concurrent refreshes or rotations of one token cannot both hand out a successor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCaller } from '../../lambdas/adapters/aws/caller-store.js';
-import { getToken } from '../../lambdas/adapters/aws/identity-token-store.js';
-import { tokenHash } from '../../lambdas/domain/auth/token-format.js';
+import { loadCaller } from '../../lambdas/domain/auth/caller-lookup.js';
+import { getToken } from '../../lambdas/store/tokens.js';
+import { tokenHash } from '../../lambdas/shared/token-format.js';
 import type { Caller } from '../../lambdas/domain/auth/caller.js';
 import { refreshSession, rotateApiToken } from '../../lambdas/domain/identity/tokens.js';
 import { seedOrg, seedToken, seedUser } from '../support/seed-identity.js';

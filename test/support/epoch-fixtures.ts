@@ -7,14 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lambdas/config.js';
-import { ledgerKeys } from '../../lambdas/adapters/aws/ledger-items.js';
-import { epochItemsBetween, epochKeys, type EpochItem } from '../../lambdas/adapters/aws/epoch-store.js';
+import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
+import { epochItemsBetween, epochKeys, type EpochItem } from '../../lambdas/store/epochs.js';
 import { loadLeafList } from '../../lambdas/domain/epochs/commit-epoch.js';
 import type { MemberCandidate } from '../../lambdas/domain/epochs/epoch.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
 import type { Queue, QueueMessage, QueueName } from '../../lambdas/domain/ports.js';
 import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
-import { dynamo } from '../../lambdas/runtime.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 
 /** An operation with a fresh UUIDv7 id and a random chain hash. */
 export function fixtureOp(createdAt: number): MemberCandidate {

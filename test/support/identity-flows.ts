@@ -5,7 +5,7 @@
  * than seeding items.
  */
 import { sentVerificationLinks } from '../../lambdas/adapters/local/verification-tokens.js';
-import { client, uniqueEmail } from './identity-http.js';
+import { client, uniqueEmail } from './http-client.js';
 
 /**
  * The link of the last verification mail to `email`. The local provider's mail is a log

@@ -5,12 +5,12 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { vi } from 'vitest';
-import { adminLogPartition } from '../../lambdas/adapters/aws/admin-events.js';
+import { adminLogPartition } from '../../lambdas/store/admin-events.js';
 import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import { config } from '../../lambdas/config.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
 import type { QueueName } from '../../lambdas/domain/ports.js';
-import { dynamo } from '../../lambdas/runtime.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 
 export interface StoredAdminEvent {
   event_id: string;

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../lambdas/config.js';
-import { identityKeys, type MemberItem, type OrgItem, type TokenItem, type UserItem } from '../../lambdas/adapters/aws/identity-items.js';
-import { newToken, tokenHash } from '../../lambdas/domain/auth/token-format.js';
+import { identityKeys, type MemberItem, type OrgItem, type TokenItem, type UserItem } from '../../lambdas/store/identity-items.js';
+import { newToken, tokenHash } from '../../lambdas/shared/token-format.js';
 import type { TokenKind } from '../../lambdas/domain/auth/caller.js';
-import type { Role } from '../../lambdas/domain/roles.js';
-import { dynamo } from '../../lambdas/runtime.js';
+import type { Role } from '../../lambdas/shared/roles.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 
 async function put(item: Record<string, unknown>): Promise<void> {
   await dynamo().send(new PutCommand({ TableName: config().tableName, Item: item }));

@@ -13,7 +13,7 @@ import { leafOrder, type MemberCandidate } from '../../lambdas/domain/epochs/epo
 import { buildLeafList, leafListKey, LeafListMismatchError, parseLeafList, serializeLeafList } from '../../lambdas/domain/epochs/leaf-list.js';
 import { planEpochs } from '../../lambdas/domain/epochs/plan.js';
 import { sealableEnd, windowStart } from '../../lambdas/domain/epochs/window.js';
-import { forEachBounded } from '../../lambdas/domain/epochs/bounded.js';
+import { forEachBounded } from '../../lambdas/shared/bounded.js';
 
 const E = 1000;
 const hash = (n: number) => Buffer.alloc(32, n % 256).toString('base64url');

@@ -4,9 +4,9 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resetConfigForTests } from '../../lambdas/config.js';
-import { LedgerError, conflict } from '../../lambdas/domain/errors.js';
+import { LedgerError, conflict } from '../../lambdas/shared/errors.js';
 import { defineHandler } from '../../lambdas/http/define-handler.js';
-import { route } from '../../lambdas/route-spec.js';
+import { route } from '../../lambdas/routes/route-spec.js';
 
 const echoRoute = route({
   id: 'Echo',

@@ -11,7 +11,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CognitoIdentityProvider, type CognitoSettings } from '../../lambdas/adapters/aws/cognito-identity-provider.js';
-import { LedgerError } from '../../lambdas/domain/errors.js';
+import { LedgerError } from '../../lambdas/shared/errors.js';
 
 const cognito = mockClient(CognitoIdentityProviderClient);
 beforeEach(() => cognito.reset());

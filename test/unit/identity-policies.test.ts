@@ -7,7 +7,7 @@ import { checkCallbackUrl, withError } from '../../lambdas/domain/identity/callb
 import { profile, sessionUser } from '../../lambdas/domain/identity/user-view.js';
 import { BURST_FACTOR, WINDOW_SECONDS, decide } from '../../lambdas/domain/rate-limit/request-rate.js';
 import { clearedSessionCookie, cookieValue, requestOrigin, sessionCookie, stateCookie } from '../../lambdas/http/auth/cookies.js';
-import type { UserItem } from '../../lambdas/adapters/aws/identity-items.js';
+import type { UserItem } from '../../lambdas/store/identity-items.js';
 
 beforeAll(() => {
   Object.assign(process.env, {

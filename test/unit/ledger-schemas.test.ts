@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OperationRecord } from '@agent-ledger/protocol';
-import { registerAgentBody, revokeBody } from '../../lambdas/schemas/agents.js';
-import { operationRecordSchema } from '../../lambdas/schemas/operations.js';
+import { registerAgentBody, revokeBody } from '../../lambdas/routes/schemas/agents.js';
+import { operationRecordSchema } from '../../lambdas/routes/schemas/operations.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/records.json', import.meta.url), 'utf8')) as {
   agent: { kid: string; public_key: string };

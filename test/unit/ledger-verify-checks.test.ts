@@ -13,7 +13,7 @@ import {
   b64uEncode,
   type OperationRecord,
 } from '@agent-ledger/protocol';
-import type { AgentItem, AgentKeyItem, OperationItem } from '../../lambdas/adapters/aws/ledger-items.js';
+import type { AgentItem, AgentKeyItem, OperationItem } from '../../lambdas/store/ledger-items.js';
 import type { Signer } from '../../lambdas/domain/ports.js';
 import { buildRow, storedOperationView } from '../../lambdas/domain/ledger/operation-row.js';
 import { prepareRecord } from '../../lambdas/domain/ledger/prepared-record.js';

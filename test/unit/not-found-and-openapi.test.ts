@@ -4,8 +4,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as notFound } from '../../lambdas/http/public/not-found.js';
 import { openApiDocument } from '../../lambdas/http/openapi-document.js';
-import { routeMatcher } from '../../lambdas/route-match.js';
-import { routeList } from '../../lambdas/routes.js';
+import { routeMatcher } from '../../lambdas/routes/route-match.js';
+import { routeList } from '../../lambdas/routes/routes.js';
 
 function request(method: string, path: string): APIGatewayProxyEventV2 {
   return {

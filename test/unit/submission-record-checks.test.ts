@@ -2,8 +2,8 @@
 // boundaries, and the order in which they fire when several fail at once.
 import { describe, expect, it } from 'vitest';
 import { GENESIS, generateKeyPair, OP_VERSION, payloadHash, signRecord, type OperationRecord } from '@agent-ledger/protocol';
-import type { AgentItem, AgentKeyItem } from '../../lambdas/adapters/aws/ledger-items.js';
-import { LedgerError } from '../../lambdas/domain/errors.js';
+import type { AgentItem, AgentKeyItem } from '../../lambdas/store/ledger-items.js';
+import { LedgerError } from '../../lambdas/shared/errors.js';
 import { MAX_DESCRIPTOR_BYTES, prepareRecord } from '../../lambdas/domain/ledger/prepared-record.js';
 import {
   checkAgent,

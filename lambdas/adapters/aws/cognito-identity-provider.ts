@@ -32,7 +32,7 @@ import {
   VerifyUserAttributeCommand,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { LedgerError, conflict } from '../../domain/errors.js';
+import { LedgerError, conflict } from '../../shared/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
 import { tableRefreshTokenStore, type RefreshTokenStore } from './cognito-refresh-tokens.js';

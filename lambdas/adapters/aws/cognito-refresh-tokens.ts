@@ -13,8 +13,8 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { dynamo, encryptor } from '../../runtime.js';
-import { table } from './identity-transact.js';
+import { dynamo, encryptor } from '../../store/clients.js';
+import { table } from '../../store/guarded-transact.js';
 
 export const REFRESH_TOKEN_KEEP_SECONDS = 30 * 24 * 60 * 60;
 

@@ -9,10 +9,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
 import { config } from '../../config.js';
-import { LedgerError } from '../../domain/errors.js';
+import { LedgerError } from '../../shared/errors.js';
 import type { SocialProvider } from '../../domain/ports.js';
-import { dynamo } from '../../runtime.js';
-import { localIdpKeys, type DevCodeItem } from './local-identity-items.js';
+import { dynamo } from '../../store/clients.js';
+import { localIdpKeys, type DevCodeItem } from '../../store/local-identity-items.js';
 
 export const DEV_CODE_TTL_MS = 5 * 60 * 1000;
 

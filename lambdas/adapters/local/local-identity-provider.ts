@@ -6,12 +6,12 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
-import { conflict } from '../../domain/errors.js';
+import { conflict } from '../../shared/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
-import { dynamo } from '../../runtime.js';
+import { dynamo } from '../../store/clients.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
-import { localIdpKeys, type CredentialItem } from './local-identity-items.js';
+import { localIdpKeys, type CredentialItem } from '../../store/local-identity-items.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 

@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
 import { config } from '../../config.js';
-import { dynamo } from '../../runtime.js';
-import { localIdpKeys, type VerificationTokenItem } from './local-identity-items.js';
+import { dynamo } from '../../store/clients.js';
+import { localIdpKeys, type VerificationTokenItem } from '../../store/local-identity-items.js';
 
 export const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 

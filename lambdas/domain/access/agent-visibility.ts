@@ -6,10 +6,10 @@
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
-import { dynamo } from '../../runtime.js';
-import { identityKeys, type OrgItem } from '../../adapters/aws/identity-items.js';
+import { dynamo } from '../../store/clients.js';
+import { identityKeys, type OrgItem } from '../../store/identity-items.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { READ_ALL_ROLES } from '../roles.js';
+import { READ_ALL_ROLES } from '../../shared/roles.js';
 
 /** 'all', or the ids of the agents this caller may see. */
 export type AgentScope = 'all' | ReadonlySet<string>;

@@ -5,11 +5,11 @@
  * retired_at is set when a key stops signing, by retirement or revocation, and a revoked
  * key keeps the earlier retirement time. Past operations stay verifiable either way.
  */
-import { adminEventPut, type AdminAction } from '../../adapters/aws/admin-events.js';
-import { changeKeyStatus, listKeys, putNewKey, readKey } from '../../adapters/aws/agent-store.js';
-import type { AgentKeyItem } from '../../adapters/aws/ledger-items.js';
+import { adminEventPut, type AdminAction } from '../../store/admin-events.js';
+import { changeKeyStatus, listKeys, putNewKey, readKey } from '../../store/agents.js';
+import type { AgentKeyItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
 import { keyView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';

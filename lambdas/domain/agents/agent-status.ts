@@ -4,12 +4,12 @@
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */
-import type { AdminAction } from '../../adapters/aws/admin-events.js';
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { changeAgentStatus, listKeys } from '../../adapters/aws/agent-store.js';
-import type { AgentStatus } from '../../adapters/aws/ledger-items.js';
+import type { AdminAction } from '../../store/admin-events.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { changeAgentStatus, listKeys } from '../../store/agents.js';
+import type { AgentStatus } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';

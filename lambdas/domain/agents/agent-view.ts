@@ -1,5 +1,5 @@
 /** Stored agent and key items as the API shows them (SPEC.md §2.4, §2.5): exactly those fields. */
-import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
+import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 
 export interface AgentView {
   agent_id: string;

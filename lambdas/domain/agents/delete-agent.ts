@@ -5,10 +5,10 @@
  * passes after the agent is gone. The agent_id stays taken (a tombstone), so one id never
  * names two chains.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { deleteAgentItems, listAssignedUsers, listKeys, MAX_TRANSACTION_ITEMS } from '../../adapters/aws/agent-store.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { deleteAgentItems, listAssignedUsers, listKeys, MAX_TRANSACTION_ITEMS } from '../../store/agents.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';
 

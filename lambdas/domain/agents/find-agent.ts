@@ -4,11 +4,11 @@
  * missing one, NOT_FOUND, so its existence does not leak. (Submission answers both with
  * UNKNOWN_AGENT instead, SPEC.md §4.5 rule 1.)
  */
-import { readAgent } from '../../adapters/aws/agent-store.js';
-import type { AgentItem } from '../../adapters/aws/ledger-items.js';
+import { readAgent } from '../../store/agents.js';
+import type { AgentItem } from '../../store/ledger-items.js';
 import { canSeeAgent } from '../access/agent-visibility.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../shared/errors.js';
 
 export async function findVisibleAgent(caller: OrgCaller, agentId: string): Promise<AgentItem> {
   const [agent, visible] = await Promise.all([readAgent(caller.orgId, agentId), canSeeAgent(caller, agentId)]);

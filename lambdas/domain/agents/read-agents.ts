@@ -1,5 +1,5 @@
 /** GET /v1/agents and GET /v1/agents/:agent_id (SPEC.md §4.3), filtered by the read_all rule (§5). */
-import { listAgents, listKeys } from '../../adapters/aws/agent-store.js';
+import { listAgents, listKeys } from '../../store/agents.js';
 import { agentScope, inScope } from '../access/agent-visibility.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';

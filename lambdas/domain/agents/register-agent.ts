@@ -4,11 +4,11 @@
  * organization, including ids of deleted agents (VALIDATION_ERROR 409).
  */
 import { GENESIS, ProtocolError, publicKeyFromRaw } from '@agent-ledger/protocol';
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { putNewAgent } from '../../adapters/aws/agent-store.js';
-import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { putNewAgent } from '../../store/agents.js';
+import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict, LedgerError } from '../errors.js';
+import { conflict, LedgerError } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 
 export interface NewKey {

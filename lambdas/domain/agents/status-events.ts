@@ -6,8 +6,8 @@
  * request would only meet a 409, since the change is done).
  */
 import { logger } from '../../logger.js';
-import { queue } from '../../runtime.js';
-import type { AgentStatus } from '../../adapters/aws/ledger-items.js';
+import { queue } from '../../store/clients.js';
+import type { AgentStatus } from '../../store/ledger-items.js';
 import type { EventMessage } from '../events.js';
 
 export async function announceStatusChange(input: {

@@ -1,7 +1,7 @@
 /** PATCH /v1/agents/:agent_id (SPEC.md §4.3): integration type and display fields; admin event agent.update. */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { updateAgentFields } from '../../adapters/aws/agent-store.js';
-import type { AgentItem } from '../../adapters/aws/ledger-items.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { updateAgentFields } from '../../store/agents.js';
+import type { AgentItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { agentView, type AgentView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';

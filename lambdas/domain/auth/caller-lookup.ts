@@ -7,9 +7,9 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
-import type { Caller } from '../../domain/auth/caller.js';
-import { dynamo } from '../../runtime.js';
-import { identityKeys, type TokenItem, type UserItem } from './identity-items.js';
+import type { Caller } from './caller.js';
+import { dynamo } from '../../store/clients.js';
+import { identityKeys, type TokenItem, type UserItem } from '../../store/identity-items.js';
 
 export function tokenUsable(token: TokenItem, now: number): boolean {
   if (token.expires_at !== null && now >= token.expires_at) return false;

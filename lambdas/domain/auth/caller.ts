@@ -1,5 +1,5 @@
 /** Who is making a request, as resolved from its token (SPEC.md §5). */
-import type { Role } from '../roles.js';
+import type { Role } from '../../shared/roles.js';
 
 export type TokenKind = 'session' | 'api';
 

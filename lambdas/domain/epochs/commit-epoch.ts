@@ -10,9 +10,9 @@
  * (the same organization's next sealing, or the follow-up pass) finishes it from its stored
  * leaf list, never from a fresh query, so it can only ever have the members it committed.
  */
-import { getLeafListText, putLeafList } from '../../adapters/aws/epoch-leaf-lists.js';
-import { markMembers } from '../../adapters/aws/epoch-members.js';
-import { createEpochItem, readEpochItem, setMembersMarked, type EpochItem } from '../../adapters/aws/epoch-store.js';
+import { getLeafListText, putLeafList } from '../../store/epoch-leaf-lists.js';
+import { markMembers } from '../../store/epoch-members.js';
+import { createEpochItem, readEpochItem, setMembersMarked, type EpochItem } from '../../store/epochs.js';
 import type { MemberCandidate } from './epoch.js';
 import { epochIdFor } from './epoch-id.js';
 import { buildLeafList, leafListKey, parseLeafList, serializeLeafList, type LeafList } from './leaf-list.js';

@@ -18,7 +18,7 @@ import {
   setFollowUpStage,
   type EpochItem,
   type FollowUpStage,
-} from '../../adapters/aws/epoch-store.js';
+} from '../../store/epochs.js';
 import type { EventMessage } from '../events.js';
 import type { Queue, TimestampAuthority } from '../ports.js';
 

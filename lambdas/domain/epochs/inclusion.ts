@@ -8,7 +8,7 @@
  * recent epoch reads its list once), bounded by the total number of leaves held.
  */
 import { b64uEncode, leafHash, MerkleTree, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
-import { readEpochItem, type EpochItem } from '../../adapters/aws/epoch-store.js';
+import { readEpochItem, type EpochItem } from '../../store/epochs.js';
 import { loadLeafList } from './commit-epoch.js';
 import { startTimeOfEpochId } from './epoch-id.js';
 import { LeafListMismatchError } from './leaf-list.js';

@@ -3,9 +3,9 @@
  * read only the caller's organization partition, so another organization's epoch id is
  * NOT_FOUND like an unknown one.
  */
-import { anchorOf, epochItemsNewestFirst, epochOf, readEpochItem } from '../../adapters/aws/epoch-store.js';
+import { anchorOf, epochItemsNewestFirst, epochOf, readEpochItem } from '../../store/epochs.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { LedgerError, notFound } from '../errors.js';
+import { LedgerError, notFound } from '../../shared/errors.js';
 import type { Epoch, EpochAnchor } from './epoch.js';
 import { startTimeOfEpochId } from './epoch-id.js';
 

@@ -4,10 +4,10 @@
  * Events first (fast, and webhooks wait for them), then anchors, bounded so that a slow or
  * down TSA costs a run little: new epochs first, then at most `anchorRetries` older ones.
  */
-import { followUpEpochs, readEpochItem, type EpochItem, type FollowUpStage } from '../../adapters/aws/epoch-store.js';
+import { followUpEpochs, readEpochItem, type EpochItem, type FollowUpStage } from '../../store/epochs.js';
 import { logger } from '../../logger.js';
 import type { TimestampAuthority } from '../ports.js';
-import { forEachBounded } from './bounded.js';
+import { forEachBounded } from '../../shared/bounded.js';
 import { finishEpoch } from './commit-epoch.js';
 import { anchorEpoch, anchorPending, sendEpochCreated, settleFollowUp } from './follow-ups.js';
 import type { SealerReport, SealerRunOptions } from './run-sealer.js';

@@ -8,11 +8,11 @@
  * failure is only counted (anchoring is retried on later runs) and time is bounded by the
  * Lambda deadline, past which no new organization or TSA request is started.
  */
-import { acquireSealLease, releaseSealLease } from '../../adapters/aws/epoch-lease.js';
-import { hasUnsealedBefore, organizationsWithUnsealed } from '../../adapters/aws/epoch-members.js';
-import type { EpochItem } from '../../adapters/aws/epoch-store.js';
+import { acquireSealLease, releaseSealLease } from '../../store/epoch-lease.js';
+import { hasUnsealedBefore, organizationsWithUnsealed } from '../../store/epoch-members.js';
+import type { EpochItem } from '../../store/epochs.js';
 import type { Queue, TimestampAuthority } from '../ports.js';
-import { forEachBounded } from './bounded.js';
+import { forEachBounded } from '../../shared/bounded.js';
 import { describe, followUps } from './run-follow-ups.js';
 import { sealOrganization } from './seal-organization.js';
 import { sealableEnd } from './window.js';

@@ -15,8 +15,8 @@
  *   strongly consistent read, since the index may still show a row marked a moment ago.
  *   Finally the epoch item's create is conditional on the window having none.
  */
-import { stillUnsealed, unsealedOperations } from '../../adapters/aws/epoch-members.js';
-import { epochItemsBetween, type EpochItem } from '../../adapters/aws/epoch-store.js';
+import { stillUnsealed, unsealedOperations } from '../../store/epoch-members.js';
+import { epochItemsBetween, type EpochItem } from '../../store/epochs.js';
 import { commitEpoch, finishEpoch } from './commit-epoch.js';
 import { planEpochs } from './plan.js';
 import { sealableEnd, windowStart } from './window.js';

@@ -8,7 +8,7 @@
  * own origin, so even an unlisted target learns no credential.
  */
 import { config } from '../../config.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../shared/errors.js';
 
 /**
  * The callback URL, normalized, when the policy allows it; VALIDATION_ERROR otherwise. `field`

@@ -8,9 +8,9 @@
  * locally, Cognito's code in AWS. Here: the link's address, the callbackURL policy, the
  * no-enumeration answer of re-sending, and the user item's email_verified.
  */
-import { findUserByEmail, markEmailVerified } from '../../adapters/aws/identity-user-store.js';
-import { identityProvider } from '../../runtime.js';
-import { LedgerError } from '../errors.js';
+import { findUserByEmail, markEmailVerified } from '../../store/users.js';
+import { identityProvider } from '../../store/clients.js';
+import { LedgerError } from '../../shared/errors.js';
 import type { VerificationUrl } from '../ports.js';
 import { countVerificationMail } from '../rate-limit/verification-mail-throttle.js';
 import { checkCallbackUrl } from './callback-url.js';

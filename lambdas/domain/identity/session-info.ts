@@ -1,8 +1,8 @@
 /** GET /api/auth/get-session and GET /v1/auth/me (SPEC.md §4.1, §2.7). */
-import { getToken } from '../../adapters/aws/identity-token-store.js';
-import { getUser } from '../../adapters/aws/identity-user-store.js';
+import { getToken } from '../../store/tokens.js';
+import { getUser } from '../../store/users.js';
 import type { Caller } from '../auth/caller.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../shared/errors.js';
 import { profile, sessionUser, type Profile, type SessionUser } from './user-view.js';
 
 export interface SessionInfo {

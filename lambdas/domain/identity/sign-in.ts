@@ -3,9 +3,9 @@
  * the same UNAUTHORIZED with the same message (and the provider spends the same hashing
  * work on both); failures per email are throttled (domain/rate-limit/sign-in-throttle.ts).
  */
-import type { UserItem } from '../../adapters/aws/identity-items.js';
-import { identityProvider } from '../../runtime.js';
-import { LedgerError } from '../errors.js';
+import type { UserItem } from '../../store/identity-items.js';
+import { identityProvider } from '../../store/clients.js';
+import { LedgerError } from '../../shared/errors.js';
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from '../rate-limit/sign-in-throttle.js';
 import { createSession, type IssuedSession } from './tokens.js';
 import { userForIdentity } from './users.js';

@@ -4,9 +4,9 @@
  * link leads to GET /api/auth/verify-email, then to callbackURL when one is given (Better
  * Auth's sign-up takes it too; same policy as social sign-in).
  */
-import type { UserItem } from '../../adapters/aws/identity-items.js';
-import { createUser, emailTaken, userIdByEmail } from '../../adapters/aws/identity-user-store.js';
-import { identityProvider } from '../../runtime.js';
+import type { UserItem } from '../../store/identity-items.js';
+import { createUser, emailTaken, userIdByEmail } from '../../store/users.js';
+import { identityProvider } from '../../store/clients.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { verificationUrl } from './email-verification.js';
 import { newUser } from './users.js';

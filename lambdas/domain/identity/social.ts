@@ -13,11 +13,11 @@
  *    password may belong to someone who signed up with another person's address).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { putOAuthState, takeOAuthState } from '../../adapters/aws/identity-oauth-state-store.js';
-import type { UserItem } from '../../adapters/aws/identity-items.js';
-import { findUserByEmail } from '../../adapters/aws/identity-user-store.js';
-import { identityProvider } from '../../runtime.js';
-import { LedgerError, isLedgerError } from '../errors.js';
+import { putOAuthState, takeOAuthState } from '../../store/oauth-states.js';
+import type { UserItem } from '../../store/identity-items.js';
+import { findUserByEmail } from '../../store/users.js';
+import { identityProvider } from '../../store/clients.js';
+import { LedgerError, isLedgerError } from '../../shared/errors.js';
 import type { SocialProvider } from '../ports.js';
 import { checkCallbackUrl, withError } from './callback-url.js';
 import { createSession, type IssuedSession } from './tokens.js';

@@ -12,11 +12,11 @@
  * client never holds two live successors of one token, nor none.
  */
 import { config } from '../../config.js';
-import type { TokenItem } from '../../adapters/aws/identity-items.js';
-import { mintToken, tokenEnd, tokenPut, getToken } from '../../adapters/aws/identity-token-store.js';
-import { transact } from '../../adapters/aws/identity-transact.js';
+import type { TokenItem } from '../../store/identity-items.js';
+import { mintToken, tokenEnd, tokenPut, getToken } from '../../store/tokens.js';
+import { transact } from '../../store/guarded-transact.js';
 import type { Caller } from '../auth/caller.js';
-import { LedgerError, conflict } from '../errors.js';
+import { LedgerError, conflict } from '../../shared/errors.js';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** SPEC.md §8. */

@@ -3,8 +3,8 @@
  * routes under /api/auth, ISO 8601 times, camelCase as the provider names them) and the
  * profile of GET /v1/auth/me (ms times, snake_case).
  */
-import type { UserItem } from '../../adapters/aws/identity-items.js';
-import type { Role } from '../roles.js';
+import type { UserItem } from '../../store/identity-items.js';
+import type { Role } from '../../shared/roles.js';
 
 export interface SessionUser {
   id: string;

@@ -3,9 +3,9 @@
  * §2.7 says: no organization, role org_owner (what they become by creating one), status
  * active, onboarding not completed.
  */
-import type { UserItem } from '../../adapters/aws/identity-items.js';
-import { createUser, findUserByEmail, markEmailVerified } from '../../adapters/aws/identity-user-store.js';
-import { isLedgerError } from '../errors.js';
+import type { UserItem } from '../../store/identity-items.js';
+import { createUser, findUserByEmail, markEmailVerified } from '../../store/users.js';
+import { isLedgerError } from '../../shared/errors.js';
 import type { ProviderIdentity } from '../ports.js';
 
 export function newUser(identity: ProviderIdentity, now: number): UserItem {

@@ -3,11 +3,11 @@
  * in the caller's organization (tenancy is in the key), then the read_all rule (SPEC.md §5)
  * on its agent. An operation of an agent the caller may not see is NOT_FOUND, like a missing one.
  */
-import type { OperationItem } from '../../adapters/aws/ledger-items.js';
-import { readOperation } from '../../adapters/aws/operation-store.js';
+import type { OperationItem } from '../../store/ledger-items.js';
+import { readOperation } from '../../store/operations.js';
 import { canSeeAgent } from '../access/agent-visibility.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../shared/errors.js';
 
 export async function findVisibleOperation(caller: OrgCaller, operationId: string): Promise<OperationItem> {
   const row = await readOperation(caller.orgId, operationId);

@@ -5,7 +5,7 @@
  * chain hash, can be recomputed from the row alone (PROTOCOL.md, Verify endpoint).
  */
 import { chainHash, type OperationRecord } from '@agent-ledger/protocol';
-import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../adapters/aws/ledger-items.js';
+import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../store/ledger-items.js';
 import type { PreparedRecord } from './prepared-record.js';
 
 export interface RowContext {

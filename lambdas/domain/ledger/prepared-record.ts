@@ -5,7 +5,7 @@
  * stores as JSON-encoded strings (SPEC.md §2.2) and parse back to the signed values.
  */
 import { canonicalBytes, canonicalize, CanonicalizationError, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../shared/errors.js';
 
 /**
  * Bound on the canonical subject and on the action. They live in the table row (the payload

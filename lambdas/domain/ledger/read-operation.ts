@@ -6,8 +6,8 @@
  * it is committed, and hiding it would tell the client to resubmit a record that can only be
  * refused as a replay. A later GET or verify completes the receipt.
  */
-import { getJsonText } from '../../adapters/aws/object-store.js';
-import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import { getJsonText } from '../../store/objects.js';
+import type { OperationItem } from '../../store/ledger-items.js';
 import { logger } from '../../logger.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { findVisibleOperation } from './find-operation.js';

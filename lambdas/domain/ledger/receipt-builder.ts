@@ -5,7 +5,7 @@
  * GET or verify, a retry) produces the same bytes.
  */
 import { finishReceipt, RECEIPT_VERSION, receiptHash, receiptSigningInput, type Receipt, type UnsignedReceipt } from '@agent-ledger/protocol';
-import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import type { OperationItem } from '../../store/ledger-items.js';
 import type { Signer } from '../ports.js';
 
 export function unsignedReceipt(row: OperationItem, queueMessageId: string): UnsignedReceipt {

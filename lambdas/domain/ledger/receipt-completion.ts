@@ -25,10 +25,10 @@
  * (`completeReceipt(row, { queueMessageId })`) and then delivers.
  */
 import { canonicalize, type Receipt } from '@agent-ledger/protocol';
-import { objectKeys, type OperationItem } from '../../adapters/aws/ledger-items.js';
-import { getJsonText, objectExists, putJsonObject } from '../../adapters/aws/object-store.js';
-import { readOperation, recordReceiptReference } from '../../adapters/aws/operation-store.js';
-import { queue, signer } from '../../runtime.js';
+import { objectKeys, type OperationItem } from '../../store/ledger-items.js';
+import { getJsonText, objectExists, putJsonObject } from '../../store/objects.js';
+import { readOperation, recordReceiptReference } from '../../store/operations.js';
+import { queue, signer } from '../../store/clients.js';
 import type { EventMessage } from '../events.js';
 import { signReceipt } from './receipt-builder.js';
 

@@ -5,8 +5,8 @@
  * when several rules fail the first in the list wins.
  */
 import { publicKeyFromRaw, verifyRecordSignature } from '@agent-ledger/protocol';
-import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
-import { LedgerError } from '../errors.js';
+import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
+import { LedgerError } from '../../shared/errors.js';
 import type { PreparedRecord } from './prepared-record.js';
 
 /** PROTOCOL.md step 6: issued_at more than this far ahead of the server clock is VALIDATION_ERROR. */

@@ -20,14 +20,14 @@
  * INTERNAL_ERROR too, but the operation is committed and GET or verify completes its receipt.
  */
 import type { OperationRecord, Receipt } from '@agent-ledger/protocol';
-import { readAgentAndKey } from '../../adapters/aws/agent-store.js';
-import { putJsonObject } from '../../adapters/aws/object-store.js';
-import { commitOperation, nonceUsed, type CommitResult, type ExpectedHead } from '../../adapters/aws/operation-store.js';
-import { objectKeys, type AgentItem } from '../../adapters/aws/ledger-items.js';
+import { readAgentAndKey } from '../../store/agents.js';
+import { putJsonObject } from '../../store/objects.js';
+import { commitOperation, nonceUsed, type CommitResult, type ExpectedHead } from '../../store/operations.js';
+import { objectKeys, type AgentItem } from '../../store/ledger-items.js';
 import { config } from '../../config.js';
 import { canSeeAgent } from '../access/agent-visibility.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict, LedgerError } from '../errors.js';
+import { conflict, LedgerError } from '../../shared/errors.js';
 import { buildRow } from './operation-row.js';
 import { prepareRecord, type PreparedRecord } from './prepared-record.js';
 import { completeReceipt } from './receipt-completion.js';

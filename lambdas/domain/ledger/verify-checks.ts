@@ -13,7 +13,7 @@ import {
   type Ed25519Jwk,
   type Receipt,
 } from '@agent-ledger/protocol';
-import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import type { OperationItem } from '../../store/ledger-items.js';
 import { rowToRecord } from './operation-row.js';
 import { receiptMatchesRow } from './receipt-builder.js';
 

@@ -8,12 +8,12 @@
  * other evidence loads, its result into `checks.merkle` and `proof`; `valid` already ANDs
  * every check present.
  */
-import { readKey } from '../../adapters/aws/agent-store.js';
-import { getJsonText } from '../../adapters/aws/object-store.js';
-import { readOperation } from '../../adapters/aws/operation-store.js';
-import type { OperationItem } from '../../adapters/aws/ledger-items.js';
+import { readKey } from '../../store/agents.js';
+import { getJsonText } from '../../store/objects.js';
+import { readOperation } from '../../store/operations.js';
+import type { OperationItem } from '../../store/ledger-items.js';
 import type { InclusionProof } from '@agent-ledger/protocol';
-import { signer } from '../../runtime.js';
+import { signer } from '../../store/clients.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { merkleEvidence } from '../epochs/inclusion.js';
 import { findVisibleOperation } from './find-operation.js';

@@ -1,8 +1,8 @@
 /** GET /v1/admin/events (SPEC.md §4.6, §2.13): the organization's admin log, newest first. */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { adminLogPartition, type AdminEvent } from '../../adapters/aws/admin-events.js';
-import { table } from '../../adapters/aws/identity-transact.js';
-import { dynamo } from '../../runtime.js';
+import { adminLogPartition, type AdminEvent } from '../../store/admin-events.js';
+import { table } from '../../store/guarded-transact.js';
+import { dynamo } from '../../store/clients.js';
 import type { OrgCaller } from '../auth/caller.js';
 
 export async function adminEvents(caller: OrgCaller, limit: number): Promise<AdminEvent[]> {

@@ -4,9 +4,9 @@
  * ConditionCheck each), together with the org's assignment_count, which switches the
  * read_all rule on (domain/access/agent-visibility.ts), and the admin event.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { readAgent } from '../../adapters/aws/agent-store.js';
-import { identityKeys, type AssignmentItem, type MemberItem } from '../../adapters/aws/identity-items.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { readAgent } from '../../store/agents.js';
+import { identityKeys, type AssignmentItem, type MemberItem } from '../../store/identity-items.js';
 import {
   assignmentDelete,
   assignmentPut,
@@ -16,12 +16,12 @@ import {
   listAgentAssignments,
   listUserAssignments,
   orgCounters,
-} from '../../adapters/aws/identity-org-store.js';
-import { transact } from '../../adapters/aws/identity-transact.js';
-import { ledgerKeys, type AgentItem } from '../../adapters/aws/ledger-items.js';
+} from '../../store/orgs.js';
+import { transact } from '../../store/guarded-transact.js';
+import { ledgerKeys, type AgentItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { LedgerError, conflict, notFound } from '../errors.js';
-import { ADMINS } from '../roles.js';
+import { LedgerError, conflict, notFound } from '../../shared/errors.js';
+import { ADMINS } from '../../shared/roles.js';
 import { assignmentView } from './member-views.js';
 
 async function existingAgent(orgId: string, agentId: string): Promise<AgentItem> {

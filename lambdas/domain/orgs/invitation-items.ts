@@ -3,11 +3,11 @@
  * days (identity issue, item 3); the item is kept (with a DynamoDB TTL a month later) so the
  * admin log's target still resolves for a while.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { identityKeys, type InvitationItem } from '../../adapters/aws/identity-items.js';
-import { invitationPut } from '../../adapters/aws/identity-org-store.js';
-import type { TransactItem } from '../../adapters/aws/identity-transact.js';
-import type { Role } from '../roles.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { identityKeys, type InvitationItem } from '../../store/identity-items.js';
+import { invitationPut } from '../../store/orgs.js';
+import type { TransactItem } from '../../store/guarded-transact.js';
+import type { Role } from '../../shared/roles.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const KEEP_AFTER_EXPIRY_S = 30 * 24 * 60 * 60;

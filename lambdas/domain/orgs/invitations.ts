@@ -9,9 +9,9 @@
  * unverified user sees no invitations (an empty list: nothing to act on yet, and nothing
  * about who invited the address leaks) and accepting is FORBIDDEN until they verify.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import type { InvitationItem, OrgItem } from '../../adapters/aws/identity-items.js';
-import { identityKeys } from '../../adapters/aws/identity-items.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import type { InvitationItem, OrgItem } from '../../store/identity-items.js';
+import { identityKeys } from '../../store/identity-items.js';
 import {
   batchGet,
   getMember,
@@ -21,12 +21,12 @@ import {
   memberPut,
   orgCounters,
   userJoin,
-} from '../../adapters/aws/identity-org-store.js';
-import { transact } from '../../adapters/aws/identity-transact.js';
-import { userIdByEmail } from '../../adapters/aws/identity-user-store.js';
+} from '../../store/orgs.js';
+import { transact } from '../../store/guarded-transact.js';
+import { userIdByEmail } from '../../store/users.js';
 import type { Caller, OrgCaller } from '../auth/caller.js';
-import { LedgerError, conflict, notFound } from '../errors.js';
-import type { Role } from '../roles.js';
+import { LedgerError, conflict, notFound } from '../../shared/errors.js';
+import type { Role } from '../../shared/roles.js';
 import { invitationWrites, newInvitation } from './invitation-items.js';
 import { invitationView, isOpen, newestFirst } from './member-views.js';
 

@@ -1,5 +1,5 @@
 /** Responses built from organization items (SPEC.md §2.6, §2.8, §2.9). */
-import type { AssignmentItem, InvitationItem, MemberItem, OrgItem } from '../../adapters/aws/identity-items.js';
+import type { AssignmentItem, InvitationItem, MemberItem, OrgItem } from '../../store/identity-items.js';
 
 export const memberView = (member: MemberItem) => ({
   member_id: member.member_id,

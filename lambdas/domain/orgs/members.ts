@@ -5,8 +5,8 @@
  * the last org_owner can be neither demoted nor removed, even by two concurrent requests.
  * A role change applies to the member's next request (caller-store.ts reads the user item).
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import type { MemberItem } from '../../adapters/aws/identity-items.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import type { MemberItem } from '../../store/identity-items.js';
 import {
   assignmentDelete,
   getMember,
@@ -17,11 +17,11 @@ import {
   orgCounters,
   userLeave,
   userRole,
-} from '../../adapters/aws/identity-org-store.js';
-import { MAX_TRANSACTION_ITEMS, transact } from '../../adapters/aws/identity-transact.js';
+} from '../../store/orgs.js';
+import { MAX_TRANSACTION_ITEMS, transact } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { conflict, notFound } from '../errors.js';
-import type { Role } from '../roles.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import type { Role } from '../../shared/roles.js';
 import { memberView } from './member-views.js';
 
 export async function members(caller: OrgCaller) {

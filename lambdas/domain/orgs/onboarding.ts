@@ -5,14 +5,14 @@
  * invitation with its member.invite event are one transaction; the user update's condition
  * makes a second attempt VALIDATION_ERROR 409.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import type { OrgItem } from '../../adapters/aws/identity-items.js';
-import { memberPut, orgPut, userJoin } from '../../adapters/aws/identity-org-store.js';
-import { transact, type GuardedItem } from '../../adapters/aws/identity-transact.js';
-import { getUser } from '../../adapters/aws/identity-user-store.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import type { OrgItem } from '../../store/identity-items.js';
+import { memberPut, orgPut, userJoin } from '../../store/orgs.js';
+import { transact, type GuardedItem } from '../../store/guarded-transact.js';
+import { getUser } from '../../store/users.js';
 import type { Caller } from '../auth/caller.js';
-import { LedgerError, conflict } from '../errors.js';
-import type { Role } from '../roles.js';
+import { LedgerError, conflict } from '../../shared/errors.js';
+import type { Role } from '../../shared/roles.js';
 import { invitationWrites, newInvitation } from './invitation-items.js';
 
 export const PERSONAL_WORKSPACE_NAME = 'Personal Workspace';

@@ -3,12 +3,12 @@
  * SPEC.md §5) and PATCH /v1/organization {org_name?, description?} (org_owner,
  * security_admin) with admin event org.update in the same transaction.
  */
-import { adminEventPut } from '../../adapters/aws/admin-events.js';
-import { identityKeys } from '../../adapters/aws/identity-items.js';
-import { getOrg } from '../../adapters/aws/identity-org-store.js';
-import { table, transact } from '../../adapters/aws/identity-transact.js';
+import { adminEventPut } from '../../store/admin-events.js';
+import { identityKeys } from '../../store/identity-items.js';
+import { getOrg } from '../../store/orgs.js';
+import { table, transact } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../shared/errors.js';
 import { organizationView } from './member-views.js';
 
 export async function organization(caller: OrgCaller) {

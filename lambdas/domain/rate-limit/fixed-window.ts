@@ -3,7 +3,7 @@
  * moment falls in, the per-email counter identity, and the 429 answer with Retry-After.
  */
 import { sha256B64u } from '@agent-ledger/protocol';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../../shared/errors.js';
 
 export interface Window {
   start: number;

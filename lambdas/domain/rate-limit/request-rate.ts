@@ -12,7 +12,7 @@
  */
 import { config } from '../../config.js';
 import { logger } from '../../logger.js';
-import { counterKeys, increment } from '../../adapters/aws/rate-limiter.js';
+import { counterKeys, increment } from '../../store/rate-counters.js';
 import type { Caller } from '../auth/caller.js';
 import { rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 

@@ -6,7 +6,7 @@
  * the count. Unknown emails are counted like known ones, so the throttle tells nothing
  * about which accounts exist. The counter is keyed by a hash of the email, not the email.
  */
-import { clear, counterKeys, increment, read } from '../../adapters/aws/rate-limiter.js';
+import { clear, counterKeys, increment, read } from '../../store/rate-counters.js';
 import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_FAILURES = 5;

@@ -5,7 +5,7 @@
  * and unknown emails alike, so the throttle tells nothing about which accounts exist (the
  * same counter mechanism as sign-in-throttle.ts, keyed by a hash of the email).
  */
-import { counterKeys, increment } from '../../adapters/aws/rate-limiter.js';
+import { counterKeys, increment } from '../../store/rate-counters.js';
 import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_VERIFICATION_MAILS = 3;

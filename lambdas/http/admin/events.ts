@@ -1,6 +1,6 @@
 /** GET /v1/admin/events (SPEC.md §4.6): newest first, limit 1..100 (default 20). */
 import { adminEvents } from '../../domain/orgs/admin-log.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.adminEvents, async ({ caller, query }) => ({

@@ -1,6 +1,6 @@
 /** POST /v1/agents/:agent_id/keys (ledger issue): adds a key; admin event key.add. */
 import { addKey } from '../../domain/agents/agent-keys.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.addAgentKey, async ({ caller, params, body }) => ({

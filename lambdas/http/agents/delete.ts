@@ -1,6 +1,6 @@
 /** DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent; operations stay verifiable. */
 import { deleteAgent } from '../../domain/agents/delete-agent.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.deleteAgent, async ({ caller, params }) => {

@@ -1,6 +1,6 @@
 /** POST /v1/agents/:agent_id/freeze (SPEC.md §3, §4.3). */
 import { changeStatus } from '../../domain/agents/agent-status.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.freezeAgent, async ({ caller, params, body }) => {

@@ -1,6 +1,6 @@
 /** GET /v1/agents/:agent_id (SPEC.md §4.3) with the chain head of the ledger issue. */
 import { getAgentDetail } from '../../domain/agents/read-agents.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.getAgent, async ({ caller, params }) => ({

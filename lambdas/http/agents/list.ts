@@ -1,6 +1,6 @@
 /** GET /v1/agents (SPEC.md §4.3): visible agents only (§5 read_all rule). */
 import { listVisibleAgents } from '../../domain/agents/read-agents.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.listAgents, async ({ caller }) => ({

@@ -1,6 +1,6 @@
 /** POST /v1/agents/:agent_id/keys/:kid/retire (ledger issue): active → retired; admin event key.retire. */
 import { retireKey } from '../../domain/agents/agent-keys.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.retireAgentKey, async ({ caller, params, body }) => ({

@@ -4,7 +4,7 @@
  */
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { revokeKey } from '../../domain/agents/agent-keys.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.revokeAgent, async ({ caller, params, body }) => {

@@ -1,6 +1,6 @@
 /** POST /v1/agents/:agent_id/unfreeze (SPEC.md §3, §4.3): only a frozen agent; otherwise VALIDATION_ERROR 409. */
 import { changeStatus } from '../../domain/agents/agent-status.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.unfreezeAgent, async ({ caller, params, body }) => {

@@ -1,6 +1,6 @@
 /** POST /v1/agents/:agent_id/assignments {user_id} (SPEC.md §4.4): HTTP 201 assignment; agent.assign. */
 import { assignAgent } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.assignAgent, async ({ caller, params, body }) => ({

@@ -1,6 +1,6 @@
 /** GET /v1/members/:user_id/agents (SPEC.md §4.4): the user themselves, org_owner, security_admin. */
 import { userAgents } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.memberAgents, async ({ caller, params }) => ({

@@ -1,6 +1,6 @@
 /** GET /v1/agents/:agent_id/assignments (SPEC.md §4.4). */
 import { agentAssignments } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.listAssignments, async ({ caller, params }) => ({

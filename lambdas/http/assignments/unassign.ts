@@ -1,6 +1,6 @@
 /** DELETE /v1/agents/:agent_id/assignments/:user_id (SPEC.md §4.4): {deleted: true}; agent.unassign. */
 import { unassignAgent } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.unassignAgent, async ({ caller, params }) => {

@@ -5,7 +5,7 @@
  * `?error=<reason>`. A request that matches no sign-in in flight is UNAUTHORIZED.
  */
 import { completeSocialSignIn } from '../../domain/identity/social.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { STATE_COOKIE, clearedStateCookie, cookieValue, sessionCookie } from './cookies.js';
 

@@ -10,7 +10,7 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../../config.js';
-import { SESSION_COOKIE } from '../../domain/auth/token-format.js';
+import { SESSION_COOKIE } from '../../shared/token-format.js';
 import { OAUTH_STATE_TTL_MS } from '../../domain/identity/social.js';
 import { headerValue } from '../json-body.js';
 

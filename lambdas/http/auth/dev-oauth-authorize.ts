@@ -1,5 +1,5 @@
 /** GET /api/auth/dev-oauth/authorize: the development provider's consent page (local stack only, dev-oauth-page.ts). */
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { assertDevProviderEnabled, consentPage } from './dev-oauth-page.js';
 

@@ -5,8 +5,8 @@
  * one-time code and the state (RFC 6749 §4.1.2).
  */
 import { issueDevCode } from '../../adapters/local/dev-oauth-codes.js';
-import { LedgerError } from '../../domain/errors.js';
-import { routes } from '../../routes.js';
+import { LedgerError } from '../../shared/errors.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { CALLBACK_PATH_PREFIX, requestOrigin } from './cookies.js';
 import { assertDevProviderEnabled } from './dev-oauth-page.js';

@@ -6,7 +6,7 @@
  * provider is configured and answers NOT_FOUND everywhere else.
  */
 import { config } from '../../config.js';
-import { LedgerError } from '../../domain/errors.js';
+import { LedgerError } from '../../shared/errors.js';
 
 export const DEV_CONTINUE_PATH = '/api/auth/dev-oauth/continue';
 

@@ -1,6 +1,6 @@
 /** GET /api/auth/get-session (SPEC.md §4.1): the session and user, or HTTP 200 with body null. */
 import { currentSession } from '../../domain/identity/session-info.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { presentedHash } from './presented-hash.js';
 

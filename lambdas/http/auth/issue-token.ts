@@ -1,6 +1,6 @@
 /** POST /v1/auth/token (SPEC.md §4.1, session only): an API token, shown once. */
 import { issueApiToken } from '../../domain/identity/tokens.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.issueToken, async ({ caller, body }) => ({

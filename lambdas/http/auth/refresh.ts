@@ -1,7 +1,7 @@
 /** POST /v1/auth/refresh (SPEC.md §4.1, session only): a new session token; the old one ends. */
-import { LedgerError } from '../../domain/errors.js';
+import { LedgerError } from '../../shared/errors.js';
 import { refreshSession } from '../../domain/identity/tokens.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { sessionCookie } from './cookies.js';
 import { presentedHash } from './presented-hash.js';

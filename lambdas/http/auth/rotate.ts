@@ -1,7 +1,7 @@
 /** POST /v1/auth/rotate (SPEC.md §4.1, API token only): a new token; the presented one keeps working through the grace period. */
-import { LedgerError } from '../../domain/errors.js';
+import { LedgerError } from '../../shared/errors.js';
 import { rotateApiToken } from '../../domain/identity/tokens.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { presentedHash } from './presented-hash.js';
 

@@ -4,7 +4,7 @@
  * account enumeration).
  */
 import { resendVerificationEmail } from '../../domain/identity/email-verification.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { requestOrigin } from './cookies.js';
 

@@ -3,7 +3,7 @@
  * the browser back to /api/auth/callback/<provider> on the origin this request came to.
  */
 import { startSocialSignIn } from '../../domain/identity/social.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { CALLBACK_PATH_PREFIX, requestOrigin, stateCookie } from './cookies.js';
 

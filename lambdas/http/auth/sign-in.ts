@@ -1,7 +1,7 @@
 /** POST /api/auth/sign-in/email (SPEC.md §4.1): {redirect: false, token, user}, and the session cookie. */
 import { signInWithPassword } from '../../domain/identity/sign-in.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { sessionCookie } from './cookies.js';
 

@@ -1,6 +1,6 @@
 /** POST /api/auth/sign-out: ends the presented session and clears its cookie. */
 import { endSession } from '../../domain/identity/tokens.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { clearedSessionCookie } from './cookies.js';
 import { presentedHash } from './presented-hash.js';

@@ -1,7 +1,7 @@
 /** POST /api/auth/sign-up/email (SPEC.md §4.1): {token: null, user}; the verification link leads back to this origin. */
 import { signUp } from '../../domain/identity/sign-up.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { requestOrigin } from './cookies.js';
 

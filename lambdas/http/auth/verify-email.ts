@@ -4,7 +4,7 @@
  * to callbackURL when one passes the callback policy; a bad token is VALIDATION_ERROR 400.
  */
 import { verifyEmail } from '../../domain/identity/email-verification.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.verifyEmail, async ({ query }) => {

@@ -1,6 +1,6 @@
 /** POST /v1/invitations/:invitation_id/accept: join with the invited role, onboarding completed (409 when already in an organization). */
 import { acceptInvitation } from '../../domain/orgs/invitations.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.acceptInvitation, async ({ caller, params }) => ({

@@ -1,6 +1,6 @@
 /** GET /v1/invitations (any authenticated user): pending invitations addressed to the caller's email. */
 import { receivedInvitations } from '../../domain/orgs/invitations.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.receivedInvitations, async ({ caller }) => ({

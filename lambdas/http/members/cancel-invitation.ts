@@ -1,6 +1,6 @@
 /** DELETE /v1/members/invitations/:invitation_id (org_owner, security_admin) → invitation.cancel. */
 import { cancelInvitation } from '../../domain/orgs/invitations.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.cancelInvitation, async ({ caller, params }) => {

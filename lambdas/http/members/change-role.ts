@@ -1,6 +1,6 @@
 /** PATCH /v1/members/:user_id {role} (org_owner, security_admin) → member.role_change. */
 import { changeRole } from '../../domain/orgs/members.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.changeMemberRole, async ({ caller, params, body }) => ({

@@ -1,6 +1,6 @@
 /** POST /v1/members/invitations {email, role} (org_owner, security_admin) → member.invite; HTTP 201 {invitation}. */
 import { inviteMember } from '../../domain/orgs/invitations.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.inviteMember, async ({ caller, body }) => ({

@@ -1,6 +1,6 @@
 /** POST /v1/onboarding/organization (SPEC.md §4.2): HTTP 201 {org_id}. */
 import { createOrganization } from '../../domain/orgs/onboarding.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.onboardOrganization, async ({ caller, body }) => ({

@@ -1,6 +1,6 @@
 /** POST /v1/onboarding/personal (SPEC.md §4.2): HTTP 201 {org_id}, a workspace named Personal Workspace. */
 import { PERSONAL_WORKSPACE_NAME, createOrganization } from '../../domain/orgs/onboarding.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.onboardPersonal, async ({ caller }) => ({

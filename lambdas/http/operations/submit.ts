@@ -1,6 +1,6 @@
 /** POST /v1/operations (SPEC.md §4.5): the signed record in, the signed receipt out. */
 import { submitOperation } from '../../domain/ledger/submit-operation.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.submitOperation, async ({ caller, body }) => ({

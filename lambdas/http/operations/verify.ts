@@ -1,6 +1,6 @@
 /** POST /v1/operations/:operation_id/verify (SPEC.md §4.5, PROTOCOL.md "Verify endpoint"). */
 import { verifyOperation } from '../../domain/ledger/verify-operation.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.verifyOperation, async ({ caller, params }) => ({

@@ -6,9 +6,9 @@
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { config } from '../../config.js';
-import { routes } from '../../routes.js';
-import { dynamo, queue, s3, signer } from '../../runtime.js';
-import type { dependencyNames } from '../../schemas/public.js';
+import { routes } from '../../routes/routes.js';
+import { dynamo, queue, s3, signer } from '../../store/clients.js';
+import type { dependencyNames } from '../../routes/schemas/public.js';
 import { defineHandler } from '../define-handler.js';
 import { probe } from '../probe.js';
 

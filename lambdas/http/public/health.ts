@@ -1,6 +1,6 @@
 /** GET /v1/health (SPEC.md §4.10): liveness only; touches no dependency. */
 import { config } from '../../config.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.health, async () => ({

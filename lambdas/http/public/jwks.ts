@@ -3,8 +3,8 @@
  * signing keys as OKP Ed25519 JWKs with RFC 7638 kids. The signer caches the key, so this
  * costs one KMS GetPublicKey per cold start; clients may cache the document for 5 minutes.
  */
-import { routes } from '../../routes.js';
-import { signer } from '../../runtime.js';
+import { routes } from '../../routes/routes.js';
+import { signer } from '../../store/clients.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.jwks, async () => ({

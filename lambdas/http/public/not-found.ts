@@ -5,9 +5,9 @@
  * with an Allow header (RFC 9110 §10.2.1).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { LedgerError } from '../../domain/errors.js';
-import { routeMatcher } from '../../route-match.js';
-import { routeList } from '../../routes.js';
+import { LedgerError } from '../../shared/errors.js';
+import { routeMatcher } from '../../routes/route-match.js';
+import { routeList } from '../../routes/routes.js';
 import { errorResponse } from '../error-response.js';
 
 const matcher = routeMatcher(routeList);

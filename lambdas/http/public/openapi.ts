@@ -1,7 +1,7 @@
 /** GET /v1/openapi.json: the OpenAPI 3.1 document, generated from the route table once per cold start. */
-import { routeList } from '../../routes.js';
+import { routeList } from '../../routes/routes.js';
 import { config } from '../../config.js';
-import { routes } from '../../routes.js';
+import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { openApiDocument } from '../openapi-document.js';
 

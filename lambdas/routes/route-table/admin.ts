@@ -1,5 +1,5 @@
 /** The admin log (SPEC.md §4.6, §6.3). */
-import { AUDITORS } from '../domain/roles.js';
+import { AUDITORS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { adminEventsQuery, adminEventsResponse } from '../schemas/admin.js';
 

@@ -3,7 +3,7 @@
  * groups of domain/roles.ts exactly as §4.3 lists them; key management is an admin act, like
  * revocation.
  */
-import { ADMINS, AGENT_WRITERS, ALL_ROLES } from '../domain/roles.js';
+import { ADMINS, AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import {
   agentDetailResponse,

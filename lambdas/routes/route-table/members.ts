@@ -2,7 +2,7 @@
  * Organization, members, invitations and agent assignments (SPEC.md §4.4, §5; the
  * endpoints §4 implies but does not show, as the identity issue specifies them).
  */
-import { ADMINS, ALL_ROLES } from '../domain/roles.js';
+import { ADMINS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import {
   acceptResponse,

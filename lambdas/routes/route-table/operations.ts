@@ -3,7 +3,7 @@
  * receipt that a failure after commit left unwritten (ledger issue, item 4), so they hold the
  * same write grants as submission.
  */
-import { AGENT_WRITERS, ALL_ROLES } from '../domain/roles.js';
+import { AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { getOperationResponse, operationParams, operationRecordSchema, submitResponse, verifyResponse } from '../schemas/operations.js';
 

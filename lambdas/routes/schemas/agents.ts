@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isB64u } from '@agent-ledger/protocol';
-import { AGENT_STATUSES, INTEGRATION_TYPES, KEY_STATUSES } from '../domain/agents/agent-types.js';
+import { AGENT_STATUSES, INTEGRATION_TYPES, KEY_STATUSES } from '../../shared/agent-types.js';
 import { unixMs } from './common.js';
 
 /**

@@ -1,6 +1,6 @@
 /** Bodies of the authentication and session endpoints (SPEC.md §4.1, §2.7, §8). */
 import { z } from 'zod';
-import { ROLES } from '../domain/roles.js';
+import { ROLES } from '../../shared/roles.js';
 import { unixMs } from './common.js';
 
 export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
