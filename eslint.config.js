@@ -1,5 +1,8 @@
-// ESLint flat config. The import rules enforce DESIGN.md's dependency direction: protocol/
-// is pure (no AWS, middy, zod or I/O), and the domain layer knows nothing of HTTP.
+// ESLint flat config. The import rules enforce the dependency rule of the README's
+// Architecture section (DESIGN.md, Layout): protocol/ is pure (no AWS, middy, zod or I/O);
+// domain/ uses store/, protocol and port types only; store/ never reaches up into domain/;
+// shared/ uses nothing of ours. test/unit/dependency-rule.test.ts checks each rule fires,
+// and test/unit/import-cycles.test.ts that no import cycle exists.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -43,7 +46,58 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/http/**', '@middy/*', 'aws-lambda'], message: 'The domain layer has no HTTP or Lambda types (DESIGN.md, Layout).' }] },
+        {
+          patterns: [
+            { group: ['**/http/**', '**/workers/**', '**/routes/**', '@middy/*', 'aws-lambda'], message: 'domain/ has no HTTP or Lambda types: handlers call the domain, not the other way (README, Architecture).' },
+            { group: ['**/adapters/**', '**/runtime/**'], message: 'domain/ takes ports as arguments (domain/ports.ts Ports); only the handlers and workers pick implementations from runtime/ (README, Architecture).' },
+            { group: ['@aws-sdk/*', '**/store/clients.js'], message: 'domain/ reads and writes through store/ functions, never SDK commands (README, Architecture).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['lambdas/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/domain/**', '**/http/**', '**/workers/**', '**/routes/**', '**/adapters/**', '**/runtime/**'], message: 'store/ is the bottom layer: it uses shared/, config and protocol only, never the layers that use it (README, Architecture).' },
+            { group: ['@middy/*', 'aws-lambda'], message: 'store/ knows nothing of Lambda.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['lambdas/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '@aws-sdk/*', '@middy/*', 'aws-lambda'], message: 'shared/ is vocabulary every layer uses: it imports nothing of ours but protocol (README, Architecture).' }] },
+      ],
+    },
+  },
+  {
+    files: ['lambdas/routes/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/http/**', '**/workers/**', '**/domain/**', '**/store/**', '**/adapters/**', '**/runtime/**', '@aws-sdk/*', '@middy/*'], message: 'The route table is data (lib/, local/ and the OpenAPI document read it): zod schemas and shared/ only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['lambdas/http/**/*.ts', 'lambdas/workers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@aws-sdk/*', '**/adapters/aws/**', '**/store/clients.js'], message: 'Handlers reach AWS through store/ and the ports of runtime/, so each bundle holds only what its route uses (README, Architecture).' }] },
       ],
     },
   },

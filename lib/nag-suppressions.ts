@@ -14,14 +14,23 @@ import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { Resource, RouteSpec } from '../lambdas/routes/route-spec.js';
 import type { LedgerFunction } from './function.js';
-import type { LedgerStack } from './ledger-stack.js';
+import type { LedgerApi } from './api.js';
+import type { FunctionUse } from './function.js';
+import type { LedgerResources } from './resources.js';
+
+/** What the acknowledgements look at: the stack's functions, API routes and resources (ledger-stack.ts passes itself). */
+export interface NagScope {
+  readonly functions: readonly FunctionUse[];
+  readonly api: Pick<LedgerApi, 'routes' | 'notFoundRoute'>;
+  readonly resources: LedgerResources;
+}
 
 interface Acknowledgement {
   readonly id: string;
   readonly reason: string;
 }
 
-export function acknowledgeNagFindings(stack: LedgerStack): void {
+export function acknowledgeNagFindings(stack: NagScope): void {
   for (const { function: fn, uses } of stack.functions) {
     acknowledgeFunction(fn);
     for (const use of new Set(uses)) acknowledge(fn.role, grantFindings(stack, use));
@@ -81,7 +90,7 @@ function describeAuth(spec: RouteSpec): string {
 }
 
 /** The wildcards each grant of grants.ts produces, with why each is acceptable. */
-function grantFindings(stack: LedgerStack, use: Resource): Acknowledgement[] {
+function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
   const { table, dataBucket, anchorsBucket } = stack.resources;
   const tableIndexes: Acknowledgement = {
     id: `AwsSolutions-IAM5[Resource::<${logicalId(table)}.Arn>/index/*]`,

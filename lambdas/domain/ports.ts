@@ -5,6 +5,19 @@
  */
 import type { Ed25519Jwk } from '@agent-ledger/protocol';
 
+/**
+ * The ports a use case may need, by name. A use case takes the ones it uses as its first
+ * argument (`Pick<Ports, 'signer' | 'queue'>`); the handler or worker passes them from
+ * lambdas/runtime/, the one place that picks the AWS or the local implementation.
+ */
+export interface Ports {
+  signer: Signer;
+  encryptor: Encryptor;
+  queue: Queue;
+  identity: IdentityProvider;
+  tsa: TimestampAuthority | undefined;
+}
+
 /** A dependency's health for GET /v1/health/deep. */
 export interface Pingable {
   /** Resolves when the dependency answers; rejects with the reason otherwise. */
@@ -53,8 +66,8 @@ export interface BatchResult {
   failedMessageIds: string[];
 }
 
-/** Social sign-in providers of SPEC.md §4.1. */
-export type SocialProvider = 'google' | 'github';
+export type { SocialProvider } from '../shared/social-provider.js';
+import type { SocialProvider } from '../shared/social-provider.js';
 
 /** A person as the identity provider knows them. */
 export interface ProviderIdentity {

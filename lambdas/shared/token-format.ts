@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sha256B64u } from '@agent-ledger/protocol';
-import type { TokenKind } from '../domain/auth/caller.js';
+
+/** Session tokens (browsers, sign-in) and API tokens (agents, tooling), SPEC.md §5. */
+export type TokenKind = 'session' | 'api';
 
 export const TOKEN_PREFIX: Record<TokenKind, string> = {
   session: 'als_',

@@ -7,8 +7,7 @@
  * ScanIndexForward=false lists newest first.
  */
 import { randomUUID } from 'node:crypto';
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
+import { padMs, table, type TransactItem } from './dynamo.js';
 
 /** SPEC.md §6.3 actions. */
 export type AdminAction =
@@ -51,7 +50,7 @@ export interface AdminEvent {
 export const adminLogPartition = (orgId: string) => `ORG#${orgId}#ADMIN`;
 
 export function adminEventSortKey(createdAt: number, eventId: string): string {
-  return `${String(createdAt).padStart(13, '0')}#${eventId}`;
+  return `${padMs(createdAt)}#${eventId}`;
 }
 
 export interface AdminEventInput {
@@ -63,8 +62,6 @@ export interface AdminEventInput {
   details?: Record<string, unknown> | null;
   now?: number;
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** The Put of one admin event, to add to the transaction that makes the change. */
 export function adminEventPut(input: AdminEventInput): TransactItem {
@@ -80,7 +77,7 @@ export function adminEventPut(input: AdminEventInput): TransactItem {
   };
   return {
     Put: {
-      TableName: config().tableName,
+      TableName: table(),
       Item: { pk: adminLogPartition(input.orgId), sk: adminEventSortKey(event.created_at, event.event_id), type: 'admin_event', ...event },
     },
   };

@@ -7,48 +7,16 @@
  * Write functions return false when a condition failed (the state moved under the caller);
  * the domain re-reads and decides what that means.
  */
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
+import { CONDITION_FAILED, getItem, prefixQuery, queryAll, strip, table, transact, type Key, type TransactItem } from './dynamo.js';
 import { identityKeys } from './identity-items.js';
 import { ledgerKeys, TYPE, type AgentItem, type AgentKeyItem, type AgentStatus } from './ledger-items.js';
-import { CONDITION_FAILED, transact, type TransactItem } from './dynamo.js';
 
-const table = () => config().tableName;
+export const readAgent = async (orgId: string, agentId: string) => (await getItem<AgentItem>(ledgerKeys.agent(orgId, agentId))) ?? null;
 
-/** Strips the table's key attributes so items can be handed to the domain as plain records. */
-function strip<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
-  return rest as T;
-}
-
-async function getItem<T>(key: { pk: string; sk: string }): Promise<T | null> {
-  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return out.Item ? strip<T>(out.Item) : null;
-}
-
-async function queryAll(input: { pk: string; skPrefix: string }): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': input.pk, ':prefix': input.skPrefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: cursor,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
-
-export const readAgent = (orgId: string, agentId: string) => getItem<AgentItem>(ledgerKeys.agent(orgId, agentId));
-
-export const readKey = (orgId: string, agentId: string, kid: string) => getItem<AgentKeyItem>(ledgerKeys.key(orgId, agentId, kid));
+export const readKey = async (orgId: string, agentId: string, kid: string) =>
+  (await getItem<AgentKeyItem>(ledgerKeys.key(orgId, agentId, kid))) ?? null;
 
 /**
  * The agent and one of its keys in one strongly consistent BatchGetItem: the submission hot
@@ -62,12 +30,12 @@ export async function readAgentAndKey(orgId: string, agentId: string, kid: strin
     new BatchGetCommand({ RequestItems: { [table()]: { Keys: [agentKey, keyKey], ConsistentRead: true } } }),
   );
   const found = out.Responses?.[table()] ?? [];
-  const pick = <T>(key: { pk: string; sk: string }): T | null => {
+  const pick = <T>(key: Key): T | null => {
     const item = found.find((candidate) => candidate.pk === key.pk && candidate.sk === key.sk);
     return item ? strip<T>(item) : null;
   };
   const unprocessed = out.UnprocessedKeys?.[table()]?.Keys ?? [];
-  const isUnprocessed = (key: { pk: string; sk: string }) => unprocessed.some((k) => k.pk === key.pk && k.sk === key.sk);
+  const isUnprocessed = (key: Key) => unprocessed.some((k) => k.pk === key.pk && k.sk === key.sk);
   return Promise.all([
     isUnprocessed(agentKey) ? readAgent(orgId, agentId) : pick<AgentItem>(agentKey),
     isUnprocessed(keyKey) ? readKey(orgId, agentId, kid) : pick<AgentKeyItem>(keyKey),
@@ -75,18 +43,18 @@ export async function readAgentAndKey(orgId: string, agentId: string, kid: strin
 }
 
 export async function listAgents(orgId: string): Promise<AgentItem[]> {
-  const items = await queryAll({ pk: `ORG#${orgId}`, skPrefix: ledgerKeys.agentPrefix });
+  const items = await queryAll(prefixQuery(`ORG#${orgId}`, ledgerKeys.agentPrefix));
   return items.map((item) => strip<AgentItem>(item));
 }
 
 export async function listKeys(orgId: string, agentId: string): Promise<AgentKeyItem[]> {
-  const items = await queryAll({ pk: ledgerKeys.agentPartition(orgId, agentId), skPrefix: ledgerKeys.keyPrefix });
+  const items = await queryAll(prefixQuery(ledgerKeys.agentPartition(orgId, agentId), ledgerKeys.keyPrefix));
   return items.map((item) => strip<AgentKeyItem>(item)).sort((a, b) => a.created_at - b.created_at || a.kid.localeCompare(b.kid));
 }
 
 /** user ids of the agent's assignments (identity-items.ts keeps them in the agent's partition). */
 export async function listAssignedUsers(orgId: string, agentId: string): Promise<string[]> {
-  const items = await queryAll({ pk: ledgerKeys.agentPartition(orgId, agentId), skPrefix: 'ASSIGN#' });
+  const items = await queryAll(prefixQuery(ledgerKeys.agentPartition(orgId, agentId), 'ASSIGN#'));
   return items.map((item) => String(item.user_id));
 }
 
@@ -304,5 +272,3 @@ export async function deleteAgentItems(deletion: AgentDeletion): Promise<boolean
   return (await transact(items)).committed;
 }
 
-/** DynamoDB's limit on items per transaction. */
-export const MAX_TRANSACTION_ITEMS = 100;

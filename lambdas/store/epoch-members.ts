@@ -9,21 +9,22 @@
  * may still show up for a while. The second case is why `stillUnsealed` re-reads rows with
  * strongly consistent reads before the sealer puts a suspicious one into a new epoch.
  */
-import { BatchGetCommand, QueryCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
 import { forEachBounded } from '../shared/bounded.js';
-import type { MemberCandidate } from '../domain/epochs/epoch.js';
-import { pad13 } from '../domain/epochs/window.js';
-import { dynamo } from './clients.js';
+import { batchGetRaw, CONDITION_FAILED, MAX_TRANSACTION_ITEMS, padMs, queryPage, queryPages, table, transact, type TransactItem } from './dynamo.js';
 import { ledgerKeys, UNSEALED_SHARDS, unsealedShard } from './ledger-items.js';
-import { CONDITION_FAILED, transact, type TransactItem } from './dynamo.js';
 
-/** TransactWriteItems' item limit, and how many such transactions run at once. */
-const MARK_BATCH = 100;
+/** One unsealed operation as the sealer needs it: enough to order, hash and mark it. */
+export interface MemberCandidate {
+  operation_id: string;
+  created_at: number;
+  chain_hash: string;
+}
+
+/** Marks per transaction (DynamoDB's limit), and how many such transactions run at once. */
+const MARK_BATCH = MAX_TRANSACTION_ITEMS;
 const MARK_CONCURRENCY = 8;
 /** Retries of a batch that concurrent writes to its rows cancelled (TransactionConflict). */
 const MARK_ATTEMPTS = 5;
-const BATCH_GET_SIZE = 100;
 const PAGE_ITEMS = 1_000;
 
 /**
@@ -35,17 +36,14 @@ async function organizationsInShard(shard: number): Promise<string[]> {
   const orgs: string[] = [];
   let after: string | undefined;
   for (;;) {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: config().tableName,
-        IndexName: 'gsi3',
-        KeyConditionExpression: after === undefined ? 'gsi3pk = :pk' : 'gsi3pk = :pk AND gsi3sk > :after',
-        ExpressionAttributeValues: { ':pk': `UNSEALED#${shard}`, ...(after === undefined ? {} : { ':after': after }) },
-        ProjectionExpression: 'org_id',
-        Limit: 1,
-      }),
-    );
-    const org = out.Items?.[0]?.org_id as string | undefined;
+    const page = await queryPage({
+      IndexName: 'gsi3',
+      KeyConditionExpression: after === undefined ? 'gsi3pk = :pk' : 'gsi3pk = :pk AND gsi3sk > :after',
+      ExpressionAttributeValues: { ':pk': `UNSEALED#${shard}`, ...(after === undefined ? {} : { ':after': after }) },
+      ProjectionExpression: 'org_id',
+      Limit: 1,
+    });
+    const org = page[0]?.org_id as string | undefined;
     if (org === undefined) return orgs;
     orgs.push(org);
     after = `${org}$`;
@@ -63,66 +61,42 @@ function unsealedRange(orgId: string, before: number) {
     // `<org>#<before>` sorts after every key with a smaller created_at and before every key
     // with created_at >= before (13-digit padding makes string order numeric).
     KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk BETWEEN :lo AND :hi',
-    ExpressionAttributeValues: { ':pk': `UNSEALED#${unsealedShard(orgId)}`, ':lo': `${orgId}#`, ':hi': `${orgId}#${pad13(before)}` },
+    ExpressionAttributeValues: { ':pk': `UNSEALED#${unsealedShard(orgId)}`, ':lo': `${orgId}#`, ':hi': `${orgId}#${padMs(before)}` },
   };
 }
 
 /** Whether the organization has an unsealed operation created before `before`: one small read. */
 export async function hasUnsealedBefore(orgId: string, before: number): Promise<boolean> {
-  const out = await dynamo().send(
-    new QueryCommand({ TableName: config().tableName, IndexName: 'gsi3', ...unsealedRange(orgId, before), ProjectionExpression: 'pk', Limit: 1 }),
-  );
-  return (out.Items?.length ?? 0) > 0;
+  const page = await queryPage({ IndexName: 'gsi3', ...unsealedRange(orgId, before), ProjectionExpression: 'pk', Limit: 1 });
+  return page.length > 0;
 }
 
 /** The organization's unsealed operations created before `before`, in leaf order (index order). */
 export async function unsealedOperations(orgId: string, before: number): Promise<MemberCandidate[]> {
   const found: MemberCandidate[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: config().tableName,
-        IndexName: 'gsi3',
-        ...unsealedRange(orgId, before),
-        ProjectionExpression: 'operation_id, created_at, chain_hash',
-        // About a 1 MB page of ledger rows anyway; an explicit limit also keeps DynamoDB Local
-        // from reading the whole rest of the range for every page (quadratic on a big epoch).
-        Limit: PAGE_ITEMS,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) {
+  const pages = queryPages({
+    IndexName: 'gsi3',
+    ...unsealedRange(orgId, before),
+    ProjectionExpression: 'operation_id, created_at, chain_hash',
+    // About a 1 MB page of ledger rows anyway; an explicit limit also keeps DynamoDB Local
+    // from reading the whole rest of the range for every page (quadratic on a big epoch).
+    Limit: PAGE_ITEMS,
+  });
+  for await (const page of pages) {
+    for (const item of page) {
       found.push({ operation_id: String(item.operation_id), created_at: Number(item.created_at), chain_hash: String(item.chain_hash) });
     }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
   return found;
 }
 
 /** Of `operationIds`, those whose row exists and carries no epoch_id yet (strongly consistent reads). */
 export async function stillUnsealed(orgId: string, operationIds: readonly string[]): Promise<Set<string>> {
-  const unsealed = new Set<string>();
-  for (let i = 0; i < operationIds.length; i += BATCH_GET_SIZE) {
-    let keys: Record<string, unknown>[] | undefined = operationIds
-      .slice(i, i + BATCH_GET_SIZE)
-      .map((id) => ledgerKeys.operation(orgId, id));
-    for (let attempt = 0; keys && keys.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const out: BatchGetCommandOutput = await dynamo().send(
-        new BatchGetCommand({
-          RequestItems: {
-            [config().tableName]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'operation_id, epoch_id' },
-          },
-        }),
-      );
-      for (const item of out.Responses?.[config().tableName] ?? []) {
-        if (item.epoch_id === undefined) unsealed.add(String(item.operation_id));
-      }
-      keys = out.UnprocessedKeys?.[config().tableName]?.Keys;
-    }
-  }
-  return unsealed;
+  const rows = await batchGetRaw(
+    operationIds.map((id) => ledgerKeys.operation(orgId, id)),
+    { projection: 'operation_id, epoch_id' },
+  );
+  return new Set(rows.filter((row) => row.epoch_id === undefined).map((row) => String(row.operation_id)));
 }
 
 /** A row missing or already sealed into another epoch: something broke an invariant, sealing must stop. */
@@ -141,7 +115,7 @@ interface Mark {
 function markUpdate(orgId: string, epochId: string, mark: Mark): TransactItem {
   return {
     Update: {
-      TableName: config().tableName,
+      TableName: table(),
       Key: ledgerKeys.operation(orgId, mark.operation_id),
       UpdateExpression: 'SET epoch_id = :epoch, leaf_index = :index REMOVE gsi3pk, gsi3sk',
       ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(epoch_id) OR epoch_id = :epoch)',

@@ -14,12 +14,33 @@
  * then nothing. A crash between steps is thus found again by the next run even when the
  * organization has no new operations, and events never queue behind a long TSA outage.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config.js';
-import type { Epoch, EpochAnchor } from '../domain/epochs/epoch.js';
-import { pad13 } from '../domain/epochs/window.js';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
+import { getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, writeIfCondition } from './dynamo.js';
+
+/** The epoch resource (SPEC.md §2.11). */
+export interface Epoch {
+  epoch_id: string;
+  org_id: string;
+  /** Window `[start_time, end_time)`, PROTOCOL.md "Merkle epochs". */
+  start_time: number;
+  end_time: number;
+  /** b64u RFC 9162 Merkle root over the members' chain hashes. */
+  root_hash: string;
+  leaf_count: number;
+  /** Key of the leaf list in the anchors bucket. */
+  store_epoch_key: string;
+  created_at: number;
+}
+
+/** An epoch's RFC 3161 anchor (SPEC.md §2.11). */
+export interface EpochAnchor {
+  tsa_url: string;
+  /** The whole RFC 3161 TimeStampToken, base64 with the standard alphabet (SPEC.md §2.11). */
+  tsa_token: string;
+  /** The token's genTime: the instant the authority attests the root existed. */
+  anchored_at: number;
+}
 
 export type FollowUpStage = 'event' | 'anchor';
 const followUpPartition = (stage: FollowUpStage) => `EPOCH_FOLLOWUP#${stage}`;
@@ -43,10 +64,10 @@ export interface EpochItem extends Epoch {
 
 export const epochKeys = {
   partition: (orgId: string) => `ORG#${orgId}#EPOCHS`,
-  epoch: (orgId: string, startTime: number) => ({ pk: `ORG#${orgId}#EPOCHS`, sk: `EPOCH#${pad13(startTime)}` }),
+  epoch: (orgId: string, startTime: number) => ({ pk: `ORG#${orgId}#EPOCHS`, sk: `EPOCH#${padMs(startTime)}` }),
   followUp: (stage: FollowUpStage, orgId: string, startTime: number) => ({
     gsi3pk: followUpPartition(stage),
-    gsi3sk: `${pad13(startTime)}#${orgId}`,
+    gsi3sk: `${padMs(startTime)}#${orgId}`,
   }),
 };
 
@@ -62,21 +83,14 @@ export function anchorOf(item: EpochItem): EpochAnchor | null {
   return { tsa_url: item.tsa_url, tsa_token: item.tsa_token, anchored_at: item.anchored_at };
 }
 
-function stripKeys(raw: Record<string, unknown>): EpochItem {
-  const { pk: _pk, sk: _sk, gsi3pk: _g, gsi3sk: _s, type: _t, ...item } = raw;
-  return item as unknown as EpochItem;
-}
-
-function isConditionFailure(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException';
-}
+const stripKeys = (raw: Record<string, unknown>) => strip<EpochItem>(raw, INDEX_ATTRIBUTES);
 
 /** Creates the epoch unless its window already has one; false when it did (another run won). */
-export async function createEpochItem(item: EpochItem): Promise<boolean> {
-  try {
-    await dynamo().send(
+export function createEpochItem(item: EpochItem): Promise<boolean> {
+  return writeIfCondition(() =>
+    dynamo().send(
       new PutCommand({
-        TableName: config().tableName,
+        TableName: table(),
         Item: {
           ...epochKeys.epoch(item.org_id, item.start_time),
           ...epochKeys.followUp('event', item.org_id, item.start_time),
@@ -86,45 +100,30 @@ export async function createEpochItem(item: EpochItem): Promise<boolean> {
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
-export async function readEpochItem(orgId: string, startTime: number): Promise<EpochItem | undefined> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: config().tableName, Key: epochKeys.epoch(orgId, startTime), ConsistentRead: true }),
-  );
-  return out.Item ? stripKeys(out.Item) : undefined;
-}
+export const readEpochItem = (orgId: string, startTime: number) => getItem<EpochItem>(epochKeys.epoch(orgId, startTime), INDEX_ATTRIBUTES);
 
 /** Epochs with start_time in [from, to), oldest first, strongly consistent (the sealer decides on these). */
 export async function epochItemsBetween(orgId: string, from: number, to: number): Promise<EpochItem[]> {
   const items: EpochItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: config().tableName,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': epochKeys.partition(orgId),
-          ':from': epochKeys.epoch(orgId, from).sk,
-          ':to': epochKeys.epoch(orgId, Math.max(from, to - 1)).sk,
-        },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const raw of out.Items ?? []) {
+  const pages = queryPages({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': epochKeys.partition(orgId),
+      ':from': epochKeys.epoch(orgId, from).sk,
+      ':to': epochKeys.epoch(orgId, Math.max(from, to - 1)).sk,
+    },
+    ConsistentRead: true,
+  });
+  for await (const page of pages) {
+    for (const raw of page) {
       const item = stripKeys(raw);
       if (item.start_time >= from && item.start_time < to) items.push(item);
     }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  }
   return items;
 }
 
@@ -134,20 +133,17 @@ export async function epochItemsNewestFirst(
   limit: number,
   beforeStart?: number,
 ): Promise<{ items: EpochItem[]; more: boolean }> {
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: config().tableName,
-      KeyConditionExpression: beforeStart === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
-      ExpressionAttributeValues: {
-        ':pk': epochKeys.partition(orgId),
-        ...(beforeStart === undefined ? {} : { ':before': epochKeys.epoch(orgId, beforeStart).sk }),
-      },
-      ScanIndexForward: false,
-      // One more than asked: whether a next page exists without a second round trip.
-      Limit: limit + 1,
-    }),
-  );
-  const items = (out.Items ?? []).map(stripKeys);
+  const page = await queryPage({
+    KeyConditionExpression: beforeStart === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
+    ExpressionAttributeValues: {
+      ':pk': epochKeys.partition(orgId),
+      ...(beforeStart === undefined ? {} : { ':before': epochKeys.epoch(orgId, beforeStart).sk }),
+    },
+    ScanIndexForward: false,
+    // One more than asked: whether a next page exists without a second round trip.
+    Limit: limit + 1,
+  });
+  const items = page.map(stripKeys);
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
@@ -171,22 +167,18 @@ async function update(orgId: string, startTime: number, input: {
   const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
     .filter(Boolean)
     .join(' ');
-  try {
-    await dynamo().send(
+  return writeIfCondition(() =>
+    dynamo().send(
       new UpdateCommand({
-        TableName: config().tableName,
+        TableName: table(),
         Key: epochKeys.epoch(orgId, startTime),
         UpdateExpression: expression,
         ConditionExpression: input.condition ? `attribute_exists(pk) AND (${input.condition})` : 'attribute_exists(pk)',
         ExpressionAttributeNames: names,
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
 }
 
 export function setMembersMarked(orgId: string, startTime: number): Promise<boolean> {
@@ -223,15 +215,12 @@ export function setFollowUpStage(orgId: string, startTime: number, stage: Follow
 
 /** Epochs in a follow-up stage, oldest window first (eventually consistent: re-read before acting). */
 export async function followUpEpochs(stage: FollowUpStage, limit: number): Promise<{ org_id: string; start_time: number }[]> {
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: config().tableName,
-      IndexName: 'gsi3',
-      KeyConditionExpression: 'gsi3pk = :pk',
-      ExpressionAttributeValues: { ':pk': followUpPartition(stage) },
-      ProjectionExpression: 'org_id, start_time',
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).map((item) => ({ org_id: String(item.org_id), start_time: Number(item.start_time) }));
+  const page = await queryPage({
+    IndexName: 'gsi3',
+    KeyConditionExpression: 'gsi3pk = :pk',
+    ExpressionAttributeValues: { ':pk': followUpPartition(stage) },
+    ProjectionExpression: 'org_id, start_time',
+    Limit: limit,
+  });
+  return page.map((item) => ({ org_id: String(item.org_id), start_time: Number(item.start_time) }));
 }

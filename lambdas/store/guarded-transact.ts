@@ -4,7 +4,6 @@
  * condition means, so a cancelled transaction becomes the client's error (DESIGN.md,
  * "Adapters translate": a cancellation reason names the item whose condition failed).
  */
-import { config } from '../config.js';
 import { conflict, type LedgerError } from '../shared/errors.js';
 import { CONDITION_FAILED, TRANSACTION_CONFLICT, transact as transactWrite, type TransactItem } from './dynamo.js';
 
@@ -16,12 +15,8 @@ export interface GuardedItem {
   onConditionFailed?: () => LedgerError;
 }
 
-/** DynamoDB's limit of items per transaction. */
-export const MAX_TRANSACTION_ITEMS = 100;
-
-/** One transaction through the shared runner (transactions.ts), its cancellation reasons mapped to domain errors. */
+/** One transaction through the shared runner (dynamo.ts), its cancellation reasons mapped to domain errors. */
 export async function transact(items: readonly GuardedItem[]): Promise<void> {
-  if (items.length > MAX_TRANSACTION_ITEMS) throw new Error(`transaction of ${items.length} items exceeds ${MAX_TRANSACTION_ITEMS}`);
   const result = await transactWrite(items.map((entry) => entry.item));
   if (result.committed) return;
   for (const [index, reason] of result.reasons.entries()) {
@@ -34,6 +29,3 @@ export async function transact(items: readonly GuardedItem[]): Promise<void> {
   }
   throw new Error(`transaction cancelled: ${result.reasons.map((reason) => reason.code).join(', ')}`);
 }
-
-/** Table name for item builders. */
-export const table = (): string => config().tableName;

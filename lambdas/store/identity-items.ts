@@ -23,7 +23,8 @@
  * found by invitee through gsi1 and carry their org_id for the same reason.
  */
 import type { Role } from '../shared/roles.js';
-import type { TokenKind } from '../domain/auth/caller.js';
+import type { TokenKind } from '../shared/token-format.js';
+import { padMs } from './dynamo.js';
 
 export const identityKeys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
@@ -34,6 +35,8 @@ export const identityKeys = {
   invitation: (orgId: string, invitationId: string) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${invitationId}` }),
   /** gsi1 partition of the invitations addressed to one email (GET /v1/invitations). */
   invitee: (email: string) => `INVITEE#${email.toLowerCase()}`,
+  /** gsi1 sort key of an invitation: newest last. */
+  inviteeOrder: (createdAt: number, invitationId: string) => `${padMs(createdAt)}#${invitationId}`,
   oauthState: (stateHash: string) => ({ pk: `OAUTH#${stateHash}`, sk: 'OAUTH' }),
   assignment: (orgId: string, agentId: string, userId: string) => ({
     pk: `ORG#${orgId}#AGENT#${agentId}`,

@@ -17,13 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { AgentStatus, IntegrationType, KeyStatus } from '../shared/agent-types.js';
+import { padMs, padSeq } from './dynamo.js';
 
-/** Width of zero-padded numbers in sort keys: seq_no and Unix ms sort as strings. */
-const SEQ_WIDTH = 12;
-const MS_WIDTH = 13;
-
-export const padSeq = (seqNo: number) => String(seqNo).padStart(SEQ_WIDTH, '0');
-export const padMs = (ms: number) => String(ms).padStart(MS_WIDTH, '0');
 
 /**
  * Shards of the sparse "unsealed" index: spreading organizations over 16 partitions keeps

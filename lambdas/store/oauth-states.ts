@@ -3,11 +3,11 @@
  * /api/auth/sign-in/social promised, kept until the provider sends the browser back. Keyed
  * by a hash of the OAuth `state`; taken (deleted and returned) exactly once.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
 import { dynamo } from './clients.js';
 import { identityKeys, type OAuthStateItem } from './identity-items.js';
-import { table } from './guarded-transact.js';
+import { table, takeItem } from './dynamo.js';
 
 const stateKey = (state: string) => identityKeys.oauthState(sha256B64u(new TextEncoder().encode(state)));
 
@@ -19,6 +19,5 @@ export async function putOAuthState(state: string, item: OAuthStateItem): Promis
 
 /** The state's item, removed so it cannot be used twice; undefined when unknown or already used. */
 export async function takeOAuthState(state: string): Promise<OAuthStateItem | undefined> {
-  const result = await dynamo().send(new DeleteCommand({ TableName: table(), Key: stateKey(state), ReturnValues: 'ALL_OLD' }));
-  return result.Attributes as OAuthStateItem | undefined;
+  return takeItem<OAuthStateItem>(stateKey(state));
 }

@@ -11,25 +11,27 @@
  * Of two submissions on the same head exactly one can commit. Failed conditions come back
  * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { config } from '../config.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
+import {
+  CONDITION_FAILED,
+  getItem,
+  INDEX_ATTRIBUTES,
+  numberAttribute,
+  stringAttribute,
+  table,
+  transact,
+  TRANSACTION_CONFLICT,
+  writeIfCondition,
+} from './dynamo.js';
 import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger-items.js';
-import { CONDITION_FAILED, numberAttribute, stringAttribute, transact, TRANSACTION_CONFLICT } from './dynamo.js';
-
-const table = () => config().tableName;
 
 export async function readOperation(orgId: string, operationId: string): Promise<OperationItem | null> {
-  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: ledgerKeys.operation(orgId, operationId), ConsistentRead: true }));
-  if (!out.Item) return null;
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1p, gsi1sk: _g1s, gsi2pk: _g2p, gsi2sk: _g2s, gsi3pk: _g3p, gsi3sk: _g3s, ...row } = out.Item;
-  return row as OperationItem;
+  return (await getItem<OperationItem>(ledgerKeys.operation(orgId, operationId), INDEX_ATTRIBUTES)) ?? null;
 }
 
 export async function nonceUsed(orgId: string, agentId: string, nonce: string): Promise<boolean> {
-  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: ledgerKeys.nonce(orgId, agentId, nonce), ConsistentRead: true }));
-  return out.Item !== undefined;
+  return (await getItem(ledgerKeys.nonce(orgId, agentId, nonce))) !== undefined;
 }
 
 /** The head a submission read and builds on; the commit is conditioned on all of it. */
@@ -142,8 +144,8 @@ export interface ReceiptReference {
  * Returns false when a reference was already there.
  */
 export async function recordReceiptReference(orgId: string, operationId: string, reference: ReceiptReference): Promise<boolean> {
-  try {
-    await dynamo().send(
+  return writeIfCondition(() =>
+    dynamo().send(
       new UpdateCommand({
         TableName: table(),
         Key: ledgerKeys.operation(orgId, operationId),
@@ -151,10 +153,6 @@ export async function recordReceiptReference(orgId: string, operationId: string,
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(queue_message_id)',
         ExpressionAttributeValues: { ':qid': reference.queueMessageId, ':key': reference.storeReceiptKey, ':at': reference.createdAt },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException || (error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+    ),
+  );
 }

@@ -4,8 +4,6 @@
  * with its admin event. Every key starts with the caller's organization (DESIGN.md, "Tenancy
  * is in the key"), except the invitee index, whose items carry their org_id.
  */
-import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from './clients.js';
 import type { Role } from '../shared/roles.js';
 import {
   identityKeys,
@@ -14,52 +12,9 @@ import {
   type MemberItem,
   type OrgItem,
 } from './identity-items.js';
-import { table, type TransactItem } from './guarded-transact.js';
+import { getItem, prefixQuery, queryAll, strip, table, type Key, type TransactItem } from './dynamo.js';
 
-type Key = { pk: string; sk: string };
-
-/** Drops the table's own attributes so the domain sees the item's fields only. */
-export function strip<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, type: _type, ...rest } = item;
-  return rest as T;
-}
-
-async function getItem<T>(key: Key): Promise<T | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return result.Item ? strip<T>(result.Item) : undefined;
-}
-
-async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let cursor: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new QueryCommand({ TableName: table(), ...input, ExclusiveStartKey: cursor }));
-    items.push(...(page.Items ?? []));
-    cursor = page.LastEvaluatedKey;
-  } while (cursor);
-  return items;
-}
-
-const prefixQuery = (pk: string, prefix: string) => ({
-  KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-  ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
-  ConsistentRead: true,
-});
-
-/** Point reads of many keys (BatchGetItem: 100 keys a call, unprocessed keys retried). */
-export async function batchGet<T>(keys: readonly Key[]): Promise<T[]> {
-  const found: T[] = [];
-  for (let start = 0; start < keys.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + 100);
-    for (let attempt = 0; pending && pending.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [table()]: { Keys: pending, ConsistentRead: true } } }));
-      found.push(...(result.Responses?.[table()] ?? []).map((item) => strip<T>(item)));
-      pending = result.UnprocessedKeys?.[table()]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return found;
-}
+export { batchGet } from './dynamo.js';
 
 export const getOrg = (orgId: string) => getItem<OrgItem>(identityKeys.org(orgId));
 export const getMember = (orgId: string, userId: string) => getItem<MemberItem>(identityKeys.member(orgId, userId));
@@ -89,6 +44,17 @@ export async function listAgentAssignments(orgId: string, agentId: string): Prom
   return (await queryAll(prefixQuery(`ORG#${orgId}#AGENT#${agentId}`, 'ASSIGN#'))).map((item) => strip<AssignmentItem>(item));
 }
 
+/** The ids of the agents assigned to a user (gsi1, eventually consistent): the read_all rule's scope. */
+export async function assignedAgentIds(orgId: string, userId: string): Promise<string[]> {
+  const items = await queryAll({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': identityKeys.userAssignments(orgId, userId) },
+    ProjectionExpression: 'agent_id',
+  });
+  return items.map((item) => String(item.agent_id));
+}
+
 export async function listUserAssignments(orgId: string, userId: string): Promise<AssignmentItem[]> {
   const items = await queryAll({
     IndexName: 'gsi1',
@@ -99,6 +65,29 @@ export async function listUserAssignments(orgId: string, userId: string): Promis
 }
 
 // ---- transaction items ----
+
+/** Sets the organization's editable fields (PATCH /v1/organization); fails its condition when the org is gone. */
+export function orgUpdate(orgId: string, fields: { org_name?: string | undefined; description?: string | null | undefined }, now: number): TransactItem {
+  const sets = ['updated_at = :now'];
+  const values: Record<string, unknown> = { ':now': now };
+  if (fields.org_name !== undefined) {
+    sets.push('org_name = :name');
+    values[':name'] = fields.org_name;
+  }
+  if (fields.description !== undefined) {
+    sets.push('description = :description');
+    values[':description'] = fields.description;
+  }
+  return {
+    Update: {
+      TableName: table(),
+      Key: identityKeys.org(orgId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    },
+  };
+}
 
 export const orgPut = (org: OrgItem): TransactItem => ({
   Put: { TableName: table(), Item: { ...identityKeys.org(org.org_id), type: 'org', ...org }, ConditionExpression: 'attribute_not_exists(pk)' },

@@ -10,9 +10,9 @@
  * | sign-in failures   | SIGNIN#<sha256 of email>        | <window start, ms>    |
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { table } from './guarded-transact.js';
+import { deleteItem, getItem, table } from './dynamo.js';
 
 export interface CounterKey {
   pk: string;
@@ -46,10 +46,7 @@ export async function increment(key: CounterKey, attributes: readonly string[], 
 }
 
 export async function read(key: CounterKey, attribute: string): Promise<number> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return Number(result.Item?.[attribute] ?? 0);
+  return Number((await getItem<Record<string, unknown>>(key))?.[attribute] ?? 0);
 }
 
-export async function clear(key: CounterKey): Promise<void> {
-  await dynamo().send(new DeleteCommand({ TableName: table(), Key: key }));
-}
+export const clear = (key: CounterKey) => deleteItem(key);

@@ -3,12 +3,9 @@
  * key (token-format.ts); the token itself exists in the response that hands it out and
  * nowhere else (SPEC.md §4.1: shown once).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TokenKind } from '../domain/auth/caller.js';
-import { newToken, tokenHash } from '../shared/token-format.js';
-import { dynamo } from './clients.js';
+import { newToken, tokenHash, type TokenKind } from '../shared/token-format.js';
 import { identityKeys, type TokenItem } from './identity-items.js';
-import { table, type TransactItem } from './guarded-transact.js';
+import { getItem, table, type TransactItem } from './dynamo.js';
 
 export interface NewToken {
   /** The bearer value; returned to the client once, never stored or logged. */
@@ -57,10 +54,8 @@ export function tokenPut({ hash, item }: NewToken): TransactItem {
   };
 }
 
-export async function getToken(hash: string): Promise<TokenItem | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: identityKeys.token(hash), ConsistentRead: true }));
-  return result.Item as TokenItem | undefined;
-}
+/** The token item behind a hash (strongly consistent: a revocation applies to the very next request). */
+export const getToken = (hash: string) => getItem<TokenItem>(identityKeys.token(hash));
 
 /**
  * Ends a token at `graceUntil` (ms; `now` for at once). The condition makes it happen once:

@@ -3,25 +3,22 @@
  * email index entry in one transaction whose condition makes the email unique (SPEC.md §4.1:
  * an existing email is VALIDATION_ERROR 409), whatever the identity provider says.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../shared/errors.js';
 import { dynamo } from './clients.js';
 import { identityKeys, type UserItem } from './identity-items.js';
-import { table, transact } from './guarded-transact.js';
+import { getItem, table } from './dynamo.js';
+import { transact } from './guarded-transact.js';
 
 export function emailTaken(): ReturnType<typeof conflict> {
   return conflict('an account with this email already exists');
 }
 
-export async function getUser(userId: string): Promise<UserItem | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: identityKeys.user(userId), ConsistentRead: true }));
-  return result.Item as UserItem | undefined;
-}
+export const getUser = (userId: string) => getItem<UserItem>(identityKeys.user(userId));
 
 /** The user id registered for an email (case-insensitive), if any. */
 export async function userIdByEmail(email: string): Promise<string | undefined> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: identityKeys.email(email), ConsistentRead: true }));
-  return result.Item?.user_id as string | undefined;
+  return (await getItem<{ user_id: string }>(identityKeys.email(email)))?.user_id;
 }
 
 export async function findUserByEmail(email: string): Promise<UserItem | undefined> {

@@ -8,7 +8,8 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { config } from '../config.js';
 import { runSealer, type SealerReport } from '../domain/epochs/run-sealer.js';
 import { logger } from '../logger.js';
-import { queue, timestampAuthority } from '../store/clients.js';
+import { queue } from '../runtime/queue.js';
+import { timestampAuthority } from '../runtime/timestamp-authority.js';
 
 /** Time kept back from the Lambda deadline for the follow-up writes after the last organization. */
 const STOP_MARGIN_MS = 20_000;

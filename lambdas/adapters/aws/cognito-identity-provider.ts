@@ -35,7 +35,7 @@ import {
 import { LedgerError, conflict } from '../../shared/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
-import { tableRefreshTokenStore, type RefreshTokenStore } from './cognito-refresh-tokens.js';
+import type { RefreshTokenStore } from './cognito-refresh-tokens.js';
 
 export interface CognitoSettings {
   userPoolId: string;
@@ -98,12 +98,19 @@ function identityFromClaims(claims: IdClaims): ProviderIdentity {
   };
 }
 
+/** Without a store (runtime/identity-provider.ts always passes one) no refresh token is kept; mails still go out. */
+const noRefreshTokenStore: RefreshTokenStore = {
+  save: () => Promise.reject(new Error('no refresh token store given to CognitoIdentityProvider')),
+  load: () => Promise.resolve(undefined),
+  remove: () => Promise.resolve(),
+};
+
 export class CognitoIdentityProvider implements IdentityProvider {
   constructor(
     private readonly client: CognitoIdentityProviderClient,
     private readonly settings: CognitoSettings,
     private readonly fetchFn: Fetch = fetch,
-    private readonly refreshTokens: RefreshTokenStore = tableRefreshTokenStore,
+    private readonly refreshTokens: RefreshTokenStore = noRefreshTokenStore,
   ) {}
 
   async register(input: { email: string; password: string; name: string }): Promise<ProviderIdentity> {

@@ -6,15 +6,11 @@
  * unverified, the refresh token Cognito returned at sign-up or sign-in is kept here,
  * envelope-encrypted with the secrets key (as webhook secrets are), and removed once the
  * address is verified. It lives no longer than Cognito's default refresh token (30 days).
- *
- * | item                  | pk                              | sk       |
- * |-----------------------|---------------------------------|----------|
- * | pending verification  | COGNITOVERIFY#<sha256 of email> | REFRESH  |  TTL 30 days
+ * The items are stored by store/cognito-refresh-tokens.ts.
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { dynamo, encryptor } from '../../store/clients.js';
-import { table } from '../../store/guarded-transact.js';
+import type { Encryptor } from '../../domain/ports.js';
+import { deleteRefreshCiphertext, getRefreshCiphertext, putRefreshCiphertext } from '../../store/cognito-refresh-tokens.js';
 
 export const REFRESH_TOKEN_KEEP_SECONDS = 30 * 24 * 60 * 60;
 
@@ -26,26 +22,24 @@ export interface RefreshTokenStore {
 }
 
 const emailHash = (email: string) => sha256B64u(new TextEncoder().encode(email.trim().toLowerCase()));
-const keyOf = (email: string) => ({ pk: `COGNITOVERIFY#${emailHash(email)}`, sk: 'REFRESH' });
 /** KMS encryption context: a ciphertext only decrypts for the email it was stored under. */
 const contextOf = (email: string) => ({ purpose: 'cognito-refresh-token', email_hash: emailHash(email) });
 
-export const tableRefreshTokenStore: RefreshTokenStore = {
-  async save(email, refreshToken) {
-    const ciphertext = await encryptor().encrypt(refreshToken, contextOf(email));
-    const expiresAtS = Math.floor(Date.now() / 1000) + REFRESH_TOKEN_KEEP_SECONDS;
-    await dynamo().send(
-      new PutCommand({ TableName: table(), Item: { ...keyOf(email), type: 'cognito_refresh', ciphertext, expires_at_s: expiresAtS } }),
-    );
-  },
-  async load(email) {
-    const result = await dynamo().send(new GetCommand({ TableName: table(), Key: keyOf(email), ConsistentRead: true }));
-    const item = result.Item as { ciphertext: string; expires_at_s: number } | undefined;
-    // DynamoDB TTL deletes lazily; an item past its time is gone as far as we are concerned.
-    if (!item || item.expires_at_s * 1000 <= Date.now()) return undefined;
-    return encryptor().decrypt(item.ciphertext, contextOf(email));
-  },
-  async remove(email) {
-    await dynamo().send(new DeleteCommand({ TableName: table(), Key: keyOf(email) }));
-  },
-};
+/** The refresh tokens in the table, encrypted with `encryptor` (the secrets key). */
+export function tableRefreshTokenStore(encryptor: () => Encryptor): RefreshTokenStore {
+  return {
+    async save(email, refreshToken) {
+      const ciphertext = await encryptor().encrypt(refreshToken, contextOf(email));
+      await putRefreshCiphertext(emailHash(email), { ciphertext, expires_at_s: Math.floor(Date.now() / 1000) + REFRESH_TOKEN_KEEP_SECONDS });
+    },
+    async load(email) {
+      const item = await getRefreshCiphertext(emailHash(email));
+      // DynamoDB TTL deletes lazily; an item past its time is gone as far as we are concerned.
+      if (!item || item.expires_at_s * 1000 <= Date.now()) return undefined;
+      return encryptor().decrypt(item.ciphertext, contextOf(email));
+    },
+    async remove(email) {
+      await deleteRefreshCiphertext(emailHash(email));
+    },
+  };
+}

@@ -6,13 +6,10 @@
  * redirect_uri, PKCE verifier matching the challenge, not expired, not used before.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { config } from '../../config.js';
 import { LedgerError } from '../../shared/errors.js';
 import type { SocialProvider } from '../../domain/ports.js';
-import { dynamo } from '../../store/clients.js';
-import { localIdpKeys, type DevCodeItem } from '../../store/local-identity-items.js';
+import { putDevCode, takeDevCode, type DevCodeItem } from '../../store/local-identity.js';
 
 export const DEV_CODE_TTL_MS = 5 * 60 * 1000;
 
@@ -37,7 +34,7 @@ export async function issueDevCode(grant: DevGrant, now = Date.now()): Promise<s
     expires_at: now + DEV_CODE_TTL_MS,
     expires_at_s: Math.ceil((now + DEV_CODE_TTL_MS) / 1000),
   };
-  await dynamo().send(new PutCommand({ TableName: config().tableName, Item: { ...localIdpKeys.devCode(codeHash(code)), type: 'dev_oauth_code', ...item } }));
+  await putDevCode(codeHash(code), item);
   return code;
 }
 
@@ -52,11 +49,8 @@ export async function redeemDevCode(
   expected: { provider: SocialProvider; redirectUri: string; codeVerifier: string },
   now = Date.now(),
 ): Promise<{ email: string; name: string }> {
-  // Delete-and-return makes the code single-use even under concurrent redemption.
-  const result = await dynamo().send(
-    new DeleteCommand({ TableName: config().tableName, Key: localIdpKeys.devCode(codeHash(code)), ReturnValues: 'ALL_OLD' }),
-  );
-  const item = result.Attributes as DevCodeItem | undefined;
+  // Taken (deleted and returned) at once, so the code is single-use even under concurrent redemption.
+  const item = await takeDevCode(codeHash(code));
   if (!item || item.expires_at <= now) throw badCode();
   if (item.provider !== expected.provider || item.redirect_uri !== expected.redirectUri) throw badCode();
   if (item.code_challenge !== pkceChallenge(expected.codeVerifier)) throw badCode();

@@ -4,14 +4,11 @@
  * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
  * stands in for Google and GitHub.
  */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
 import { conflict } from '../../shared/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
-import { dynamo } from '../../store/clients.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
-import { localIdpKeys, type CredentialItem } from '../../store/local-identity-items.js';
+import { getCredential, markCredentialVerified, putCredential, type CredentialItem } from '../../store/local-identity.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
@@ -32,18 +29,7 @@ export class LocalIdentityProvider implements IdentityProvider {
       password_hash: await hashPassword(input.password),
       created_at: Date.now(),
     };
-    try {
-      await dynamo().send(
-        new PutCommand({
-          TableName: config().tableName,
-          Item: { ...localIdpKeys.credential(item.email), type: 'local_credential', ...item },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      );
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('an account with this email already exists');
-      throw error;
-    }
+    if (!(await putCredential(item))) throw conflict('an account with this email already exists');
     await this.resendVerification(item.email, input.verificationUrl);
     return identityOf(item);
   }
@@ -63,26 +49,13 @@ export class LocalIdentityProvider implements IdentityProvider {
   async confirmEmail(token: string): Promise<string | null> {
     const email = await redeemVerificationToken(token);
     if (!email) return null;
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: config().tableName,
-        Key: localIdpKeys.credential(email),
-        UpdateExpression: 'SET email_verified = :true',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    ).catch((error: unknown) => {
-      // No credential (a social-only user cannot get a link, but be safe): nothing to record here.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    });
+    // No credential (a social-only user cannot get a link, but be safe): nothing to record there.
+    await markCredentialVerified(email);
     return email;
   }
 
   async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {
-    const result = await dynamo().send(
-      new GetCommand({ TableName: config().tableName, Key: localIdpKeys.credential(email), ConsistentRead: true }),
-    );
-    const item = result.Item as CredentialItem | undefined;
+    const item = await getCredential(email);
     if (!item) {
       await verifyPassword(password, await dummyHash());
       return null;

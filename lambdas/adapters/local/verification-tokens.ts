@@ -9,11 +9,8 @@
  * developers to follow. It exists only in this adapter, which never runs in AWS.
  */
 import { randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { config } from '../../config.js';
-import { dynamo } from '../../store/clients.js';
-import { localIdpKeys, type VerificationTokenItem } from '../../store/local-identity-items.js';
+import { putVerificationToken, takeVerificationToken, type VerificationTokenItem } from '../../store/local-identity.js';
 
 export const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -29,18 +26,13 @@ export async function issueVerificationToken(email: string, now = Date.now()): P
     expires_at: now + VERIFICATION_TOKEN_TTL_MS,
     expires_at_s: Math.ceil((now + VERIFICATION_TOKEN_TTL_MS) / 1000),
   };
-  await dynamo().send(
-    new PutCommand({ TableName: config().tableName, Item: { ...localIdpKeys.verification(tokenHash(token)), type: 'local_verification', ...item } }),
-  );
+  await putVerificationToken(tokenHash(token), item);
   return token;
 }
 
 /** The email a token was issued for, if it is known and unexpired; the token is used up either way. */
 export async function redeemVerificationToken(token: string, now = Date.now()): Promise<string | null> {
-  // Delete-and-return makes the token single-use even when two requests race.
-  const result = await dynamo().send(
-    new DeleteCommand({ TableName: config().tableName, Key: localIdpKeys.verification(tokenHash(token)), ReturnValues: 'ALL_OLD' }),
-  );
-  const item = result.Attributes as VerificationTokenItem | undefined;
+  // Taken (deleted and returned) at once, so the token is single-use even when two requests race.
+  const item = await takeVerificationToken(tokenHash(token));
   return item && item.expires_at > now ? item.email : null;
 }

@@ -13,6 +13,7 @@ import { conflict } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';
+import type { Ports } from '../ports.js';
 import { announceStatusChange } from './status-events.js';
 
 export type Transition = 'freeze' | 'unfreeze' | 'revoke';
@@ -39,6 +40,7 @@ export interface StatusChangeResult {
 }
 
 export async function changeStatus(
+  ports: Pick<Ports, 'queue'>,
   caller: OrgCaller,
   agentId: string,
   transition: Transition,
@@ -79,6 +81,6 @@ export async function changeStatus(
         : {}),
     };
   });
-  await announceStatusChange({ orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
+  await announceStatusChange(ports, { orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
   return result;
 }

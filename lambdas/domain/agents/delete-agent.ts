@@ -6,7 +6,8 @@
  * names two chains.
  */
 import { adminEventPut } from '../../store/admin-events.js';
-import { deleteAgentItems, listAssignedUsers, listKeys, MAX_TRANSACTION_ITEMS } from '../../store/agents.js';
+import { deleteAgentItems, listAssignedUsers, listKeys } from '../../store/agents.js';
+import { MAX_TRANSACTION_ITEMS } from '../../store/dynamo.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';

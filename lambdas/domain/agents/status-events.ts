@@ -6,11 +6,11 @@
  * request would only meet a 409, since the change is done).
  */
 import { logger } from '../../logger.js';
-import { queue } from '../../store/clients.js';
 import type { AgentStatus } from '../../store/ledger-items.js';
 import type { EventMessage } from '../events.js';
+import type { Ports } from '../ports.js';
 
-export async function announceStatusChange(input: {
+export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, input: {
   orgId: string;
   agentId: string;
   previousStatus: AgentStatus;
@@ -25,7 +25,7 @@ export async function announceStatusChange(input: {
     data: { agent_id: input.agentId, previous_status: input.previousStatus, status: input.status, reason: input.reason },
   };
   try {
-    await queue().send('events', { body: message });
+    await queue.send('events', { body: message });
   } catch (error) {
     logger.error('agent.status_changed event not sent', {
       agent_id: input.agentId,

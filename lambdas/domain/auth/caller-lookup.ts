@@ -5,11 +5,10 @@
  * role change or removal applies to the very next request (identity issue, item 2); the
  * reads are strongly consistent so "next" holds even right after the write.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../../config.js';
+import type { TokenItem } from '../../store/identity-items.js';
+import { getToken } from '../../store/tokens.js';
+import { getUser } from '../../store/users.js';
 import type { Caller } from './caller.js';
-import { dynamo } from '../../store/clients.js';
-import { identityKeys, type TokenItem, type UserItem } from '../../store/identity-items.js';
 
 export function tokenUsable(token: TokenItem, now: number): boolean {
   if (token.expires_at !== null && now >= token.expires_at) return false;
@@ -19,17 +18,13 @@ export function tokenUsable(token: TokenItem, now: number): boolean {
 
 /** The usable token item behind a hash, or null. */
 export async function loadToken(hash: string, now: number): Promise<TokenItem | null> {
-  const token = (
-    await dynamo().send(new GetCommand({ TableName: config().tableName, Key: identityKeys.token(hash), ConsistentRead: true }))
-  ).Item as TokenItem | undefined;
+  const token = await getToken(hash);
   return token && tokenUsable(token, now) ? token : null;
 }
 
 /** The caller a usable token acts for, with the user's current organization and role. */
 export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
-  const user = (
-    await dynamo().send(new GetCommand({ TableName: config().tableName, Key: identityKeys.user(token.user_id), ConsistentRead: true }))
-  ).Item as UserItem | undefined;
+  const user = await getUser(token.user_id);
   if (!user || user.status !== 'active') return null;
   // An API token belongs to the organization it was issued in: once its user was removed or
   // moved on, it is as dead as an expired one (UNAUTHORIZED, SPEC.md §5).

@@ -1,7 +1,9 @@
 /** Who is making a request, as resolved from its token (SPEC.md §5). */
 import type { Role } from '../../shared/roles.js';
 
-export type TokenKind = 'session' | 'api';
+import type { TokenKind } from '../../shared/token-format.js';
+
+export type { TokenKind };
 
 export interface Caller {
   userId: string;

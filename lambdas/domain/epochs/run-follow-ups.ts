@@ -10,7 +10,7 @@ import type { TimestampAuthority } from '../ports.js';
 import { forEachBounded } from '../../shared/bounded.js';
 import { finishEpoch } from './commit-epoch.js';
 import { anchorEpoch, anchorPending, sendEpochCreated, settleFollowUp } from './follow-ups.js';
-import type { SealerReport, SealerRunOptions } from './run-sealer.js';
+import type { SealerReport, SealerRunOptions } from './sealer-run.js';
 
 const FOLLOW_UP_CONCURRENCY = 8;
 /** Older epochs still owing marking or their event, looked at per run (oldest first). */

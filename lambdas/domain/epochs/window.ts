@@ -17,8 +17,3 @@ export function windowStart(t: number, epochMs: number): number {
 export function sealableEnd(now: number, epochMs: number, graceMs: number): number {
   return windowStart(now - graceMs, epochMs);
 }
-
-/** A 13-digit, zero-padded Unix ms: sort keys that order as the numbers do. */
-export function pad13(ms: number): string {
-  return String(ms).padStart(13, '0');
-}

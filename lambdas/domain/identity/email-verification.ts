@@ -9,9 +9,8 @@
  * no-enumeration answer of re-sending, and the user item's email_verified.
  */
 import { findUserByEmail, markEmailVerified } from '../../store/users.js';
-import { identityProvider } from '../../store/clients.js';
 import { LedgerError } from '../../shared/errors.js';
-import type { VerificationUrl } from '../ports.js';
+import type { Ports, VerificationUrl } from '../ports.js';
 import { countVerificationMail } from '../rate-limit/verification-mail-throttle.js';
 import { checkCallbackUrl } from './callback-url.js';
 
@@ -31,9 +30,9 @@ export function verificationUrl(origin: string, callbackUrl?: string): Verificat
  * GET /api/auth/verify-email: redeems the token and marks the user verified. Answers where
  * to send the browser when a callbackURL was given (checked before the token is spent).
  */
-export async function verifyEmail(input: { token: string; callbackURL?: string | undefined }, now = Date.now()): Promise<{ location?: string }> {
+export async function verifyEmail({ identity }: Pick<Ports, 'identity'>, input: { token: string; callbackURL?: string | undefined }, now = Date.now()): Promise<{ location?: string }> {
   const location = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL, undefined, 'query.callbackURL');
-  const email = await identityProvider().confirmEmail(input.token);
+  const email = await identity.confirmEmail(input.token);
   if (!email) throw new LedgerError('VALIDATION_ERROR', 'query.token: invalid, expired or already used verification token');
   const user = await findUserByEmail(email);
   // No user item yet (sign-up's second step failed): the provider now says verified, and the
@@ -47,11 +46,11 @@ export async function verifyEmail(input: { token: string; callbackURL?: string |
  * is the same for unknown, verified and unverified emails (no account enumeration); only
  * the per-email throttle and a malformed callbackURL answer otherwise, for every email alike.
  */
-export async function resendVerificationEmail(input: { email: string; callbackURL?: string | undefined }, origin: string, now = Date.now()): Promise<void> {
+export async function resendVerificationEmail({ identity }: Pick<Ports, 'identity'>, input: { email: string; callbackURL?: string | undefined }, origin: string, now = Date.now()): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const callbackUrl = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL);
   await countVerificationMail(email, now);
   const user = await findUserByEmail(email);
   if (!user || user.email_verified) return;
-  await identityProvider().resendVerification(email, verificationUrl(origin, callbackUrl));
+  await identity.resendVerification(email, verificationUrl(origin, callbackUrl));
 }

@@ -6,13 +6,14 @@
  */
 import type { UserItem } from '../../store/identity-items.js';
 import { createUser, emailTaken, userIdByEmail } from '../../store/users.js';
-import { identityProvider } from '../../store/clients.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { verificationUrl } from './email-verification.js';
 import { newUser } from './users.js';
+import type { Ports } from '../ports.js';
 
 /** `origin`: the API's own, where the verification link leads (GET /api/auth/verify-email). */
 export async function signUp(
+  { identity: provider }: Pick<Ports, 'identity'>,
   input: { name: string; email: string; password: string; callbackURL?: string | undefined },
   origin: string,
   now = Date.now(),
@@ -22,7 +23,7 @@ export async function signUp(
   // Checked first so a taken email does not reach the provider (and mails no one); the
   // conditional write in createUser decides races.
   if (await userIdByEmail(email)) throw emailTaken();
-  const identity = await identityProvider().register({
+  const identity = await provider.register({
     email,
     password: input.password,
     name: input.name,

@@ -16,9 +16,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { putOAuthState, takeOAuthState } from '../../store/oauth-states.js';
 import type { UserItem } from '../../store/identity-items.js';
 import { findUserByEmail } from '../../store/users.js';
-import { identityProvider } from '../../store/clients.js';
 import { LedgerError, isLedgerError } from '../../shared/errors.js';
-import type { SocialProvider } from '../ports.js';
+import type { Ports, SocialProvider } from '../ports.js';
 import { checkCallbackUrl, withError } from './callback-url.js';
 import { createSession, type IssuedSession } from './tokens.js';
 import { userForIdentity } from './users.js';
@@ -32,10 +31,11 @@ export interface StartedSocialSignIn {
 }
 
 export async function startSocialSignIn(
+  { identity }: Pick<Ports, 'identity'>,
   input: { provider: SocialProvider; callbackURL: string; redirectUri: string },
   now = Date.now(),
 ): Promise<StartedSocialSignIn> {
-  const provider = identityProvider();
+  const provider = identity;
   if (!provider.supportsSocial(input.provider)) {
     throw new LedgerError('VALIDATION_ERROR', `body.provider: ${input.provider} sign-in is not configured`);
   }
@@ -73,7 +73,7 @@ export interface CallbackOutcome {
 
 const notStarted = () => new LedgerError('UNAUTHORIZED', 'unknown, expired or already used sign-in state');
 
-export async function completeSocialSignIn(input: CallbackInput, now = Date.now()): Promise<CallbackOutcome> {
+export async function completeSocialSignIn({ identity: provider }: Pick<Ports, 'identity'>, input: CallbackInput, now = Date.now()): Promise<CallbackOutcome> {
   if (!input.boundState || input.boundState !== input.state) throw notStarted();
   const started = await takeOAuthState(input.state);
   if (!started || started.expires_at <= now || started.provider !== input.provider) throw notStarted();
@@ -81,7 +81,7 @@ export async function completeSocialSignIn(input: CallbackInput, now = Date.now(
   if (input.error || !input.code) return { location: withError(started.callback_url, input.error ? 'access_denied' : 'invalid_request') };
   let identity;
   try {
-    identity = await identityProvider().redeemCode({
+    identity = await provider.redeemCode({
       provider: input.provider,
       code: input.code,
       redirectUri: started.redirect_uri,

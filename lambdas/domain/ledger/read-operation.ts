@@ -12,13 +12,13 @@ import { logger } from '../../logger.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { findVisibleOperation } from './find-operation.js';
 import { storedOperationView } from './operation-row.js';
-import { loadReceipt } from './receipt-completion.js';
+import { loadReceipt, type ReceiptPorts } from './receipt-completion.js';
 
 type Payload = Record<string, unknown> | string | null;
 
-async function withReceipt(row: OperationItem): Promise<OperationItem | null> {
+async function withReceipt(ports: ReceiptPorts, row: OperationItem): Promise<OperationItem | null> {
   try {
-    return (await loadReceipt(row)).row;
+    return (await loadReceipt(ports, row)).row;
   } catch (error) {
     logger.error('receipt completion failed; answering without a receipt reference', {
       operation_id: row.operation_id,
@@ -37,9 +37,9 @@ function parsePayload(text: string): { payload?: Payload } {
   }
 }
 
-export async function readOperationWithReceipt(caller: OrgCaller, operationId: string) {
+export async function readOperationWithReceipt(ports: ReceiptPorts, caller: OrgCaller, operationId: string) {
   const found = await findVisibleOperation(caller, operationId);
-  const [completed, payloadText] = await Promise.all([withReceipt(found), getJsonText(found.store_payload_key)]);
+  const [completed, payloadText] = await Promise.all([withReceipt(ports, found), getJsonText(found.store_payload_key)]);
   const row = completed ?? found;
   return {
     operation: storedOperationView(row),

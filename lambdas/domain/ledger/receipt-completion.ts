@@ -22,13 +22,13 @@
  * The webhook worker (events queue consumer, future issue) must therefore deliver an
  * operation.accepted message only when its id equals the row's queue_message_id; when the
  * row has none yet, it completes the receipt with its own message id
- * (`completeReceipt(row, { queueMessageId })`) and then delivers.
+ * (`completeReceipt(ports, row, { queueMessageId })`) and then delivers.
  */
 import { canonicalize, type Receipt } from '@agent-ledger/protocol';
 import { objectKeys, type OperationItem } from '../../store/ledger-items.js';
 import { getJsonText, objectExists, putJsonObject } from '../../store/objects.js';
 import { readOperation, recordReceiptReference } from '../../store/operations.js';
-import { queue, signer } from '../../store/clients.js';
+import type { Ports } from '../ports.js';
 import type { EventMessage } from '../events.js';
 import { signReceipt } from './receipt-builder.js';
 
@@ -48,11 +48,14 @@ function acceptedEvent(row: OperationItem): EventMessage {
   };
 }
 
+/** What completing a receipt needs: the events queue (its message id) and the receipt signer. */
+export type ReceiptPorts = Pick<Ports, 'signer' | 'queue'>;
+
 /** Steps 1-3 for a row without a receipt reference; a row that has one only gets its object (re)written. */
-export async function completeReceipt(row: OperationItem, options: { queueMessageId?: string } = {}): Promise<CompletedReceipt> {
-  if (row.queue_message_id) return storeReceipt(row);
-  const messageId = options.queueMessageId ?? (await queue().send('events', { body: acceptedEvent(row) }));
-  const receipt = await signReceipt(signer(), row, messageId);
+export async function completeReceipt(ports: ReceiptPorts, row: OperationItem, options: { queueMessageId?: string } = {}): Promise<CompletedReceipt> {
+  if (row.queue_message_id) return storeReceipt(ports, row);
+  const messageId = options.queueMessageId ?? (await ports.queue.send('events', { body: acceptedEvent(row) }));
+  const receipt = await signReceipt(ports.signer, row, messageId);
   const reference = {
     queueMessageId: messageId,
     storeReceiptKey: objectKeys.receipt(row.org_id, row.operation_id, messageId),
@@ -76,14 +79,14 @@ export async function completeReceipt(row: OperationItem, options: { queueMessag
   // The winner writes its object in parallel with its reference; write it here only if it is
   // still missing, so racing completions do not all rewrite one key.
   if (await objectExists(current.store_receipt_key!)) {
-    return { row: current, receipt: await signReceipt(signer(), current, current.queue_message_id) };
+    return { row: current, receipt: await signReceipt(ports.signer, current, current.queue_message_id) };
   }
-  return storeReceipt(current);
+  return storeReceipt(ports, current);
 }
 
 /** For a row whose reference is fixed: rebuilds the receipt (same bytes) and (re)writes its object. */
-async function storeReceipt(row: OperationItem): Promise<CompletedReceipt> {
-  const receipt = await signReceipt(signer(), row, row.queue_message_id!);
+async function storeReceipt(ports: ReceiptPorts, row: OperationItem): Promise<CompletedReceipt> {
+  const receipt = await signReceipt(ports.signer, row, row.queue_message_id!);
   await putJsonObject(row.store_receipt_key!, canonicalize(receipt));
   return { row, receipt };
 }
@@ -93,14 +96,14 @@ async function storeReceipt(row: OperationItem): Promise<CompletedReceipt> {
  * it missing (lazy repair for GET and verify). A stored object is returned as found, even if
  * it does not parse: verify must judge what is stored, not a fresh copy.
  */
-export async function loadReceipt(row: OperationItem): Promise<{ row: OperationItem; stored: unknown }> {
+export async function loadReceipt(ports: ReceiptPorts, row: OperationItem): Promise<{ row: OperationItem; stored: unknown }> {
   if (!row.queue_message_id || !row.store_receipt_key) {
-    const completed = await completeReceipt(row);
+    const completed = await completeReceipt(ports, row);
     return { row: completed.row, stored: completed.receipt };
   }
   const text = await getJsonText(row.store_receipt_key);
   if (text === null) {
-    const completed = await storeReceipt(row);
+    const completed = await storeReceipt(ports, row);
     return { row, stored: completed.receipt };
   }
   try {

@@ -30,7 +30,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { buildRow } from './operation-row.js';
 import { prepareRecord, type PreparedRecord } from './prepared-record.js';
-import { completeReceipt } from './receipt-completion.js';
+import { completeReceipt, type ReceiptPorts } from './receipt-completion.js';
 import { checkAgent, checkFreshness, checkIntegrity, checkKey, checkPayloadSize } from './record-checks.js';
 import { uuidv7 } from './uuidv7.js';
 
@@ -76,7 +76,7 @@ async function staleHeadError(record: OperationRecord, agent: AgentItem): Promis
   return new LedgerError('PREV_HASH_MISMATCH', `prev_chain_hash does not match the agent's chain head (seq_no ${agent.seq_no})`);
 }
 
-export async function submitOperation(caller: OrgCaller, record: OperationRecord): Promise<Receipt> {
+export async function submitOperation(ports: ReceiptPorts, caller: OrgCaller, record: OperationRecord): Promise<Receipt> {
   // PROTOCOL.md: server_received_at is when the request was accepted for processing.
   const receivedAt = Date.now();
   // Step 1: the shape (the route's schema, then canonical form), then the organization.
@@ -102,7 +102,7 @@ export async function submitOperation(caller: OrgCaller, record: OperationRecord
     await payloadWrite;
     const expected: ExpectedHead = { seqNo: agent.seq_no, chainHash: agent.chain_hash, keysVersion: agent.keys_version };
     const result = await commitOperation(row, expected);
-    if (result.committed) return (await completeReceipt(row)).receipt;
+    if (result.committed) return (await completeReceipt(ports, row)).receipt;
     const outcome = interpretCancellation(result, expected, record.agent_id);
     if (outcome !== 'again') throw outcome;
   }

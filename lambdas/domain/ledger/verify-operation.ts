@@ -13,11 +13,10 @@ import { getJsonText } from '../../store/objects.js';
 import { readOperation } from '../../store/operations.js';
 import type { OperationItem } from '../../store/ledger-items.js';
 import type { InclusionProof } from '@agent-ledger/protocol';
-import { signer } from '../../store/clients.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { merkleEvidence } from '../epochs/inclusion.js';
 import { findVisibleOperation } from './find-operation.js';
-import { loadReceipt } from './receipt-completion.js';
+import { loadReceipt, type ReceiptPorts } from './receipt-completion.js';
 import { chainCheck, receiptCheck, signatureCheck } from './verify-checks.js';
 
 export interface VerifyChecks {
@@ -38,14 +37,14 @@ async function previousRow(row: OperationItem): Promise<OperationItem | null> {
   return row.prev_operation_id ? readOperation(row.org_id, row.prev_operation_id) : null;
 }
 
-export async function verifyOperation(caller: OrgCaller, operationId: string): Promise<VerifyResult> {
+export async function verifyOperation(ports: ReceiptPorts, caller: OrgCaller, operationId: string): Promise<VerifyResult> {
   const found = await findVisibleOperation(caller, operationId);
   const [key, payloadText, previous, { row, stored }, jwks, merkle] = await Promise.all([
     readKey(found.org_id, found.agent_id, found.agent_pubkey_kid),
     getJsonText(found.store_payload_key),
     previousRow(found),
-    loadReceipt(found),
-    signer().jwks(),
+    loadReceipt(ports, found),
+    ports.signer.jwks(),
     merkleEvidence(found),
   ]);
   const checks: VerifyChecks = {

@@ -27,7 +27,7 @@ export function newInvitation(input: { orgId: string; email: string; role: Role;
     expires_at: new Date(expiresAt).toISOString(),
     expires_at_ms: expiresAt,
     gsi1pk: identityKeys.invitee(email),
-    gsi1sk: `${String(input.now).padStart(13, '0')}#${invitationId}`,
+    gsi1sk: identityKeys.inviteeOrder(input.now, invitationId),
     expires_at_s: Math.ceil(expiresAt / 1000) + KEEP_AFTER_EXPIRY_S,
   };
 }

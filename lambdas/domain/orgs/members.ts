@@ -18,7 +18,8 @@ import {
   userLeave,
   userRole,
 } from '../../store/orgs.js';
-import { MAX_TRANSACTION_ITEMS, transact } from '../../store/guarded-transact.js';
+import { MAX_TRANSACTION_ITEMS } from '../../store/dynamo.js';
+import { transact } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import type { Role } from '../../shared/roles.js';

@@ -4,9 +4,8 @@
  * security_admin) with admin event org.update in the same transaction.
  */
 import { adminEventPut } from '../../store/admin-events.js';
-import { identityKeys } from '../../store/identity-items.js';
-import { getOrg } from '../../store/orgs.js';
-import { table, transact } from '../../store/guarded-transact.js';
+import { getOrg, orgUpdate } from '../../store/orgs.js';
+import { transact } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { notFound } from '../../shared/errors.js';
 import { organizationView } from './member-views.js';
@@ -22,30 +21,12 @@ export async function updateOrganization(
   changes: { org_name?: string | undefined; description?: string | null | undefined },
   now = Date.now(),
 ) {
-  const sets = ['updated_at = :now'];
-  const values: Record<string, unknown> = { ':now': now };
   const changed: Record<string, unknown> = {};
-  if (changes.org_name !== undefined) {
-    sets.push('org_name = :name');
-    values[':name'] = changes.org_name;
-    changed.org_name = changes.org_name;
-  }
-  if (changes.description !== undefined) {
-    sets.push('description = :description');
-    values[':description'] = changes.description;
-    changed.description = changes.description;
-  }
+  if (changes.org_name !== undefined) changed.org_name = changes.org_name;
+  if (changes.description !== undefined) changed.description = changes.description;
   await transact([
     {
-      item: {
-        Update: {
-          TableName: table(),
-          Key: identityKeys.org(caller.orgId),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: values,
-        },
-      },
+      item: orgUpdate(caller.orgId, changes, now),
       onConditionFailed: () => notFound('organization'),
     },
     {

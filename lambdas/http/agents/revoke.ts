@@ -4,6 +4,7 @@
  */
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { revokeKey } from '../../domain/agents/agent-keys.js';
+import { queue } from '../../runtime/queue.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
@@ -11,6 +12,6 @@ export const handler = defineHandler(routes.revokeAgent, async ({ caller, params
   if (body.kid !== undefined) {
     return { body: { key: await revokeKey(caller, params.agent_id, body.kid, body.reason) } };
   }
-  const { agent, previous_status, keys = [] } = await changeStatus(caller, params.agent_id, 'revoke', body.reason);
+  const { agent, previous_status, keys = [] } = await changeStatus({ queue: queue() }, caller, params.agent_id, 'revoke', body.reason);
   return { body: { agent, previous_status, keys } };
 });

@@ -5,12 +5,13 @@
  * `?error=<reason>`. A request that matches no sign-in in flight is UNAUTHORIZED.
  */
 import { completeSocialSignIn } from '../../domain/identity/social.js';
+import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { STATE_COOKIE, clearedStateCookie, cookieValue, sessionCookie } from './cookies.js';
 
 export const handler = defineHandler(routes.socialCallback, async ({ params, query, cookies, event }) => {
-  const outcome = await completeSocialSignIn({
+  const outcome = await completeSocialSignIn({ identity: identityProvider() }, {
     provider: params.provider,
     state: query.state,
     boundState: cookieValue(cookies, STATE_COOKIE),

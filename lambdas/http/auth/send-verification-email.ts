@@ -4,11 +4,12 @@
  * account enumeration).
  */
 import { resendVerificationEmail } from '../../domain/identity/email-verification.js';
+import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { requestOrigin } from './cookies.js';
 
 export const handler = defineHandler(routes.sendVerificationEmail, async ({ body, event }) => {
-  await resendVerificationEmail(body, requestOrigin(event));
+  await resendVerificationEmail({ identity: identityProvider() }, body, requestOrigin(event));
   return { body: { status: true as const } };
 });

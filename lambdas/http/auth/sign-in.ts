@@ -1,12 +1,13 @@
 /** POST /api/auth/sign-in/email (SPEC.md §4.1): {redirect: false, token, user}, and the session cookie. */
 import { signInWithPassword } from '../../domain/identity/sign-in.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
+import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 import { sessionCookie } from './cookies.js';
 
 export const handler = defineHandler(routes.signIn, async ({ body, event }) => {
-  const { user, session } = await signInWithPassword(body);
+  const { user, session } = await signInWithPassword({ identity: identityProvider() }, body);
   return {
     body: { redirect: false as const, token: session.token, user: sessionUser(user) },
     cookies: [sessionCookie(event, session.token, session.expiresAt)],

@@ -4,11 +4,12 @@
  * to callbackURL when one passes the callback policy; a bad token is VALIDATION_ERROR 400.
  */
 import { verifyEmail } from '../../domain/identity/email-verification.js';
+import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.verifyEmail, async ({ query }) => {
-  const { location } = await verifyEmail({ token: query.token, callbackURL: query.callbackURL });
+  const { location } = await verifyEmail({ identity: identityProvider() }, { token: query.token, callbackURL: query.callbackURL });
   if (location === undefined) return { body: { status: true as const } };
   return { status: 302, body: { status: true as const }, headers: { location, 'cache-control': 'no-store' } };
 });

@@ -3,11 +3,11 @@
  * dependency in parallel with a per-probe timeout and answers 503 when any is down, so a
  * load balancer or an operator sees which part failed and how slow each one is.
  */
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { config } from '../../config.js';
 import { routes } from '../../routes/routes.js';
-import { dynamo, queue, s3, signer } from '../../store/clients.js';
+import { queue } from '../../runtime/queue.js';
+import { signer } from '../../runtime/signer.js';
+import { pingDataBucket, pingTable } from '../../store/health.js';
 import type { dependencyNames } from '../../routes/schemas/public.js';
 import { defineHandler } from '../define-handler.js';
 import { probe } from '../probe.js';
@@ -15,12 +15,8 @@ import { probe } from '../probe.js';
 type DependencyName = (typeof dependencyNames)[number];
 
 const probes: Record<DependencyName, () => Promise<unknown>> = {
-  // A point read of a key that never exists: exercises the same path as real requests.
-  table: () =>
-    dynamo().send(
-      new GetItemCommand({ TableName: config().tableName, Key: { pk: { S: 'HEALTH' }, sk: { S: 'HEALTH' } } }),
-    ),
-  object_store: () => s3().send(new HeadBucketCommand({ Bucket: config().dataBucket })),
+  table: pingTable,
+  object_store: pingDataBucket,
   signer: () => signer().ping(),
   queue: () => queue().ping(),
 };

@@ -4,7 +4,7 @@
  * costs one KMS GetPublicKey per cold start; clients may cache the document for 5 minutes.
  */
 import { routes } from '../../routes/routes.js';
-import { signer } from '../../store/clients.js';
+import { signer } from '../../runtime/signer.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(routes.jwks, async () => ({
