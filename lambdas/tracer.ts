@@ -1,14 +1,21 @@
 /**
- * X-Ray tracing (Powertools Tracer). The functions run with active tracing (lib/function.ts),
- * which records each invocation; `traced` adds a subsegment for every call an SDK client
- * makes, so a slow request shows which table, bucket, key or queue call it waited on.
- * Outside Lambda (tests, `npm start`) the tracer disables itself and clients stay as they are.
+ * X-Ray tracing of SDK calls (Powertools Tracer). The functions always run with active
+ * tracing (lib/function.ts), which records each invocation. With `sdkTracing` on (CDK
+ * context, README) `traced` also makes every call of an SDK client a subsegment, so a slow
+ * request shows which table, bucket, key or queue call it waited on. That costs the X-Ray SDK
+ * in every bundle (about 115 KB and 35 ms of cold start), so it is off unless asked for:
+ * lib/bundling.ts then defines LEDGER_SDK_TRACING as 'false', and esbuild drops the import
+ * below together with the branch that holds it. Outside Lambda (tests, `npm start`) the
+ * tracer disables itself either way.
  */
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 
-export const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger' });
+export const tracer: Tracer | undefined =
+  process.env.LEDGER_SDK_TRACING === 'false'
+    ? undefined
+    : new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger' });
 
-/** The client, instrumented: each of its calls becomes an X-Ray subsegment. */
+/** The client, instrumented when tracing is on: each of its calls becomes an X-Ray subsegment. */
 export function traced<T>(client: T): T {
-  return tracer.captureAWSv3Client(client);
+  return tracer ? tracer.captureAWSv3Client(client) : client;
 }

@@ -20,6 +20,25 @@ import { LAMBDAS_DIR, PROJECT_ROOT } from './paths.js';
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);";
 
+/**
+ * Package substitutions inside the bundles: the SDK's credential chain becomes its first link,
+ * the environment, which is where Lambda puts the execution role's credentials (the file says
+ * why; it saves about 90 KB of every function that talks to AWS).
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': join(LAMBDAS_DIR, 'shims', 'aws-credentials-from-env.ts'),
+};
+
+/**
+ * Build-time constants. `sdkTracing` (CDK context, README) decides whether the X-Ray SDK is
+ * bundled so that every SDK call becomes a subsegment (lambdas/tracer.ts); off, the tracer's
+ * code is dropped from the bundles (about 115 KB and 35 ms of cold start per function) and
+ * X-Ray still records each invocation through the functions' active tracing.
+ */
+export function bundleDefines(options: { sdkTracing: boolean }): Record<string, string> {
+  return { 'process.env.LEDGER_SDK_TRACING': JSON.stringify(options.sdkTracing ? 'true' : 'false') };
+}
+
 /** The esbuild settings of every function (NodejsFunction's `bundling` maps onto these one to one). */
 export const BUNDLE_SETTINGS = {
   target: 'node22',
@@ -71,12 +90,18 @@ export interface BundledFunction {
  * Bundles `functions` as `cdk synth` does, in one esbuild run, into `<outdir>/<name>/index.mjs`.
  * No source maps: sizes are compared without them, as Lambda loads the code, not the map.
  */
-export async function bundleFunctions(functions: readonly FunctionEntry[], outdir: string): Promise<BundledFunction[]> {
+export async function bundleFunctions(
+  functions: readonly FunctionEntry[],
+  outdir: string,
+  options: { sdkTracing: boolean } = { sdkTracing: false },
+): Promise<BundledFunction[]> {
   const result = await build({
     ...BUNDLE_SETTINGS,
     external: [...BUNDLE_SETTINGS.external],
     mainFields: [...BUNDLE_SETTINGS.mainFields],
     banner: { js: BUNDLE_SETTINGS.banner },
+    alias: { ...BUNDLE_ALIASES },
+    define: bundleDefines(options),
     entryPoints: functions.map(({ name, entry }) => ({ in: entry, out: join(name, 'index') })),
     outExtension: { '.js': '.mjs' },
     outdir,

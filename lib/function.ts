@@ -12,19 +12,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Resource } from '../lambdas/routes/route-spec.js';
+import { BUNDLE_ALIASES, BUNDLE_SETTINGS, bundleDefines } from './bundling.js';
 import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
+import { readSdkTracing } from './settings.js';
 
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
-
-/**
- * esbuild emits ESM (the project is `"type": "module"`); some dependencies are CommonJS and
- * call `require` for Node built-ins, which does not exist in an ES module. Defining it from
- * `createRequire` at the top of the bundle makes those calls work. The alias avoids clashing
- * with any bundled `createRequire` import.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __ledgerCreateRequire } from 'node:module'; const require = __ledgerCreateRequire(import.meta.url);";
 
 export interface LedgerFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -69,20 +62,21 @@ export class LedgerFunction extends Construct {
       environment: { ...props.environment },
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: LOCK_FILE,
+      // The esbuild settings of lib/bundling.ts, which the bundle-size check builds with too.
       bundling: {
         forceDockerBundling: false,
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: BUNDLE_SETTINGS.target,
+        minify: BUNDLE_SETTINGS.minify,
         sourceMap: true,
         // Stack traces map back to file and line (NODE_OPTIONS=--enable-source-maps) without
         // shipping the sources themselves inside every bundle.
         sourcesContent: false,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        // Bundle the AWS SDK instead of using the runtime's copy: the functions then run the
-        // exact SDK versions package-lock.json pins and the tests exercised.
-        externalModules: [],
+        mainFields: [...BUNDLE_SETTINGS.mainFields],
+        banner: BUNDLE_SETTINGS.banner,
+        externalModules: [...BUNDLE_SETTINGS.external],
+        define: bundleDefines({ sdkTracing: readSdkTracing(scope) }),
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
       },
     });
   }

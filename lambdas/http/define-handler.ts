@@ -1,123 +1,20 @@
 /**
- * Builds a route's Lambda handler: the shared middy stack (request id, error envelope, JSON
- * body, zod validation, JSON response) around a thin function that calls the domain
- * (DESIGN.md, "Handlers are thin"). Every handler of lambdas/http/ is made with this, so
- * the HTTP conventions hold for every route by construction.
+ * `defineHandler`: the handler of a route that authenticates its caller (authenticate.ts:
+ * token, role, rate limit), on the shared stack of handler-stack.ts. Public routes use
+ * define-public-handler.ts instead, so their bundles carry no table client.
  */
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { config } from '../config.js';
-import { LedgerError } from '../shared/errors.js';
-import { logger } from '../logger.js';
 import type { RouteSpec } from '../routes/route-spec.js';
-import type { ApiRequest, ApiResult } from './api-request.js';
-import { errorResponse, jsonHeaders } from './error-response.js';
 import { authenticate } from './authenticate.js';
-import { parseJsonBody } from './json-body.js';
-import { validatePart } from './validate-request.js';
+import { buildHandler, type LambdaHttpHandler, type RouteFunction } from './handler-stack.js';
 
-export type RouteFunction<R extends RouteSpec> = (request: ApiRequest<R>) => Promise<ApiResult<R>>;
-
-export type LambdaHttpHandler = (
-  event: APIGatewayProxyEventV2,
-  context: Context,
-) => Promise<APIGatewayProxyStructuredResultV2>;
-
-/** API Gateway's request id; an event without one (a direct invoke) gets a fresh id, stored so every later step sees the same one. */
-function requestIdOf(event: APIGatewayProxyEventV2): string {
-  const context = (event.requestContext ??= {} as APIGatewayProxyEventV2['requestContext']);
-  context.requestId ||= crypto.randomUUID();
-  return context.requestId;
-}
-
-function lowerCaseHeaders(event: APIGatewayProxyEventV2): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [key, value] of Object.entries(event.headers ?? {})) headers[key.toLowerCase()] = value;
-  return headers;
-}
-
-/** Serializes a result. Response schemas are enforced locally (tests, `npm start`), where a mismatch is a bug to surface. */
-function toResponse<R extends RouteSpec>(
-  route: R,
-  result: ApiResult<R>,
-  requestId: string,
-): APIGatewayProxyStructuredResultV2 {
-  const status = result.status ?? route.response.status;
-  const schema = route.response.body;
-  if (schema === null) {
-    const body = result.body as string | Uint8Array;
-    const binary = typeof body !== 'string';
-    return {
-      statusCode: status,
-      headers: { 'x-request-id': requestId, 'content-type': route.response.contentType ?? 'application/octet-stream', ...result.headers },
-      body: binary ? Buffer.from(body).toString('base64') : body,
-      isBase64Encoded: binary,
-      // Redirects set cookies too (social sign-in callback).
-      ...(result.cookies ? { cookies: result.cookies } : {}),
-    };
-  }
-  if (config().stage === 'local') {
-    const checked = schema.safeParse(result.body);
-    if (!checked.success) {
-      throw new Error(`response of ${route.id} does not match its schema: ${checked.error.message}`);
-    }
-  }
-  return {
-    statusCode: status,
-    headers: jsonHeaders(requestId, result.headers),
-    body: JSON.stringify(result.body),
-    ...(result.cookies ? { cookies: result.cookies } : {}),
-  };
-}
+export type { LambdaHttpHandler, RouteFunction };
 
 /**
- * Wraps `fn` as the Lambda handler of `route`.
+ * Wraps `fn` as the Lambda handler of `route`, authenticating the caller its `auth` asks for.
  *
  * @example
- * export const handler = defineHandler(routes.health, async () => ({ body: { status: 'ok', version } }));
+ * export const handler = defineHandler(routes.getAgent, async ({ caller, params }) => ({ body: await getAgentDetail(caller, params.agent_id) }));
  */
 export function defineHandler<R extends RouteSpec>(route: R, fn: RouteFunction<NoInfer<R>>): LambdaHttpHandler {
-  const core = async (event: APIGatewayProxyEventV2) => {
-    const requestId = requestIdOf(event);
-    const spec = route.request;
-    // SPEC.md §7 / PROTOCOL.md check order: authentication and role come before body shape.
-    const caller = await authenticate(route.auth, event);
-    const body = parseJsonBody(event);
-    if (body !== undefined && !spec?.body) {
-      throw new LedgerError('VALIDATION_ERROR', `${route.method} ${route.path} takes no request body`);
-    }
-    const request = {
-      route,
-      caller,
-      requestId,
-      params: validatePart('params', spec?.params, event.pathParameters ?? {}),
-      query: validatePart('query', spec?.query, event.queryStringParameters ?? {}),
-      body: validatePart('body', spec?.body, body),
-      headers: lowerCaseHeaders(event),
-      cookies: event.cookies ?? [],
-      event,
-    } as unknown as ApiRequest<R>;
-    return toResponse(route, await fn(request), requestId);
-  };
-
-  const started = new WeakMap<object, number>();
-  // One access line per request: route, status and latency; never headers or bodies (they carry tokens and payloads).
-  const logAccess = (event: APIGatewayProxyEventV2, status: number | undefined) =>
-    logger.info('request', { status, latency_ms: Math.round(performance.now() - (started.get(event) ?? performance.now())) });
-
-  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
-    .before((request) => {
-      started.set(request.event, performance.now());
-      const requestId = requestIdOf(request.event);
-      logger.resetKeys();
-      logger.appendKeys({ request_id: requestId, route: route.id });
-    })
-    .after((request) => logAccess(request.event, request.response?.statusCode))
-    .onError((request) => {
-      request.response = errorResponse(request.error, requestIdOf(request.event));
-      logAccess(request.event, request.response.statusCode);
-    })
-    .handler(core);
-
-  return handler as unknown as LambdaHttpHandler;
+  return buildHandler(route, fn, authenticate);
 }

@@ -3,7 +3,7 @@
  * Schema 2020-12, which zod 4 emits natively, so each route's zod schemas are the single
  * source of both validation and documentation.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { errorEnvelopeSchema } from '../routes/schemas/common.js';
 

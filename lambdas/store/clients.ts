@@ -18,7 +18,7 @@ export function localCredentials(endpoint: string | undefined) {
     : {};
 }
 
-export const dynamo = once(() => {
+export const dynamo = /* @__PURE__ */ once(() => {
   const { region, dynamoEndpoint } = config();
   const client = traced(
     new DynamoDBClient({
@@ -30,7 +30,7 @@ export const dynamo = once(() => {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 });
 
-export const s3 = once(() => {
+export const s3 = /* @__PURE__ */ once(() => {
   const { region, s3Endpoint } = config();
   return traced(
     new S3Client({

@@ -1,6 +1,7 @@
 // `cdk synth` bundles each handler with the local esbuild (no Docker). The other infra tests
-// skip bundling for speed; this one bundles a real route's handler as synth does and runs
-// the bundle, so a broken bundle (ESM/CJS interop, a missing dependency) fails `npm test`.
+// skip bundling for speed; this one bundles two real routes' handlers as synth does (with
+// lib/bundling.ts's aliases and defines) and loads them, so a broken bundle (ESM/CJS
+// interop, a missing dependency, a bad alias) fails `npm test`.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,22 +18,26 @@ const outdir = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'bundling-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('handler bundles', () => {
-  it('bundles the health route as cdk synth does, and the bundle answers', async () => {
+  it('bundles the health and submit routes as cdk synth does; health answers, submit loads', async () => {
     const context = cdkContext();
     delete context['aws:cdk:bundling-stacks'];
     // As the CDK CLI does: record each asset's directory in the resource metadata.
     context['aws:cdk:enable-asset-metadata'] = true;
     const app = new App({ context, outdir });
-    const stack = new LedgerStack(app, 'Bundled', { routes: [routes.health], workers: [] });
+    const stack = new LedgerStack(app, 'Bundled', { routes: [routes.health, routes.submitOperation], workers: [] });
     const template = Template.fromStack(stack);
     const assembly = app.synth();
 
     const functions = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    const health = Object.entries(functions).find(([logicalId]) => logicalId.startsWith('ApiHealthFunction'))?.[1];
-    expect(health).toBeDefined();
-    const assetPath = (health!.Metadata as Record<string, string>)['aws:asset:path']!;
-    const bundle = join(assembly.directory, assetPath, 'index.mjs');
-    expect(existsSync(bundle)).toBe(true);
+    const bundleOf = (prefix: string) => {
+      const resource = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(prefix))?.[1];
+      expect(resource).toBeDefined();
+      const file = join(assembly.directory, (resource!.Metadata as Record<string, string>)['aws:asset:path']!, 'index.mjs');
+      expect(existsSync(file)).toBe(true);
+      return file;
+    };
+    const bundle = bundleOf('ApiHealthFunction');
+    const submitBundle = bundleOf('ApiSubmitOperationFunction');
 
     process.env.LEDGER_TABLE = 'bundle-test';
     process.env.LEDGER_DATA_BUCKET = 'bundle-test';
@@ -48,5 +53,8 @@ describe('handler bundles', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ status: 'ok' });
+    // The SDK clients with the credential alias, the signer and the queue all load.
+    const submit = (await import(pathToFileURL(submitBundle).href)) as { handler: unknown };
+    expect(typeof submit.handler).toBe('function');
   }, 120_000);
 });

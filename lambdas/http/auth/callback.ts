@@ -7,10 +7,10 @@
 import { completeSocialSignIn } from '../../domain/identity/social.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { STATE_COOKIE, clearedStateCookie, cookieValue, sessionCookie } from './cookies.js';
 
-export const handler = defineHandler(routes.socialCallback, async ({ params, query, cookies, event }) => {
+export const handler = definePublicHandler(routes.socialCallback, async ({ params, query, cookies, event }) => {
   const outcome = await completeSocialSignIn({ identity: identityProvider() }, {
     provider: params.provider,
     state: query.state,

@@ -7,11 +7,11 @@
 import { issueDevCode } from '../../adapters/local/dev-oauth-codes.js';
 import { LedgerError } from '../../shared/errors.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { CALLBACK_PATH_PREFIX, requestOrigin } from './cookies.js';
 import { assertDevProviderEnabled } from './dev-oauth-page.js';
 
-export const handler = defineHandler(routes.devOAuthContinue, async ({ query, route, event }) => {
+export const handler = definePublicHandler(routes.devOAuthContinue, async ({ query, route, event }) => {
   assertDevProviderEnabled(route.method, route.path);
   const redirect = new URL(query.redirect_uri);
   if (redirect.origin !== requestOrigin(event) || redirect.pathname !== `${CALLBACK_PATH_PREFIX}/${query.provider}`) {

@@ -6,10 +6,10 @@
 import { resendVerificationEmail } from '../../domain/identity/email-verification.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { requestOrigin } from './cookies.js';
 
-export const handler = defineHandler(routes.sendVerificationEmail, async ({ body, event }) => {
+export const handler = definePublicHandler(routes.sendVerificationEmail, async ({ body, event }) => {
   await resendVerificationEmail({ identity: identityProvider() }, body, requestOrigin(event));
   return { body: { status: true as const } };
 });

@@ -5,10 +5,10 @@
 import { startSocialSignIn } from '../../domain/identity/social.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { CALLBACK_PATH_PREFIX, requestOrigin, stateCookie } from './cookies.js';
 
-export const handler = defineHandler(routes.signInSocial, async ({ body, event }) => {
+export const handler = definePublicHandler(routes.signInSocial, async ({ body, event }) => {
   const redirectUri = `${requestOrigin(event)}${CALLBACK_PATH_PREFIX}/${body.provider}`;
   const started = await startSocialSignIn({ identity: identityProvider() }, { provider: body.provider, callbackURL: body.callbackURL, redirectUri });
   return { body: { url: started.url, redirect: true as const }, cookies: [stateCookie(event, started.state)] };

@@ -3,10 +3,10 @@ import { signInWithPassword } from '../../domain/identity/sign-in.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { sessionCookie } from './cookies.js';
 
-export const handler = defineHandler(routes.signIn, async ({ body, event }) => {
+export const handler = definePublicHandler(routes.signIn, async ({ body, event }) => {
   const { user, session } = await signInWithPassword({ identity: identityProvider() }, body);
   return {
     body: { redirect: false as const, token: session.token, user: sessionUser(user) },

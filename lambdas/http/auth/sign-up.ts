@@ -3,10 +3,10 @@ import { signUp } from '../../domain/identity/sign-up.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { requestOrigin } from './cookies.js';
 
-export const handler = defineHandler(routes.signUp, async ({ body, event }) => {
+export const handler = definePublicHandler(routes.signUp, async ({ body, event }) => {
   const user = await signUp({ identity: identityProvider() }, body, requestOrigin(event));
   return { body: { token: null, user: sessionUser(user) } };
 });

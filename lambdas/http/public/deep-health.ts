@@ -9,7 +9,7 @@ import { queue } from '../../runtime/queue.js';
 import { signer } from '../../runtime/signer.js';
 import { pingDataBucket, pingTable } from '../../store/health.js';
 import type { dependencyNames } from '../../routes/schemas/public.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { probe } from '../probe.js';
 
 type DependencyName = (typeof dependencyNames)[number];
@@ -21,7 +21,7 @@ const probes: Record<DependencyName, () => Promise<unknown>> = {
   queue: () => queue().ping(),
 };
 
-export const handler = defineHandler(routes.deepHealth, async () => {
+export const handler = definePublicHandler(routes.deepHealth, async () => {
   const names = Object.keys(probes) as DependencyName[];
   const results = await Promise.all(names.map((name) => probe(probes[name])));
   const dependencies = Object.fromEntries(names.map((name, index) => [name, results[index]])) as Record<

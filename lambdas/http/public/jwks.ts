@@ -5,9 +5,9 @@
  */
 import { routes } from '../../routes/routes.js';
 import { signer } from '../../runtime/signer.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 
-export const handler = defineHandler(routes.jwks, async () => ({
+export const handler = definePublicHandler(routes.jwks, async () => ({
   body: { keys: await signer().jwks() },
   headers: { 'cache-control': 'public, max-age=300' },
 }));

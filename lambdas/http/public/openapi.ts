@@ -2,11 +2,11 @@
 import { routeList } from '../../routes/routes.js';
 import { config } from '../../config.js';
 import { routes } from '../../routes/routes.js';
-import { defineHandler } from '../define-handler.js';
+import { definePublicHandler } from '../define-public-handler.js';
 import { openApiDocument } from '../openapi-document.js';
 
 let document: Record<string, unknown> | undefined;
 
-export const handler = defineHandler(routes.openApi, async () => ({
+export const handler = definePublicHandler(routes.openApi, async () => ({
   body: (document ??= openApiDocument(routeList, config().version)),
 }));

@@ -1,5 +1,5 @@
 /** The admin log endpoint (SPEC.md §2.13, §4.6, §8). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { unixMs } from './common.js';
 
 export const adminEventsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });

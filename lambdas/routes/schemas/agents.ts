@@ -2,7 +2,7 @@
  * Request and response bodies of the agent endpoints (SPEC.md §2.4, §2.5, §4.3, plus the
  * key endpoints and the agent-level revoke of the ledger issue).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isB64u } from '@agent-ledger/protocol';
 import { AGENT_STATUSES, INTEGRATION_TYPES, KEY_STATUSES } from '../../shared/agent-types.js';
 import { unixMs } from './common.js';

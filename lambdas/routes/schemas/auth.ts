@@ -1,5 +1,5 @@
 /** Bodies of the authentication and session endpoints (SPEC.md §4.1, §2.7, §8). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES } from '../../shared/roles.js';
 import { unixMs } from './common.js';
 

@@ -1,5 +1,5 @@
 /** Schemas shared by many routes (SPEC.md §2 general conventions, §7 error body). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_STATUS } from '../../shared/errors.js';
 
 export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]);

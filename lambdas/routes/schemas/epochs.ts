@@ -1,5 +1,5 @@
 /** Bodies of the epoch endpoints (SPEC.md §2.11, §4.7). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { unixMs } from './common.js';
 
 /** SPEC.md §2.11, exactly. */

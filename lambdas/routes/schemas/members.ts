@@ -1,5 +1,5 @@
 /** Bodies of the organization, member, invitation and assignment endpoints (SPEC.md §2.6, §2.8, §2.9, §4.4). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { unixMs } from './common.js';
 import { roleSchema } from './auth.js';
 import { invitationInput } from './onboarding.js';

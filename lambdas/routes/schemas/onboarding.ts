@@ -1,5 +1,5 @@
 /** Bodies of the onboarding endpoints (SPEC.md §4.2, §8). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { roleSchema } from './auth.js';
 
 export const onboardingStatusResponse = z.object({

@@ -7,7 +7,7 @@
  * stored state or on the payload size (PAYLOAD_TOO_LARGE comes after the agent and key
  * checks) is left to the submission use case.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isB64u, OP_VERSION, RECEIPT_VERSION } from '@agent-ledger/protocol';
 import { unixMs } from './common.js';
 import { agentIdSchema, kidSchema } from './agents.js';

@@ -1,5 +1,5 @@
 /** Bodies of the public endpoints (SPEC.md §4.10; their shapes are fixed by the foundation issue). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const healthResponse = z.object({ status: z.literal('ok'), version: z.string() });
 

@@ -1,0 +1,89 @@
+// Every function's bundle, built as `cdk synth` builds it (lib/bundling.ts: one esbuild run
+// for all of them), stays within a budget and holds only what its route's `uses` needs
+// (README, Architecture: lean bundles). The budgets come from measurement (`npm run
+// bundle-sizes`), with about 10% headroom: a function that grows past its budget pulled in
+// something its route does not use.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFunctions, functionEntries, type BundledFunction } from '../../lib/bundling.js';
+import { PROJECT_ROOT } from '../../lib/paths.js';
+import type { Resource } from '../../lambdas/routes/route-spec.js';
+import { notFoundHandler, routeList } from '../../lambdas/routes/routes.js';
+import { workerList } from '../../lambdas/workers/worker-table.js';
+
+const KB = 1024;
+/** The median function: the issue's target, met with room (measured 365 KB). */
+const MEDIAN_BUDGET = 400 * KB;
+
+/**
+ * A function's budget by the AWS services its `uses` name. Measured: no AWS client 146-158 KB;
+ * the table only 356-367 KB; with the identity provider (Cognito) 438-444 KB; with the signer,
+ * queues or buckets 336-602 KB; the sealer (pkijs for RFC 3161) 841 KB.
+ */
+function budgetOf(uses: readonly Resource[] | undefined): number {
+  if (uses === undefined) return 180 * KB; // the $default route: no resources at all
+  if (uses.includes('anchors:write')) return 930 * KB;
+  if (uses.length === 0) return 180 * KB;
+  if (uses.includes('identity')) return 490 * KB;
+  if (uses.every((use) => use === 'table:read' || use === 'table:write')) return 400 * KB;
+  return 660 * KB;
+}
+
+const usesOf = new Map<string, readonly Resource[]>([
+  ...routeList.map((route) => [route.id, route.uses] as const),
+  ...workerList.map((worker) => [worker.id, worker.uses] as const),
+]);
+
+let outdir: string;
+let bundles: BundledFunction[];
+beforeAll(async () => {
+  mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
+  outdir = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'bundle-size-'));
+  bundles = await bundleFunctions(functionEntries(routeList, notFoundHandler, workerList), outdir);
+}, 180_000);
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+const holds = (bundle: BundledFunction, pkg: string) => bundle.inputs.some((input) => input.includes(`node_modules/${pkg}/`));
+
+describe('function bundles', () => {
+  it('bundles every route, the $default route and every worker', () => {
+    expect(bundles.map((bundle) => bundle.name).sort()).toEqual([...usesOf.keys(), 'NotFound'].sort());
+  });
+
+  it('keeps each function within the budget of what its route uses', () => {
+    const over = bundles
+      .filter((bundle) => bundle.bytes > budgetOf(usesOf.get(bundle.name)))
+      .map((bundle) => `${bundle.name}: ${Math.round(bundle.bytes / KB)} KB > ${budgetOf(usesOf.get(bundle.name)) / KB} KB`);
+    expect(over).toEqual([]);
+  });
+
+  it(`keeps the median function under ${MEDIAN_BUDGET / KB} KB`, () => {
+    const sizes = bundles.map((bundle) => bundle.bytes).sort((a, b) => a - b);
+    expect(sizes[Math.floor(sizes.length / 2)]).toBeLessThan(MEDIAN_BUDGET);
+  });
+
+  it('puts pkijs (RFC 3161) only into the sealer', () => {
+    expect(bundles.filter((bundle) => holds(bundle, 'pkijs')).map((bundle) => bundle.name)).toEqual(['SealEpochs']);
+  });
+
+  it("puts the Cognito client only into routes that use 'identity'", () => {
+    const withCognito = bundles.filter((bundle) => holds(bundle, '@aws-sdk/client-cognito-identity-provider')).map((bundle) => bundle.name);
+    const identityRoutes = routeList.filter((route) => route.uses.includes('identity')).map((route) => route.id);
+    expect(withCognito.sort()).toEqual(identityRoutes.sort());
+  });
+
+  it('puts the KMS client only into functions that sign, encrypt or use the identity provider', () => {
+    // The Cognito adapter keeps refresh tokens encrypted (adapters/aws/cognito-refresh-tokens.ts), so its wiring carries the encryptor.
+    const needsKms = (uses: readonly Resource[] | undefined) =>
+      (uses ?? []).some((use) => use === 'signer' || use === 'identity' || use.startsWith('secrets:'));
+    const stray = bundles.filter((bundle) => holds(bundle, '@aws-sdk/client-kms') && !needsKms(usesOf.get(bundle.name)));
+    expect(stray.map((bundle) => bundle.name)).toEqual([]);
+  });
+
+  it('leaves the X-Ray SDK out unless sdkTracing asks for it, and public routes without a table client', () => {
+    expect(bundles.filter((bundle) => holds(bundle, 'aws-xray-sdk-core')).map((bundle) => bundle.name)).toEqual([]);
+    const health = bundles.find((bundle) => bundle.name === 'Health')!;
+    expect(holds(health, '@aws-sdk/client-dynamodb')).toBe(false);
+  });
+});
