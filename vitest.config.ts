@@ -15,6 +15,7 @@ export default defineConfig({
     globalSetup: ['./test/global-setup.ts'],
     // Handlers log through Powertools; tests assert responses, not log lines.
     // Set POWERTOOLS_LOG_LEVEL=ERROR (or lower) to see the handlers' logs while debugging.
-    env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT' },
+    // Metrics likewise: recorded (tests may spy on them), not printed.
+    env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
   },
 });

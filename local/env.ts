@@ -19,6 +19,8 @@ export interface LocalResources {
 export function localEnv(resources: LocalResources, current: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return {
     LEDGER_STAGE: 'local',
+    // Metrics are recorded but not printed: EMF lines are for CloudWatch, not a terminal (lambdas/metrics.ts).
+    POWERTOOLS_METRICS_DISABLED: 'true',
     LEDGER_TABLE: resources.tableName,
     LEDGER_DATA_BUCKET: resources.dataBucket,
     LEDGER_ANCHORS_BUCKET: resources.anchorsBucket,

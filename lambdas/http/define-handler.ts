@@ -5,7 +5,7 @@
  */
 import type { RouteSpec } from '../routes/route-spec.js';
 import { authenticate } from './authenticate.js';
-import { buildHandler, type LambdaHttpHandler, type RouteFunction } from './handler-stack.js';
+import { buildHandler, type HandlerOptions, type LambdaHttpHandler, type RouteFunction } from './handler-stack.js';
 
 export type { LambdaHttpHandler, RouteFunction };
 
@@ -15,6 +15,6 @@ export type { LambdaHttpHandler, RouteFunction };
  * @example
  * export const handler = defineHandler(routes.getAgent, async ({ caller, params }) => ({ body: await getAgentDetail(caller, params.agent_id) }));
  */
-export function defineHandler<R extends RouteSpec>(route: R, fn: RouteFunction<NoInfer<R>>): LambdaHttpHandler {
-  return buildHandler(route, fn, authenticate);
+export function defineHandler<R extends RouteSpec>(route: R, fn: RouteFunction<NoInfer<R>>, options: HandlerOptions = {}): LambdaHttpHandler {
+  return buildHandler(route, fn, authenticate, options);
 }

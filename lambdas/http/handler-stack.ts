@@ -8,8 +8,10 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { config } from '../config.js';
-import { LedgerError } from '../shared/errors.js';
-import { logger } from '../logger.js';
+import { isLedgerError, LedgerError } from '../shared/errors.js';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logAccess, logger } from '../logger.js';
+import { MetricUnit, recordMetrics } from '../metrics.js';
 import type { Caller } from '../domain/auth/caller.js';
 import type { RouteAuth, RouteSpec } from '../routes/route-spec.js';
 import type { ApiRequest, ApiResult } from './api-request.js';
@@ -74,7 +76,17 @@ function toResponse<R extends RouteSpec>(
   };
 }
 
-export function buildHandler<R extends RouteSpec>(route: R, fn: RouteFunction<NoInfer<R>>, identify: Identify): LambdaHttpHandler {
+export interface HandlerOptions {
+  /** A count per request with dimension `outcome`: ACCEPTED, or the SPEC.md §7 code it failed with (lambdas/metrics.ts). */
+  outcomeMetric?: string;
+}
+
+export function buildHandler<R extends RouteSpec>(
+  route: R,
+  fn: RouteFunction<NoInfer<R>>,
+  identify: Identify,
+  options: HandlerOptions = {},
+): LambdaHttpHandler {
   const core = async (event: APIGatewayProxyEventV2) => {
     const requestId = requestIdOf(event);
     const spec = route.request;
@@ -99,21 +111,38 @@ export function buildHandler<R extends RouteSpec>(route: R, fn: RouteFunction<No
   };
 
   const started = new WeakMap<object, number>();
-  // One access line per request: route, status and latency; never headers or bodies (they carry tokens and payloads).
-  const logAccess = (event: APIGatewayProxyEventV2, status: number | undefined) =>
-    logger.info('request', { status, latency_ms: Math.round(performance.now() - (started.get(event) ?? performance.now())) });
+  /** After each request: the access line, the request metrics and the route's outcome metric. */
+  const finish = (event: APIGatewayProxyEventV2, status: number, error?: unknown) => {
+    const latencyMs = Math.round(performance.now() - (started.get(event) ?? performance.now()));
+    logAccess({ method: route.method, path: event.rawPath ?? route.path, status, latencyMs });
+    recordMetrics(
+      [
+        { name: 'Requests', unit: MetricUnit.Count, value: 1 },
+        { name: 'RequestLatency', unit: MetricUnit.Milliseconds, value: latencyMs },
+      ],
+      { route: route.id, status: String(status) },
+    );
+    if (options.outcomeMetric) {
+      const outcome = error === undefined ? 'ACCEPTED' : isLedgerError(error) ? error.code : 'INTERNAL_ERROR';
+      recordMetrics([{ name: options.outcomeMetric, unit: MetricUnit.Count, value: 1 }], { outcome });
+    }
+  };
 
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, Context>()
     .before((request) => {
-      started.set(request.event, performance.now());
-      const requestId = requestIdOf(request.event);
-      logger.resetKeys();
-      logger.appendKeys({ request_id: requestId, route: route.id });
+      // A direct invoke may come without a context; the logger's context reader needs an object.
+      request.context ??= {} as Context;
     })
-    .after((request) => logAccess(request.event, request.response?.statusCode))
+    // cold_start, function_name, function_request_id, ... on every line of the invocation.
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .before((request) => {
+      started.set(request.event, performance.now());
+      logger.appendKeys({ request_id: requestIdOf(request.event), route: route.id });
+    })
+    .after((request) => finish(request.event, request.response?.statusCode ?? route.response.status))
     .onError((request) => {
       request.response = errorResponse(request.error, requestIdOf(request.event));
-      logAccess(request.event, request.response.statusCode);
+      finish(request.event, request.response.statusCode ?? 500, request.error);
     })
     .handler(core);
 

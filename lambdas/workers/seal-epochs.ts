@@ -8,6 +8,7 @@ import type { Context, ScheduledEvent } from 'aws-lambda';
 import { config } from '../config.js';
 import { runSealer, type SealerReport } from '../domain/epochs/run-sealer.js';
 import { logger } from '../logger.js';
+import { MetricUnit, recordMetrics } from '../metrics.js';
 import { queue } from '../runtime/queue.js';
 import { timestampAuthority } from '../runtime/timestamp-authority.js';
 
@@ -21,6 +22,7 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   const remaining = context.getRemainingTimeInMillis();
   const { epochMs, epochGraceMs } = config();
   logger.resetKeys();
+  logger.addContext(context);
   logger.appendKeys({ request_id: context.awsRequestId, worker: 'SealEpochs' });
   const report = await runSealer({
     now: started,
@@ -34,6 +36,10 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
   });
   const { errors, ...counts } = report;
   logger.info('epoch sealer run', { ...counts, failures: errors.length });
+  recordMetrics([
+    { name: 'EpochsSealed', unit: MetricUnit.Count, value: report.epochs_created },
+    { name: 'OperationsSealed', unit: MetricUnit.Count, value: report.operations_sealed },
+  ]);
   if (errors.length > 0) {
     for (const error of errors) logger.error('epoch sealer failure', { error });
     // Fail the invocation so the error metric and alarms see it; the next run retries.

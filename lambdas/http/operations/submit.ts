@@ -5,6 +5,11 @@ import { signer } from '../../runtime/signer.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.submitOperation, async ({ caller, body }) => ({
-  body: { receipt: await submitOperation({ signer: signer(), queue: queue() }, caller, body) },
-}));
+export const handler = defineHandler(
+  routes.submitOperation,
+  async ({ caller, body }) => ({
+    body: { receipt: await submitOperation({ signer: signer(), queue: queue() }, caller, body) },
+  }),
+  // Submissions by outcome: ACCEPTED or the SPEC.md §7 code (lambdas/metrics.ts).
+  { outcomeMetric: 'Submissions' },
+);
