@@ -34,7 +34,7 @@ import {
 import { localDynamoClient } from '../local/dynamodb-local.js';
 import { startLocalStack, TABLE_NAME } from '../local/stack.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
-import { apiToken, json } from './http-client.js';
+import { apiToken, json } from '../test/support/http-client.js';
 
 function setting(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -27,7 +27,7 @@ import {
   type Receipt,
 } from '@agent-ledger/protocol';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
-import { apiToken, json } from './http-client.js';
+import { apiToken, json } from '../test/support/http-client.js';
 
 const baseUrl = (process.env.DEMO_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
 const WAIT_FOR_EPOCH_MS = Number(process.env.DEMO_WAIT_MS ?? 15_000);

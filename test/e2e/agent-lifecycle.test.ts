@@ -4,27 +4,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS } from '@agent-ledger/protocol';
 import { adminEvents, recordQueue } from '../support/ledger-inspect.js';
-import { apiClient, ClientChain, keyBody, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { ClientChain, keyBody, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let actor: string;
 let api: Api;
 let queueLog: ReturnType<typeof recordQueue>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  orgId = await seedOrg();
-  const owner = await seedUser(orgId, 'org_owner');
-  actor = owner.userId;
-  api = apiClient(stack.baseUrl, owner.token);
+  const seeded = await stack.org('org_owner');
+  ({ orgId, api: { org_owner: api } } = seeded);
+  actor = seeded.users.org_owner.userId;
   queueLog = recordQueue(stack.queue);
 });
 afterAll(async () => {
   queueLog.restore();
-  await stack.stop();
 });
 
 async function lastAdminEvent(action: string) {

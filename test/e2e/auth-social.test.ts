@@ -3,19 +3,14 @@
  * development provider page stands in for Google and GitHub. The test plays the browser:
  * it keeps the cookies the server sets and follows each redirect by hand.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyEmail } from '../support/identity-flows.js';
-import { client, cookiePair, uniqueEmail, type HttpResult } from '../support/http-client.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cookiePair, uniqueEmail, type HttpResult } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack();
+const call = stack.call;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  call = client(stack.baseUrl);
-});
-afterAll(() => stack?.stop());
 
 const APP = 'http://app.example.test/after-sign-in?tab=1';
 

@@ -3,19 +3,14 @@
  * the old token works during the grace period and fails after it, over HTTP against the
  * local stack (SPEC.md §4.1, §4.2, §5). The grace period is 2 s here (LEDGER_TOKEN_GRACE_SECONDS).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, cookiePair, uniqueEmail } from '../support/http-client.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { describe, expect, it } from 'vitest';
+import { cookiePair, uniqueEmail } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 const GRACE_SECONDS = 2;
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack({ env: { LEDGER_TOKEN_GRACE_SECONDS: String(GRACE_SECONDS) } });
+const call = stack.call;
 
-beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_TOKEN_GRACE_SECONDS: String(GRACE_SECONDS) } });
-  call = client(stack.baseUrl);
-});
-afterAll(() => stack?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

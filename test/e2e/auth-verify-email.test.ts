@@ -6,21 +6,16 @@
  * callbackURL follows the social sign-in policy, and re-sending answers alike for every
  * email (no account enumeration) within a per-email limit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueVerificationToken, sentVerificationLinks, VERIFICATION_TOKEN_TTL_MS } from '../../lambdas/adapters/local/verification-tokens.js';
 import { MAX_VERIFICATION_MAILS } from '../../lambdas/domain/rate-limit/verification-mail-throttle.js';
-import { client, uniqueEmail } from '../support/http-client.js';
+import { uniqueEmail } from '../support/http-client.js';
 import { orgOwner, signedInUser, verificationLink } from '../support/identity-flows.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack({ env: { LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.test' } });
+const call = stack.call;
 
-beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.test' } });
-  call = client(stack.baseUrl);
-});
-afterAll(() => stack?.stop());
 
 /** The path and query of a verification link, to send to the test stack. */
 const pathOf = (link: string) => {

@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from
 import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
 import { ROLES } from '../../lambdas/shared/roles.js';
-import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api } from '../support/http-client.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 import type { Epoch } from '../../lambdas/domain/epochs/epoch.js';
 
 
@@ -22,7 +23,11 @@ const EPOCH_MS = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let tsa: OpensslTsa;
-let stack: TestStack;
+beforeAll(async () => {
+  tsa = await startOpensslTsa();
+});
+afterAll(() => tsa?.stop());
+const stack = useLedgerStack(() => ({ env: { LEDGER_EPOCH_MS: String(EPOCH_MS), LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url } }));
 let org: string;
 let users: Record<string, SeededUser>;
 let owner: Api;
@@ -30,18 +35,8 @@ const submitted: { operation_id: string; chain_hash: string }[] = [];
 let sendSpy: MockInstance<MemoryQueue['send']>;
 
 beforeAll(async () => {
-  tsa = await startOpensslTsa();
-  stack = await startTestStack({
-    env: { LEDGER_EPOCH_MS: String(EPOCH_MS), LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url },
-  });
   sendSpy = vi.spyOn(stack.queue, 'send');
-  org = await seedOrg();
-  users = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await seedUser(org, role)] as const)));
-  owner = apiClient(stack.baseUrl, users.org_owner!.token);
-});
-afterAll(async () => {
-  await stack?.stop();
-  await tsa?.stop();
+  ({ orgId: org, users, api: { org_owner: owner } } = await stack.org(...ROLES));
 });
 
 async function epochsOf(api: Api): Promise<Epoch[]> {
@@ -181,19 +176,19 @@ describe('GET /v1/epochs/:epoch_id', () => {
 
 describe('access (SPEC.md §4.7, §5)', () => {
   it.each(ROLES)('%s reads the epochs', async (role) => {
-    const api = apiClient(stack.baseUrl, users[role]!.token);
+    const api = stack.api(users[role]!.token);
     const [epoch] = await epochsOf(api);
     expect((await api('GET', `/v1/epochs/${epoch!.epoch_id}`)).status).toBe(200);
   });
 
   it('needs a token', async () => {
-    expect((await apiClient(stack.baseUrl)('GET', '/v1/epochs')).status).toBe(401);
-    expect((await apiClient(stack.baseUrl)('GET', `/v1/epochs/${randomUUID()}`)).status).toBe(401);
+    expect((await stack.api()('GET', '/v1/epochs')).status).toBe(401);
+    expect((await stack.api()('GET', `/v1/epochs/${randomUUID()}`)).status).toBe(401);
   });
 
   it("keeps organizations apart: another organization sees none of these epochs and gets NOT_FOUND for one's id", async () => {
     const [epoch] = await epochsOf(owner);
-    const stranger = apiClient(stack.baseUrl, (await seedUser(await seedOrg('Other'), 'org_owner')).token);
+    const stranger = stack.api((await seedUser(await seedOrg('Other'), 'org_owner')).token);
     expect(await epochsOf(stranger)).toEqual([]);
     const res = await stranger('GET', `/v1/epochs/${epoch!.epoch_id}`);
     expect(res.status).toBe(404);

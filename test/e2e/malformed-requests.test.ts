@@ -1,24 +1,22 @@
 // Foundation issue, done-when: a POST (or PATCH) with broken JSON to ANY route, or a body
 // with a non-JSON content type, gets the SPEC.md §7 envelope with VALIDATION_ERROR 400; any
 // unknown path gets NOT_FOUND 404. Covers every route of the table, including ones added later.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList } from '../../lambdas/routes/routes.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000' } });
 let tokens: { session: string; api: string };
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000' } });
   const orgId = await seedOrg();
   tokens = {
     session: (await seedUser(orgId, 'org_owner', 'session')).token,
     api: (await seedUser(orgId, 'org_owner', 'api')).token,
   };
 });
-afterAll(() => stack.stop());
 
 /** A token the route accepts, so the request gets past authentication to body parsing. */
 function tokenFor(route: RouteSpec): string | undefined {

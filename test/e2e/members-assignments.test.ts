@@ -3,14 +3,13 @@
  * any assignment exists, integration_engineer and readonly_investigator see only their
  * assigned agents.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiClient, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
-import { client } from '../support/http-client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { orgOwner, signedInUser, type SignedIn } from '../support/identity-flows.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack();
+const call = stack.call;
 let owner: SignedIn & { orgId: string };
 let engineer: SignedIn;
 let investigator: SignedIn;
@@ -24,20 +23,17 @@ async function join(invitee: SignedIn, role: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  call = client(stack.baseUrl);
   owner = await orgOwner(stack.baseUrl, 'Assigners');
   engineer = await signedInUser(stack.baseUrl, 'Engineer');
   investigator = await signedInUser(stack.baseUrl, 'Investigator');
   await join(engineer, 'integration_engineer');
   await join(investigator, 'readonly_investigator');
-  const api = apiClient(stack.baseUrl, owner.session);
+  const api = stack.api(owner.session);
   agentA = uniqueAgentId('a');
   agentB = uniqueAgentId('b');
   await registerAgent(api, agentA, [newKey()], 'claudecode');
   await registerAgent(api, agentB, [newKey()], 'cursor');
 });
-afterAll(() => stack?.stop());
 
 const agentIds = async (token: string) => (await call('GET', '/v1/agents', { token })).json.agents.map((agent: { agent_id: string }) => agent.agent_id).sort();
 

@@ -4,23 +4,18 @@
  * invitation listing, cancellation and expiry; role changes applying on the next request.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { config } from '../../lambdas/config.js';
 import { identityKeys } from '../../lambdas/store/identity-items.js';
 import { newInvitation } from '../../lambdas/domain/orgs/invitation-items.js';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { client, uniqueEmail } from '../support/http-client.js';
+import { uniqueEmail } from '../support/http-client.js';
 import { orgOwner, signedInUser, type SignedIn } from '../support/identity-flows.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack();
+const call = stack.call;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  call = client(stack.baseUrl);
-});
-afterAll(() => stack?.stop());
 
 /** Invites `invitee` into the owner's org with `role` and has them accept; returns the invitation id. */
 async function join(owner: { session: string }, invitee: SignedIn, role: string): Promise<string> {

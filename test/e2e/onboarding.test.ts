@@ -1,17 +1,12 @@
 /** Onboarding (SPEC.md §4.2, §8): personal and organization flows, limits, once only, org.create in the admin log. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, uniqueEmail } from '../support/http-client.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/http-client.js';
 import { signedInUser } from '../support/identity-flows.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-let call: ReturnType<typeof client>;
+const stack = useLedgerStack();
+const call = stack.call;
 
-beforeAll(async () => {
-  stack = await startTestStack();
-  call = client(stack.baseUrl);
-});
-afterAll(() => stack?.stop());
 
 describe('POST /v1/onboarding/personal', () => {
   it('creates "Personal Workspace" owned by the caller, with org.create in the admin log', async () => {

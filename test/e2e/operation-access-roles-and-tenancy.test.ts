@@ -2,24 +2,24 @@
 // refused exactly as SPEC.md §4.3 / §4.5 list them (key endpoints: org_owner,
 // security_admin), another organization's token never sees or changes anything here, and
 // the read_all rule (§5) once an assignment exists.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../lambdas/shared/roles.js';
-import { apiClient, ClientChain, keyBody, newKey, registerAgent, uniqueAgentId, type Api, type ApiResponse } from '../support/ledger-fixtures.js';
+import { ClientChain, keyBody, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api, type ApiResponse } from '../support/http-client.js';
 import { seedAssignment, seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let owner: Api;
 const as: Partial<Record<Role, Api>> = {};
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  orgId = await seedOrg();
-  for (const role of ROLES) as[role] = apiClient(stack.baseUrl, (await seedUser(orgId, role)).token);
+  const seeded = await stack.org(...ROLES);
+  orgId = seeded.orgId;
+  Object.assign(as, seeded.api);
   owner = as.org_owner!;
 });
-afterAll(() => stack.stop());
 
 /** An agent with keys k1 (signing) and k2, and one accepted operation. */
 async function fixture() {
@@ -66,7 +66,7 @@ describe('roles (SPEC.md §4.3, §4.5)', () => {
   });
 
   it('a user without an organization is FORBIDDEN', async () => {
-    const loner = apiClient(stack.baseUrl, (await seedUser(null, 'org_owner')).token);
+    const loner = stack.api((await seedUser(null, 'org_owner')).token);
     const f = await fixture();
     for (const { call } of ROUTES) expect((await call(loner, f)).status).toBe(403);
   });
@@ -77,7 +77,7 @@ describe('tenancy: another organization', () => {
   let otherOrgId: string;
   beforeAll(async () => {
     otherOrgId = await seedOrg('Other');
-    other = apiClient(stack.baseUrl, (await seedUser(otherOrgId, 'org_owner')).token);
+    other = stack.api((await seedUser(otherOrgId, 'org_owner')).token);
   });
 
   it('never sees or changes this organization’s agents or operations', async () => {
@@ -108,7 +108,7 @@ describe('visibility (SPEC.md §5 read_all)', () => {
   it('once an assignment exists, integration_engineer and readonly_investigator see only their assigned agents', async () => {
     const visibilityOrg = await seedOrg('Visibility');
     const users = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await seedUser(visibilityOrg, role)] as const))) as Record<Role, Awaited<ReturnType<typeof seedUser>>>;
-    const api = (role: Role) => apiClient(stack.baseUrl, users[role].token);
+    const api = (role: Role) => stack.api(users[role].token);
     const make = async () => {
       const agentId = uniqueAgentId();
       const key = newKey('k1');

@@ -3,25 +3,22 @@
 // check turns false when the stored data it covers is altered behind the service's back.
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize } from '@agent-ledger/protocol';
 import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
 import { config } from '../../lambdas/config.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
-import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  orgId = await seedOrg();
-  api = apiClient(stack.baseUrl, (await seedUser(orgId, 'org_owner')).token);
+  ({ orgId, api: { org_owner: api } } = await stack.org('org_owner'));
 });
-afterAll(() => stack.stop());
 
 const ALL_VALID = { valid: true, checks: { signature: true, chain: true, receipt: true } };
 

@@ -3,18 +3,17 @@
  * over HTTP. LEDGER_RATE_LIMIT_RPS=5 here: at most 10 requests in any one second (the burst)
  * and 50 per 10-second window (domain/rate-limit/request-rate.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../support/http-client.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '5' } });
 let alice: SeededUser;
 let bob: SeededUser;
 let other: SeededUser;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '5' } });
   const org = await seedOrg();
   alice = await seedUser(org, 'org_owner');
   bob = await seedUser(org, 'readonly_investigator');
@@ -24,7 +23,6 @@ beforeAll(async () => {
   await http(stack.baseUrl, 'GET', '/v1/members', { token: other.token });
   await http(stack.baseUrl, 'GET', '/v1/admin/events', { token: other.token });
 });
-afterAll(() => stack?.stop());
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,35 +6,33 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS, verifyReceipt, type Receipt } from '@agent-ledger/protocol';
 import { config } from '../../lambdas/config.js';
 import { queue } from '../../lambdas/runtime/queue.js';
 import { signer } from '../../lambdas/runtime/signer.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
-import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose } from '../support/ledger-fixtures.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api, type Loose } from '../support/http-client.js';
 import { recordQueue } from '../support/ledger-inspect.js';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { seedUser } from '../support/seed-identity.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  orgId = await seedOrg();
-  api = apiClient(stack.baseUrl, (await seedUser(orgId, 'integration_engineer')).token);
+  ({ orgId, api: { integration_engineer: api } } = await stack.org('integration_engineer'));
 });
 afterEach(() => {
   vi.restoreAllMocks();
 });
-afterAll(() => stack.stop());
 
 async function newChain(): Promise<ClientChain> {
   const agentId = uniqueAgentId();
   const key = newKey();
-  const admin = apiClient(stack.baseUrl, (await seedUser(orgId, 'org_owner')).token);
+  const admin = stack.api((await seedUser(orgId, 'org_owner')).token);
   await registerAgent(admin, agentId, [key]);
   return new ClientChain(orgId, agentId, key);
 }
@@ -59,7 +57,7 @@ function failSend(
 }
 
 async function head(chain: ClientChain) {
-  const admin = apiClient(stack.baseUrl, (await seedUser(orgId, 'org_owner')).token);
+  const admin = stack.api((await seedUser(orgId, 'org_owner')).token);
   return (await admin('GET', `/v1/agents/${chain.agentId}`)).body.chain as { seq_no: number; chain_hash: string };
 }
 

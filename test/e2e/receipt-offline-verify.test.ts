@@ -6,7 +6,7 @@
 // (the sign-up flow belongs to the identity tests); the agent, its key, the record and its
 // signature are made here from `@agent-ledger/protocol` and plain HTTP.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   b64uDecode,
   chainHash,
@@ -24,8 +24,7 @@ import {
   type OperationRecord,
   type Receipt,
 } from '@agent-ledger/protocol';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 /**
  * PROTOCOL.md "Receipt", step by step: receipt_hash recomputes over the receipt without
@@ -50,16 +49,15 @@ function uuidv7(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let token: string;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  orgId = await seedOrg();
-  token = (await seedUser(orgId, 'integration_engineer')).token;
+  const seeded = await stack.org('integration_engineer');
+  orgId = seeded.orgId;
+  token = seeded.users.integration_engineer.token;
 });
-afterAll(() => stack.stop());
 
 async function post(path: string, body: unknown) {
   const res = await fetch(`${stack.baseUrl}${path}`, {

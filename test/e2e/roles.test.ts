@@ -12,13 +12,13 @@
  * of changing anything; only 401 and 403 mean "refused by auth".
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMINS, AGENT_WRITERS, ALL_ROLES, AUDITORS, ROLES, type Role } from '../../lambdas/shared/roles.js';
 import type { RouteAuth, RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList } from '../../lambdas/routes/routes.js';
 import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 /** SPEC.md §4 Auth columns (and §5), plus the endpoints the identity issue specifies. */
 const SPEC_AUTH: Record<string, RouteAuth> = {
@@ -84,7 +84,7 @@ const OTHER_USER_ROLES: Record<string, readonly Role[]> = { 'GET /v1/members/{us
 const keyOf = (route: RouteSpec) => `${route.method} ${route.path}`;
 const isRefused = (status: number) => status === 401 || status === 403;
 
-let stack: TestStack;
+const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000' } });
 let orgA: string;
 let orgAName: string;
 const users = {} as Record<Role, SeededUser>;
@@ -97,7 +97,6 @@ let markers: string[];
 
 beforeAll(async () => {
   // Hundreds of requests in a few seconds from one organization: keep the rate limit out of the way.
-  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000' } });
   orgAName = `Org A ${randomUUID()}`;
   orgA = await seedOrg(orgAName);
   for (const role of ROLES) users[role] = await seedUser(orgA, role);
@@ -119,7 +118,6 @@ beforeAll(async () => {
   invitationId = invited.json.invitation.invitation_id;
   markers = [orgA, orgAName, displayName, ...ROLES.map((role) => users[role].email), invited.json.invitation.email];
 });
-afterAll(() => stack?.stop());
 
 /**
  * Path parameters: reads get org A's real objects (so a wrong answer would have data in

@@ -2,28 +2,24 @@
 // head exactly one is accepted"): a burst on one head, many agents in parallel verified end
 // to end, and state changes that land while a submission is in flight.
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose } from '../support/ledger-fixtures.js';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api, type Loose } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
+const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000000' } });
 let orgId: string;
 let admin: Api;
 let engineer: Api;
 
 beforeAll(async () => {
   // This file measures the chain, not the organization's request rate limit.
-  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000000' } });
-  orgId = await seedOrg();
-  admin = apiClient(stack.baseUrl, (await seedUser(orgId, 'org_owner')).token);
-  engineer = apiClient(stack.baseUrl, (await seedUser(orgId, 'integration_engineer')).token);
+  ({ orgId, api: { org_owner: admin, integration_engineer: engineer } } = await stack.org('org_owner', 'integration_engineer'));
 });
 afterEach(() => {
   vi.restoreAllMocks();
 });
-afterAll(() => stack.stop());
 
 async function newChain(): Promise<ClientChain> {
   const agentId = uniqueAgentId();

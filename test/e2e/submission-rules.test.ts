@@ -1,29 +1,27 @@
 // POST /v1/operations over HTTP: every submission rule of SPEC.md §4.5 with the status of
 // §7, and PROTOCOL.md "Submission check order" when two rules fail at once.
 // (INTERNAL_ERROR is exercised in ledger-faults.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS, payloadHash, verifyReceipt, type OperationRecord } from '@agent-ledger/protocol';
 import { recordQueue } from '../support/ledger-inspect.js';
-import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api, type Loose, type TestKey } from '../support/ledger-fixtures.js';
-import { seedOrg, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId, type TestKey } from '../support/ledger-fixtures.js';
+import { type Api, type Loose } from '../support/http-client.js';
+import { seedUser } from '../support/seed-identity.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 const MAX_PAYLOAD = 256 * 1024; // the default LEDGER_MAX_PAYLOAD_BYTES (PROTOCOL.md step 4)
 
-let stack: TestStack;
+const stack = useLedgerStack();
 let orgId: string;
 let otherOrgId: string;
 let admin: Api;
 let engineer: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
-  [orgId, otherOrgId] = await Promise.all([seedOrg(), seedOrg('Other')]);
-  const [owner, integrationEngineer] = await Promise.all([seedUser(orgId, 'org_owner'), seedUser(orgId, 'integration_engineer')]);
-  admin = apiClient(stack.baseUrl, owner.token);
-  engineer = apiClient(stack.baseUrl, integrationEngineer.token);
+  const [seeded, other] = await Promise.all([stack.org('org_owner', 'integration_engineer'), stack.org()]);
+  ({ orgId, api: { org_owner: admin, integration_engineer: engineer } } = seeded);
+  otherOrgId = other.orgId;
 });
-afterAll(() => stack.stop());
 
 /** A fresh agent with keys k1 (active), k2 (revoked) and k3 (retired), and its client chain on k1. */
 async function agentWithKeys(): Promise<{ chain: ClientChain; keys: Record<'k1' | 'k2' | 'k3', TestKey>; agentId: string }> {
@@ -101,15 +99,15 @@ describe('accepted submission (rule 9)', () => {
 describe('each rule alone', () => {
   it('UNAUTHORIZED 401 without a valid token', async () => {
     const { chain } = await agentWithKeys();
-    expectError(await submit(chain.record(), apiClient(stack.baseUrl)), 401, 'UNAUTHORIZED');
-    expectError(await submit(chain.record(), apiClient(stack.baseUrl, `alt_${'A'.repeat(43)}`)), 401, 'UNAUTHORIZED');
+    expectError(await submit(chain.record(), stack.api()), 401, 'UNAUTHORIZED');
+    expectError(await submit(chain.record(), stack.api(`alt_${'A'.repeat(43)}`)), 401, 'UNAUTHORIZED');
   });
 
   it('FORBIDDEN 403 for roles that may not submit, and for another organization’s org_id', async () => {
     const { chain } = await agentWithKeys();
     for (const role of ['compliance_auditor', 'readonly_investigator'] as const) {
       const user = await seedUser(orgId, role);
-      expectError(await submit(chain.record(), apiClient(stack.baseUrl, user.token)), 403, 'FORBIDDEN');
+      expectError(await submit(chain.record(), stack.api(user.token)), 403, 'FORBIDDEN');
     }
     expectError(await submit(chain.record({ fields: { org_id: otherOrgId } })), 403, 'FORBIDDEN');
   });
@@ -190,9 +188,9 @@ describe('check order when two rules fail at once (PROTOCOL.md)', () => {
   const expired = () => ({ issued_at: Date.now() - 10_000, ttl_ms: 1 });
 
   it('no token beats a malformed body; a forbidden role beats it too', async () => {
-    expectError(await submit({ junk: true }, apiClient(stack.baseUrl)), 401, 'UNAUTHORIZED');
+    expectError(await submit({ junk: true }, stack.api()), 401, 'UNAUTHORIZED');
     const auditor = await seedUser(orgId, 'compliance_auditor');
-    expectError(await submit({ junk: true }, apiClient(stack.baseUrl, auditor.token)), 403, 'FORBIDDEN');
+    expectError(await submit({ junk: true }, stack.api(auditor.token)), 403, 'FORBIDDEN');
   });
 
   it('a malformed body beats a foreign org_id; a foreign org_id beats an unknown agent', async () => {

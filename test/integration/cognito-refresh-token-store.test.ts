@@ -3,18 +3,14 @@
 // the token is stored only encrypted, is bound to its email, and can be removed.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableRefreshTokenStore } from '../../lambdas/adapters/aws/cognito-refresh-tokens.js';
 import { config } from '../../lambdas/config.js';
 import { encryptor } from '../../lambdas/runtime/encryptor.js';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
+useLedgerStack();
 
 describe('tableRefreshTokenStore', () => {
   const refreshTokens = tableRefreshTokenStore(encryptor);

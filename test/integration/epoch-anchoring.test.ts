@@ -12,19 +12,17 @@ import { Rfc3161Client } from '../../lambdas/adapters/tsa/rfc3161-client.js';
 import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/run-sealer.js';
 import { epochsOf, fixtureOp, hasFollowUp, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 const E = 1_000;
 const T = 1_700_000_000_000;
 
-let stack: TestStack;
+useLedgerStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
 let tsa: OpensslTsa;
 beforeAll(async () => {
-  [stack, tsa] = await Promise.all([startTestStack({ env: { LEDGER_EPOCH_MS: '3600000' } }), startOpensslTsa()]);
+  tsa = await startOpensslTsa();
 });
-afterAll(async () => {
-  await Promise.all([stack.stop(), tsa.stop()]);
-});
+afterAll(() => tsa?.stop());
 beforeEach(() => tsa.behave({ kind: 'ok' }));
 
 function run(now: number, overrides: Partial<SealerRunOptions> = {}) {

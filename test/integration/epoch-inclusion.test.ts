@@ -8,23 +8,19 @@ import { randomUUID } from 'node:crypto';
 import { verifyInclusionProof } from '@agent-ledger/protocol';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { epochKeys } from '../../lambdas/store/epochs.js';
 import { config } from '../../lambdas/config.js';
 import { merkleEvidence, type SealedRow } from '../../lambdas/domain/epochs/inclusion.js';
 import { runSealer } from '../../lambdas/domain/epochs/run-sealer.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { epochsOf, fixtureOp, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
 const E = 1_000;
 const T = 1_700_000_000_000;
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
-});
-afterAll(() => stack.stop());
+useLedgerStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
 
 /** Seals `count` fixture operations into one epoch of a fresh organization; returns their rows. */
 async function sealedOrg(count: number, window: number): Promise<{ org: string; rows: SealedRow[] }> {

@@ -11,14 +11,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { merkleRootB64u } from '@agent-ledger/protocol';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { epochIdFor } from '../../lambdas/domain/epochs/epoch-id.js';
 import { leafOrder, type MemberCandidate } from '../../lambdas/domain/epochs/epoch.js';
 import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/run-sealer.js';
 import { EVENT_CLAIM_MS } from '../../lambdas/domain/epochs/follow-ups.js';
 import { windowStart } from '../../lambdas/domain/epochs/window.js';
 import { epochsOf, fixtureOp, leafIdsOf, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 import type * as EpochStore from '../../lambdas/store/epochs.js';
 import type * as EpochMembers from '../../lambdas/store/epoch-members.js';
 
@@ -64,12 +64,10 @@ const GRACE = 100;
 /** A fixed, aligned past instant: windows T, T+E, ... */
 const T = 1_700_000_000_000;
 
-let stack: TestStack;
+useLedgerStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
 beforeAll(async () => {
   // The stack's own timer is kept out of the way (one tick per hour); tests call the sealer.
-  stack = await startTestStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
 });
-afterAll(() => stack.stop());
 
 type RecordingQueue = ReturnType<typeof recordingQueue>;
 

@@ -1,18 +1,14 @@
 // The last-owner rule under concurrency, against DynamoDB Local (domain/orgs/members.ts):
 // two owners demoting or removing each other at the same moment both pass their reads, and
 // only the owner_count condition in the transaction keeps one owner in place.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getOrg, listMembers } from '../../lambdas/store/orgs.js';
 import type { OrgCaller } from '../../lambdas/domain/auth/caller.js';
 import { changeRole, removeMember } from '../../lambdas/domain/orgs/members.js';
 import { seedOrg, seedUser, type SeededUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack();
-});
-afterAll(() => stack?.stop());
+useLedgerStack();
 
 const callerOf = (user: SeededUser): OrgCaller => ({
   userId: user.userId,

@@ -1,6 +1,6 @@
 // The DynamoDB counters behind the rate limit and the sign-in throttle, against DynamoDB
 // Local with an injected clock (domain/rate-limit/*, adapters/aws/rate-limiter.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../lambdas/domain/auth/caller.js';
 import { LedgerError } from '../../lambdas/shared/errors.js';
 import { enforceRequestRate } from '../../lambdas/domain/rate-limit/request-rate.js';
@@ -10,13 +10,9 @@ import {
   clearSignInFailures,
   recordSignInFailure,
 } from '../../lambdas/domain/rate-limit/sign-in-throttle.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '3' } });
-});
-afterAll(() => stack?.stop());
+useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '3' } });
 
 const caller = (orgId: string | null, userId = crypto.randomUUID()): Caller => ({
   userId,

@@ -1,19 +1,15 @@
 // Token changes against DynamoDB Local (domain/identity/tokens.ts): each ends its token once,
 // so concurrent refreshes or rotations of one token cannot both hand out a successor.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadCaller } from '../../lambdas/domain/auth/caller-lookup.js';
 import { getToken } from '../../lambdas/store/tokens.js';
 import { tokenHash } from '../../lambdas/shared/token-format.js';
 import type { Caller } from '../../lambdas/domain/auth/caller.js';
 import { refreshSession, rotateApiToken } from '../../lambdas/domain/identity/tokens.js';
 import { seedOrg, seedToken, seedUser } from '../support/seed-identity.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
 
-let stack: TestStack;
-beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_TOKEN_GRACE_SECONDS: '60' } });
-});
-afterAll(() => stack?.stop());
+useLedgerStack({ env: { LEDGER_TOKEN_GRACE_SECONDS: '60' } });
 
 async function callerOf(token: string): Promise<Caller> {
   const caller = await loadCaller(tokenHash(token), Date.now());

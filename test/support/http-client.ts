@@ -1,7 +1,14 @@
 /**
- * A small HTTP client for the identity e2e tests: JSON in and out, a bearer token or
- * cookies, redirects not followed (the social sign-in tests look at each 302 themselves).
+ * The one JSON-over-HTTP client of the tests and the scripts (bench, demo): JSON in and out,
+ * a bearer token or cookies, redirects not followed (the social sign-in tests look at each
+ * 302 themselves). Three shapes over one `http()`:
+ * - `client(baseUrl)`: the full answer (status, headers, json, text, cookies);
+ * - `apiClient(baseUrl, token)`: `(method, path, body)` → {status, body, headers}, for the
+ *   ledger tests that act as one caller;
+ * - `json(baseUrl, method, path, body, token)`: the body, or a thrown error on a non-2xx
+ *   answer, for scripts that talk to the service as a user's tooling would.
  */
+import { randomBytes } from 'node:crypto';
 export interface HttpResult {
   status: number;
   headers: Headers;
@@ -54,3 +61,41 @@ export function client(baseUrl: string) {
 let counter = 0;
 /** A fresh email per call, so tests sharing a table never collide. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${++counter}.${Date.now().toString(36)}@example.test`;
+
+/** Parsed JSON as tests read it: its shape is asserted by expect(), not by the type checker. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+export type Loose = any;
+
+export interface ApiResponse<T = Loose> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** JSON over HTTP as one caller (a bearer token); the body is parsed whatever the status. */
+export function apiClient(baseUrl: string, token?: string) {
+  return async function call<T = Loose>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
+    const res = await http(baseUrl, method, path, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
+    return { status: res.status, body: res.json as T, headers: res.headers };
+  };
+}
+
+export type Api = ReturnType<typeof apiClient>;
+
+/** One JSON request; throws with the error envelope on a non-2xx answer. */
+export async function json(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
+  const res = await http(baseUrl, method, path, { ...(token ? { token } : {}), ...(body === undefined ? {} : { body }) });
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.json as Record<string, unknown>;
+}
+
+/** An API token of a fresh organization, through the public sign-up flow (SPEC.md §4.1, §4.2). */
+export async function apiToken(baseUrl: string, name: string): Promise<{ token: string; orgId: string; email: string }> {
+  const email = `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@example.test`;
+  const password = randomBytes(12).toString('base64url');
+  await json(baseUrl, 'POST', '/api/auth/sign-up/email', { name, email, password });
+  const session = (await json(baseUrl, 'POST', '/api/auth/sign-in/email', { email, password })).token as string;
+  const orgId = (await json(baseUrl, 'POST', '/v1/onboarding/personal', undefined, session)).org_id as string;
+  const token = (await json(baseUrl, 'POST', '/v1/auth/token', {}, session)).token as string;
+  return { token, orgId, email };
+}

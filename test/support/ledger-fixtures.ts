@@ -1,6 +1,5 @@
 /**
- * Test fixtures for the agent and ledger endpoints: an HTTP client for the test stack, agent
- * key pairs, and a client-side chain that signs records exactly as an SDK would (PROTOCOL.md
+ * Test fixtures for the agent and ledger endpoints: agent key pairs, and a client-side chain that signs records exactly as an SDK would (PROTOCOL.md
  * "Operation record"), tracking prev_chain_hash from the records it saw accepted.
  */
 import type { KeyObject } from 'node:crypto';
@@ -16,34 +15,7 @@ import {
   type UnsignedRecord,
 } from '@agent-ledger/protocol';
 import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
-
-/** Parsed JSON as tests read it: its shape is asserted by expect(), not by the type checker. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-export type Loose = any;
-
-export interface ApiResponse<T = Loose> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-/** JSON over HTTP with a bearer token; the body is parsed whatever the status. */
-export function apiClient(baseUrl: string, token?: string) {
-  return async function call<T = Loose>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
-  };
-}
-
-export type Api = ReturnType<typeof apiClient>;
+import type { Api } from './http-client.js';
 
 export interface TestKey {
   kid: string;

@@ -79,6 +79,7 @@ async function recorded(run: () => Promise<unknown>): Promise<{ name: string; va
   });
   vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
     dimensions = {};
+    return metrics;
   });
   await run();
   return found;
