@@ -59,7 +59,7 @@ export interface Config {
   maxPayloadBytes: number;
   webhookAllowLoopback: boolean;
   identity: IdentityConfig;
-  /** How long a rotated API token keeps working (SPEC.md §4.1 previous_token_grace_until; identity issue: default 1 hour). */
+  /** How long a rotated API token keeps working (SPEC.md §4.1 previous_token_grace_until; default 1 hour, README). */
   tokenGraceSeconds: number;
   /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
   authCallbackOrigins: readonly string[];

@@ -1,6 +1,6 @@
 /**
- * The Cognito user pool: the identity provider of the service in AWS (DESIGN.md, Shape;
- * identity issue item 1). Users are created by the sign-up handler (AdminCreateUser), sign
+ * The Cognito user pool: the identity provider of the service in AWS (DESIGN.md, Shape).
+ * Users are created by the sign-up handler (AdminCreateUser), sign
  * in through the app client (USER_PASSWORD_AUTH), and social sign-in runs through the
  * hosted UI's authorization code flow with PKCE (lambdas/adapters/aws/cognito-identity-provider.ts).
  *

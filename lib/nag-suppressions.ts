@@ -76,10 +76,10 @@ function acknowledgeFunction(fn: LedgerFunction): void {
 function routeAuthorization(spec: RouteSpec): Acknowledgement {
   const reason =
     spec.auth === 'public'
-      ? `${spec.method} ${spec.path} is public (auth "public" in lambdas/routes.ts; SPEC.md §4.10 and §5 list ` +
+      ? `${spec.method} ${spec.path} is public (auth "public" in lambdas/routes/routes.ts; SPEC.md §4.10 and §5 list ` +
         'the endpoints that take no credentials), so there is nothing for an authorizer to check.'
       : `${spec.method} ${spec.path} is authorized in its handler: the handler checks the Bearer session or API ` +
-        `token and the route's auth (${describeAuth(spec)}) from lambdas/routes.ts (SPEC.md §5), the same code ` +
+        `token and the route's auth (${describeAuth(spec)}) from lambdas/routes/routes.ts (SPEC.md §5), the same code ` +
         'the local stack runs, so AWS and local enforce identical rules; an API Gateway authorizer would be a ' +
         'second copy of that check.';
   return { id: 'AwsSolutions-APIG4', reason };

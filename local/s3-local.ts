@@ -38,7 +38,7 @@ export interface S3Local {
   stop(): Promise<void>;
 }
 
-/** S3 client settings for s3rver; the handlers' client (lambdas/runtime.ts) uses the same. */
+/** S3 client settings for s3rver; the handlers' client (lambdas/runtime/) uses the same. */
 export function localS3ClientConfig(endpoint: string): S3ClientConfig {
   return {
     endpoint,

@@ -1,5 +1,5 @@
 /**
- * Times sealing one epoch of 100,000 operations (issue 5, "Done when": `npm run bench` also
+ * Times sealing one epoch of 100,000 operations (`npm run bench` also
  * times sealing). Self-contained: starts its own in-memory DynamoDB Local and s3rver (reached
  * on 127.0.0.1 only), writes the operation rows straight into the table in the ledger's
  * layout (BatchWriteItem, bounded), runs one sealer pass over them and prints the figures.

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: how close the submission path comes to the table's own limit (DESIGN.md,
- * Performance budget; ledger issue, "Done when").
+ * Performance budget).
  *
  * 1. Starts its own in-memory local stack on 127.0.0.1 (DynamoDB Local, s3rver, the HTTP
  *    server), with the request rate limit lifted: it measures the ledger, not the limiter.
@@ -145,7 +145,7 @@ async function submissionPhase(baseUrl: string, token: string, orgId: string, ag
   return runPhase('POST /v1/operations', agents.length, submit);
 }
 
-/** The three items of a submission (operation-store.ts), written straight to the table. */
+/** The three items of a submission (store/operations.ts), written straight to the table. */
 async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Promise<PhaseResult> {
   const client = DynamoDBDocumentClient.from(localDynamoClient(dynamoEndpoint));
   const org = `bench-raw-${randomUUID()}`;

@@ -1,5 +1,5 @@
 /**
- * Authentication and role checks for every route, in one place (identity issue, item 4):
+ * Authentication and role checks for every route, in one place:
  * the route table says who may call; this module finds the caller from the bearer token
  * (or the session cookie) and enforces it. Missing, unknown or expired credentials are
  * UNAUTHORIZED 401; a valid token of the wrong kind or a role the route does not list is

@@ -1,5 +1,5 @@
 /**
- * Request body parsing (foundation issue, HTTP conventions): a non-empty body must be JSON
+ * Request body parsing (DESIGN.md, Conventions): a non-empty body must be JSON
  * with a JSON content type; malformed JSON or another content type is VALIDATION_ERROR 400.
  * An empty body reads as `undefined` so routes without a body accept a bare POST.
  */

@@ -1,6 +1,6 @@
 /**
  * Bearer tokens: opaque random strings with a recognizable prefix (so secret scanners and
- * people can tell what leaked), stored only as their SHA-256 (identity issue). 32 random
+ * people can tell what leaked), stored only as their SHA-256. 32 random
  * bytes make guessing hopeless, so a plain unsalted hash is enough for lookup.
  */
 import { randomBytes } from 'node:crypto';

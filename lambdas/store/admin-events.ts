@@ -18,7 +18,7 @@ export type AdminAction =
   | 'agent.revoke'
   | 'agent.delete'
   | 'key.revoke'
-  /** Not in SPEC.md §6.3, which shows no endpoint for them; recorded all the same (ledger issue). */
+  /** Not in SPEC.md §6.3, which shows no endpoint for them; recorded all the same. */
   | 'key.add'
   | 'key.retire'
   | 'export.create'
@@ -26,7 +26,7 @@ export type AdminAction =
   | 'org.update'
   | 'member.invite'
   | 'invitation.cancel'
-  /** Not in SPEC.md §6.3; the identity issue wants a join through an invitation visible in the admin log. */
+  /** Not in SPEC.md §6.3; a join through an invitation is visible in the admin log. */
   | 'invitation.accept'
   | 'member.remove'
   | 'member.role_change'

@@ -1,5 +1,5 @@
 /**
- * Epoch items in the table (SPEC.md §2.11; issue 5).
+ * Epoch items in the table (SPEC.md §2.11; PROTOCOL.md, Merkle epochs).
  *
  * | item  | pk                 | sk                    | gsi3 (sparse), while work is left              |
  * |-------|--------------------|-----------------------|------------------------------------------------|

@@ -15,8 +15,8 @@
  * | OAuth state | OAUTH#<sha256 of state>     | OAUTH               |  one social sign-in in flight, TTL 10 min
  *
  * Items owned by one adapter keep their layout in that adapter: the local identity
- * provider's credentials and dev-provider codes (adapters/local/local-identity-items.ts)
- * and the rate counters (adapters/aws/rate-limiter.ts).
+ * provider's credentials and dev-provider codes (local-identity.ts)
+ * and the rate counters (rate-counters.ts).
  *
  * Users and tokens exist before an organization does, so their keys cannot start with the
  * org; they carry `org_id` and every read checks it against the caller's. Invitations are

@@ -22,7 +22,7 @@ import { padMs, padSeq } from './dynamo.js';
 
 /**
  * Shards of the sparse "unsealed" index: spreading organizations over 16 partitions keeps
- * one busy organization from making a hot GSI partition, while the sealer (epochs issue)
+ * one busy organization from making a hot GSI partition, while the sealer
  * still finds every organization's unsealed operations with 16 queries.
  */
 export const UNSEALED_SHARDS = 16;

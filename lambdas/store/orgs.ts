@@ -141,7 +141,7 @@ export const userLeave = (userId: string, orgId: string, now: number): TransactI
   },
 });
 
-/** The user's role, kept equal to the member item's in the same transaction (caller-store.ts reads the user's). */
+/** The user's role, kept equal to the member item's in the same transaction (domain/auth/caller-lookup.ts reads the user's). */
 export const userRole = (userId: string, orgId: string, role: Role, now: number): TransactItem => ({
   Update: {
     TableName: table(),
@@ -177,8 +177,7 @@ export const memberDelete = (orgId: string, userId: string, role: Role): Transac
 
 /**
  * Changes the org's counters. A negative owner delta is conditioned on more than one owner
- * remaining, which is what keeps the last org_owner in place under concurrent requests
- * (identity issue, item 3).
+ * remaining, which is what keeps the last org_owner in place under concurrent requests.
  */
 export function orgCounters(orgId: string, deltas: { owners?: number; assignments?: number }): TransactItem {
   const adds: string[] = [];

@@ -1,6 +1,6 @@
 /**
- * Fixed-window counters in the table, shared by every Lambda instance (identity issue,
- * item 6: "a DynamoDB counter, not process memory"). One UpdateItem with ADD per count: it is
+ * Fixed-window counters in the table, shared by every Lambda instance (a counter in process
+ * memory would count per instance, not per organization). One UpdateItem with ADD per count: it is
  * atomic, needs no read first and never fails on contention, so the hot path pays a single
  * write. Counter items carry a DynamoDB TTL and vanish shortly after their window.
  *

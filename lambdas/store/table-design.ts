@@ -17,7 +17,7 @@ export const TABLE_DESIGN = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     /** Organization-wide time order: operations by created_at, admin events, epochs. */
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** Sparse: operations not yet sealed into an epoch, by organization and time; epochs with follow-ups left (epoch-store.ts). */
+    /** Sparse: operations not yet sealed into an epoch, by organization and time; epochs with follow-ups left (store/epochs.ts). */
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
   ],
 } as const;

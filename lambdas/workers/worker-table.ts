@@ -5,7 +5,7 @@
 import type { WorkerSpec } from './worker-spec.js';
 
 export const workerList: readonly WorkerSpec[] = [
-  // Epoch sealer (issue 5): seals windows, sends epoch.created, anchors roots (RFC 3161).
+  // Epoch sealer (PROTOCOL.md, Merkle epochs): seals windows, sends epoch.created, anchors roots (RFC 3161).
   {
     id: 'SealEpochs',
     handler: 'seal-epochs',

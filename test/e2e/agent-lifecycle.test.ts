@@ -1,4 +1,4 @@
-// Agents over HTTP (SPEC.md §2.4, §2.5, §3, §4.3, and the key endpoints of the ledger issue):
+// Agents over HTTP (SPEC.md §2.4, §2.5, §3, §4.3, and the key endpoints of the route table):
 // registration, reads with the chain head, updates, every status and key transition with
 // its admin event and queue event, and deletion that keeps operations verifiable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

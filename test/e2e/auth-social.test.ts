@@ -1,5 +1,5 @@
 /**
- * Social sign-in end to end on the local stack (SPEC.md §4.1; identity issue item 1): the
+ * Social sign-in end to end on the local stack (SPEC.md §4.1): the
  * development provider page stands in for Google and GitHub. The test plays the browser:
  * it keeps the cookies the server sets and follows each redirect by hand.
  */

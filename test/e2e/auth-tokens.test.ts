@@ -1,5 +1,5 @@
 /**
- * Done-when of the identity issue: sign-up → sign-in → onboarding → API token → rotation →
+ * The whole identity flow: sign-up → sign-in → onboarding → API token → rotation →
  * the old token works during the grace period and fails after it, over HTTP against the
  * local stack (SPEC.md §4.1, §4.2, §5). The grace period is 2 s here (LEDGER_TOKEN_GRACE_SECONDS).
  */

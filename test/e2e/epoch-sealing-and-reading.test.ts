@@ -1,5 +1,5 @@
 /**
- * Epochs end to end on the local stack (issue 5): real submissions (signed records, POST
+ * Epochs end to end on the local stack (PROTOCOL.md, Merkle epochs): real submissions (signed records, POST
  * /v1/operations) while the stack's own timer runs the sealer every LEDGER_EPOCH_MS; then
  * GET /v1/epochs and GET /v1/epochs/:epoch_id (SPEC.md §4.7), the anchor of each epoch
  * checked by `openssl ts -verify`, and the inclusion proof of every operation from verify

@@ -1,4 +1,4 @@
-// Foundation issue, done-when: a POST (or PATCH) with broken JSON to ANY route, or a body
+// SPEC.md §7: a POST (or PATCH) with broken JSON to ANY route, or a body
 // with a non-JSON content type, gets the SPEC.md §7 envelope with VALIDATION_ERROR 400; any
 // unknown path gets NOT_FOUND 404. Covers every route of the table, including ones added later.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Organizations, invitations and members (identity issue, item 3; SPEC.md §4.4, §6.3):
+ * Organizations, invitations and members (SPEC.md §4.4, §6.3):
  * invite → accept → role change → removal, each in the admin log; the last org_owner rule;
  * invitation listing, cancellation and expiry; role changes applying on the next request.
  */

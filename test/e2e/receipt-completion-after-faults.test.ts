@@ -1,4 +1,4 @@
-// Failure behaviour of submission (ledger issue, item 4), by fault injection on the runtime
+// Failure behaviour of submission, by fault injection on the runtime
 // singletons the handlers use (the object store client, the signer, the table client, the
 // queue), never on a mocked table: a failure before or in the transaction records nothing
 // and answers INTERNAL_ERROR; a failure after it leaves a committed operation that GET and

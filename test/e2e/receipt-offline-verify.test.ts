@@ -1,5 +1,5 @@
 // A receipt verifies with nothing but the JWKS document fetched over HTTP and the
-// PROTOCOL.md rules as `@agent-ledger/protocol` implements them (ledger issue, "Done when").
+// PROTOCOL.md rules as `@agent-ledger/protocol` implements them.
 //
 // The verifier below (`offlineVerify`) imports only `@agent-ledger/protocol`. The test
 // support modules are used for setup alone: to boot the local stack and to seed a token

@@ -1,5 +1,5 @@
 /**
- * Done-when of the identity issue: every route of the route table, sent with no token, a
+ * Every route of the route table, sent with no token, a
  * malformed token, an expired token, each of the five roles, a user without an
  * organization, the wrong kind of token and a token of another organization, answers
  * 401/403/allowed exactly as SPEC.md §4/§5 lists, and no route answers another
@@ -20,7 +20,7 @@ import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
-/** SPEC.md §4 Auth columns (and §5), plus the endpoints the identity issue specifies. */
+/** SPEC.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
 const SPEC_AUTH: Record<string, RouteAuth> = {
   'POST /api/auth/sign-up/email': 'public',
   'POST /api/auth/sign-in/email': 'public',
@@ -68,7 +68,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'GET /.well-known/service/jwks.json': 'public',
   'GET /v1/health': 'public',
   'GET /v1/health/deep': 'public',
-  // Identity issue, item 3.
+  // SPEC.md §4.4: invitations.
   'PATCH /v1/organization': ADMINS,
   'POST /v1/members/invitations': ADMINS,
   'DELETE /v1/members/invitations/{invitation_id}': ADMINS,

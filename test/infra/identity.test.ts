@@ -1,7 +1,7 @@
 /**
  * The Cognito user pool of lib/identity.ts and its wiring: only functions whose route uses
  * 'identity' get the pool's variables and the Admin* grant; social providers exist only
- * when their context is set (identity issue, item 1).
+ * when their context is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../lambdas/config.js';

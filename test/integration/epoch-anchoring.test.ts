@@ -1,5 +1,5 @@
 /**
- * RFC 3161 anchoring of epochs (issue 5, item 3 and "Done when") with a real time-stamping
+ * RFC 3161 anchoring of epochs (PROTOCOL.md, RFC 3161 anchor) with a real time-stamping
  * authority (`openssl ts -reply` behind HTTP): a new epoch's root is time-stamped and
  * `openssl ts -verify` accepts the stored token against the root; a failing or slow TSA
  * never blocks sealing, and unanchored epochs are retried on later runs, a bounded number

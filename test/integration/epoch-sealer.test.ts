@@ -1,5 +1,5 @@
 /**
- * The epoch sealer against DynamoDB Local and s3rver (issue 5, item 1 and its "Done when"):
+ * The epoch sealer against DynamoDB Local and s3rver (PROTOCOL.md, Merkle epochs):
  * windows sealed once with the RFC 9162 root over their members in leaf order, late
  * operations carried forward, re-runs that change nothing, crashes at each step that a re-run
  * finishes into the same epochs, and writers committing while sealers run, with every

@@ -1,5 +1,5 @@
 // The DynamoDB counters behind the rate limit and the sign-in throttle, against DynamoDB
-// Local with an injected clock (domain/rate-limit/*, adapters/aws/rate-limiter.ts).
+// Local with an injected clock (domain/rate-limit/*, store/rate-counters.ts).
 import { describe, expect, it } from 'vitest';
 import type { Caller } from '../../lambdas/domain/auth/caller.js';
 import { LedgerError } from '../../lambdas/shared/errors.js';

@@ -1,6 +1,6 @@
 /**
  * Fixtures for sealer tests: operation rows written straight into the table in the ledger's
- * layout (lambdas/adapters/aws/ledger-items.ts: the row, its time index and its sparse
+ * layout (lambdas/store/ledger-items.ts: the row, its time index and its sparse
  * "unsealed" index entry), with any created_at a test needs, and readers for what the sealer
  * leaves behind. Uses the process's configured table (the test stack sets it).
  */

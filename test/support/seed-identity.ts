@@ -1,6 +1,6 @@
 /**
  * Test fixtures for identity data: writes organizations, users, members and tokens straight
- * into the table in the layout of lambdas/adapters/aws/identity-items.ts, so tests of other
+ * into the table in the layout of lambdas/store/identity-items.ts, so tests of other
  * areas get callers of any role without walking the sign-up flow (which has its own e2e
  * test). Uses the process's configured table (the test stack sets it).
  */

@@ -1,4 +1,4 @@
-// HTTP conventions of the foundation issue, exercised on the real middleware stack:
+// HTTP conventions (DESIGN.md, Conventions; SPEC.md §7), exercised on the real middleware stack:
 // JSON parsing, zod messages naming the field, the SPEC.md §7 envelope, request ids.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * Authorization codes of the development OAuth provider (the local stand-in for Google and
- * GitHub, identity issue item 1). Its page (lambdas/http/auth/dev-oauth-*.ts) issues a code
+ * GitHub). Its page (lambdas/http/auth/dev-oauth-*.ts) issues a code
  * when the developer presses "Continue"; the local identity provider redeems it once, checking
  * what a real provider checks (RFC 6749 §4.1.3, RFC 7636 §4.6): same provider, same
  * redirect_uri, PKCE verifier matching the challenge, not expired, not used before.

@@ -12,7 +12,7 @@ import { getCredential, markCredentialVerified, putCredential, type CredentialIt
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
-/** Path of the development provider's authorization page (route-table/auth.ts). */
+/** Path of the development provider's authorization page (routes/route-table/auth.ts). */
 export const DEV_OAUTH_AUTHORIZE_PATH = '/api/auth/dev-oauth/authorize';
 
 function identityOf(item: CredentialItem): ProviderIdentity {

@@ -15,7 +15,7 @@
  * - a message that has been received `maxReceiveCount` times and becomes visible again moves
  *   to the queue's dead-letter list instead of being delivered (the SQS redrive policy).
  *
- * One instance per process, kept on globalThis: the handlers (through lambdas/runtime.ts)
+ * One instance per process, kept on globalThis: the handlers (through lambdas/runtime/)
  * and the local runner (local/) must share it even when this module is loaded twice under
  * different URLs (tsx, vitest and plain Node resolve paths independently).
  */

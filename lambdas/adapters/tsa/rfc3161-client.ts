@@ -4,7 +4,7 @@
  * (rfc3161-messages.ts) before anyone stores it. One implementation serves AWS and the local
  * stack alike: both reach the authority over HTTP.
  *
- * A slow or failing authority costs at most `timeoutMs` (10 s, issue 5) per call, body
+ * A slow or failing authority costs at most `timeoutMs` (10 s) per call, body
  * included, and the reply is capped in size, so the sealer's anchoring step is bounded.
  */
 import { randomBytes } from 'node:crypto';

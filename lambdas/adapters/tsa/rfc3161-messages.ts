@@ -1,7 +1,7 @@
 /**
  * The two RFC 3161 messages the anchor needs: the TimeStampReq we send (§2.4.1) and the
  * checks on the TimeStampResp we get back (§2.4.2) before its token is stored as an epoch's
- * anchor (PROTOCOL.md, RFC 3161 anchor; issue 5, item 3). Pure ASN.1 work, no I/O.
+ * anchor (PROTOCOL.md, RFC 3161 anchor). Pure ASN.1 work, no I/O.
  *
  * What is checked: status granted (0) or grantedWithMods (1); the token is CMS SignedData
  * over a TSTInfo; the TSTInfo's messageImprint is SHA-256 over exactly our digest and its

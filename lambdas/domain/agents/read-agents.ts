@@ -13,7 +13,7 @@ export async function listVisibleAgents(caller: OrgCaller): Promise<AgentView[]>
     .map(agentView);
 }
 
-/** The agent, its keys, and its chain head so a client that lost its local state can resume (ledger issue). */
+/** The agent, its keys, and its chain head so a client that lost its local state can resume. */
 export async function getAgentDetail(
   caller: OrgCaller,
   agentId: string,

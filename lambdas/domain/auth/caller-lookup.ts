@@ -2,7 +2,7 @@
  * Reads the caller behind a token hash: the token item, then its user (for the current
  * organization and role). Two point reads; a revoked token still works until its grace
  * period ends (token rotation, SPEC.md §4.1). The user item is read on every request, so a
- * role change or removal applies to the very next request (identity issue, item 2); the
+ * role change or removal applies to the very next request; the
  * reads are strongly consistent so "next" holds even right after the write.
  */
 import type { TokenItem } from '../../store/identity-items.js';

@@ -13,7 +13,7 @@ export interface Caller {
   emailVerified: boolean;
   /** null until the user completes onboarding (SPEC.md §4.2). */
   orgId: string | null;
-  /** The user's current role: a token acts with it, so a role change applies on the next request (identity issue). */
+  /** The user's current role: a token acts with it, so a role change applies on the next request. */
   role: Role;
   tokenKind: TokenKind;
   tokenId: string;

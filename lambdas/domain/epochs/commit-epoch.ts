@@ -1,5 +1,5 @@
 /**
- * Creating one epoch, in the order that makes every crash recoverable (issue 5, item 1):
+ * Creating one epoch, in the order that makes every crash recoverable (PROTOCOL.md, Merkle epochs):
  *
  *   1. put the leaf list in the anchors bucket     (a crash here leaves an orphan object: harmless)
  *   2. put the epoch item, if the window has none  (the commit point; deterministic epoch_id)

@@ -1,5 +1,5 @@
 /**
- * What an epoch owes once it is sealed: the `epoch.created` event (SPEC.md §6.1; issue 5,
+ * What an epoch owes once it is sealed: the `epoch.created` event (SPEC.md §6.1,
  * item 4) and, when a time-stamping authority is configured, its RFC 3161 anchor (item 3).
  * Both run after sealing, so neither a queue outage nor a slow TSA can delay a seal, and
  * both are retried from the follow-up index on later runs until done.

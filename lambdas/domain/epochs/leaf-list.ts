@@ -1,5 +1,5 @@
 /**
- * The leaf list: the evidence an epoch's root was computed over (issue 5: "operation ids and
+ * The leaf list: the evidence an epoch's root was computed over (PROTOCOL.md, Merkle epochs: "operation ids and
  * chain hashes in order", in the anchors bucket under Object Lock). Anyone holding it can
  * recompute the root with `@agent-ledger/protocol` alone and prove any member's inclusion.
  *

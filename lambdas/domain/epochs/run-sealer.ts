@@ -1,5 +1,5 @@
 /**
- * One run of the epoch sealer (the scheduled worker; issue 5): seal every organization with
+ * One run of the epoch sealer (the scheduled worker; PROTOCOL.md, Merkle epochs): seal every organization with
  * unsealed operations, then do the follow-ups (events, anchors) of the epochs this run made
  * and of older ones a failure or crash left open.
  *

@@ -1,5 +1,5 @@
 /**
- * Sealing one organization (PROTOCOL.md "Merkle epochs"; issue 5, item 1): every window that
+ * Sealing one organization (PROTOCOL.md "Merkle epochs"): every window that
  * ended more than the grace period ago and holds unsealed operations becomes an epoch, and
  * late operations are carried forward (plan.ts). The caller holds the organization's lease.
  *

@@ -1,10 +1,10 @@
 /**
- * Sessions and API tokens (SPEC.md §4.1, §5; identity issue, item 2).
+ * Sessions and API tokens (SPEC.md §4.1, §5).
  *
- * - A session lasts 7 days (SPEC.md leaves the lifetime open; the identity issue fixes it).
+ * - A session lasts 7 days (SPEC.md leaves the lifetime open; the README documents it).
  *   Refresh hands out a new one and ends the old at once.
  * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the organization
- *   it was issued in (caller-store.ts). Rotation hands out a new one with the same lifetime
+ *   it was issued in (domain/auth/caller-lookup.ts). Rotation hands out a new one with the same lifetime
  *   and keeps the old one working for the grace period (LEDGER_TOKEN_GRACE_SECONDS, 1 hour by
  *   default), never past its own expiry.
  *

@@ -1,7 +1,7 @@
 /**
  * GET /v1/operations/:operation_id (SPEC.md §4.5): the stored row (§2.2), the stored receipt
  * reference (§2.3) and the payload when it was stored. A receipt that a failure after commit
- * left unwritten is completed here (ledger issue, item 4). If that completion fails too (the
+ * left unwritten is completed here. If that completion fails too (the
  * signer or the queue still down), the operation is shown all the same, with `receipt: null`:
  * it is committed, and hiding it would tell the client to resubmit a record that can only be
  * refused as a replay. A later GET or verify completes the receipt.

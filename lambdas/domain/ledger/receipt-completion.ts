@@ -1,8 +1,7 @@
 /**
  * Everything that happens after a submission commits: the `operation.accepted` message on
  * the events queue (its SQS MessageId becomes the receipt's queue_message_id), the signed
- * receipt, its reference on the row and the receipt object in S3 (ledger issue, items 2
- * and 4).
+ * receipt, its reference on the row and the receipt object in S3.
  *
  * Order, and why:
  *   1. send the queue message                      → message id M
@@ -19,7 +18,7 @@
  * (`loadReceipt`), so no committed operation stays without a verifiable receipt.
  *
  * A failure in steps 1-3 can leave a message on the queue whose id the row never adopts.
- * The webhook worker (events queue consumer, future issue) must therefore deliver an
+ * The webhook worker (events queue consumer) must therefore deliver an
  * operation.accepted message only when its id equals the row's queue_message_id; when the
  * row has none yet, it completes the receipt with its own message id
  * (`completeReceipt(ports, row, { queueMessageId })`) and then delivers.

@@ -5,7 +5,7 @@
  *   1. shape (route schema), org_id = caller's org (FORBIDDEN), canonical form
  *   2-3. agent and key, in one strongly consistent BatchGetItem
  *   4-6. payload size, payload hash + signature, freshness (pure, record-checks.ts)
- *   7-8. nonce and chain head: the three-item transaction (operation-store.ts). When the head
+ *   7-8. nonce and chain head: the three-item transaction (store/operations.ts). When the head
  *        read already differs from prev_chain_hash, the answer is known without writing
  *        anything: REPLAY_DETECTED if the nonce was used, else PREV_HASH_MISMATCH.
  * The payload object is in S3 *before* the transaction (DESIGN.md: an orphan object is
@@ -15,7 +15,7 @@
  * can only ever store what that name promises. Payloads over the size limit are never
  * written. The receipt is completed after the commit (receipt-completion.ts).
  *
- * Failure behaviour (ledger issue, item 4): an infrastructure failure before or in the
+ * Failure behaviour: an infrastructure failure before or in the
  * transaction records nothing and answers INTERNAL_ERROR; one after it answers
  * INTERNAL_ERROR too, but the operation is committed and GET or verify completes its receipt.
  */

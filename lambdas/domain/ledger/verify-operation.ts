@@ -3,7 +3,7 @@
  * recomputes each check from stored data only and answers {valid, checks}; valid is the AND
  * of the checks present.
  *
- * Extension point for the epochs issue: `merkle` (and `proof`) join the answer only once an
+ * Merkle evidence: `merkle` (and `proof`) join the answer only once an
  * epoch covers the operation. The sealer's lookup goes into `verifyOperation` next to the
  * other evidence loads, its result into `checks.merkle` and `proof`; `valid` already ANDs
  * every check present.

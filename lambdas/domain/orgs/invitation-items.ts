@@ -1,6 +1,6 @@
 /**
  * A new invitation and its admin event, as transaction items. Invitations expire after 7
- * days (identity issue, item 3); the item is kept (with a DynamoDB TTL a month later) so the
+ * days; the item is kept (with a DynamoDB TTL a month later) so the
  * admin log's target still resolves for a while.
  */
 import { adminEventPut } from '../../store/admin-events.js';

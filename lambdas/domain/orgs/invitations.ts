@@ -1,5 +1,5 @@
 /**
- * Invitations (identity issue, item 3; SPEC.md §2.9, §4.4): admins invite an email with a
+ * Invitations (SPEC.md §2.9, §4.4): admins invite an email with a
  * role; the person signed in with that email sees the invitation (GET /v1/invitations) and
  * accepting it makes them a member with that role, completing their onboarding. Each change
  * is one transaction with its admin event.

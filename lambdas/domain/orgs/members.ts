@@ -1,9 +1,9 @@
 /**
- * Members (SPEC.md §4.4; identity issue, item 3): list, change a role, remove. The member
+ * Members (SPEC.md §4.4): list, change a role, remove. The member
  * item and the user item carry the role together (one transaction), and the org's
  * owner_count is changed in that transaction under the condition that an owner remains, so
  * the last org_owner can be neither demoted nor removed, even by two concurrent requests.
- * A role change applies to the member's next request (caller-store.ts reads the user item).
+ * A role change applies to the member's next request (domain/auth/caller-lookup.ts reads the user item).
  */
 import { adminEventPut } from '../../store/admin-events.js';
 import type { MemberItem } from '../../store/identity-items.js';
@@ -74,7 +74,7 @@ const REMOVAL_ITEMS = 4;
  * Removes a member; their agent assignments in this organization go in the same transaction
  * (else the org's assignment count would keep the read_all rule on for no one). The user is
  * back to no organization; their API tokens of this organization stop working
- * (caller-store.ts), their session stays for onboarding or another invitation.
+ * (domain/auth/caller-lookup.ts), their session stays for onboarding or another invitation.
  */
 export async function removeMember(caller: OrgCaller, userId: string, now = Date.now()): Promise<void> {
   const member = await existingMember(caller.orgId, userId);

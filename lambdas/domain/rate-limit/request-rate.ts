@@ -1,8 +1,8 @@
 /**
- * The per-organization request rate limit (SPEC.md §7 RATE_LIMITED, §8; identity issue,
- * item 6): LEDGER_RATE_LIMIT_RPS requests per second on average, with bursts.
+ * The per-organization request rate limit (SPEC.md §7 RATE_LIMITED, §8):
+ * LEDGER_RATE_LIMIT_RPS requests per second on average, with bursts.
  *
- * Two fixed windows counted by one atomic write (adapters/aws/rate-limiter.ts):
+ * Two fixed windows counted by one atomic write (rate-counters.ts):
  * - a 10-second window holds at most 10 × rps requests: the sustained rate;
  * - each second inside it holds at most 2 × rps: the burst allowance.
  * With the default 100: 200 in any one second, 1000 per 10 seconds. Refused requests count

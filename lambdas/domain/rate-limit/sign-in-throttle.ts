@@ -1,5 +1,5 @@
 /**
- * Throttles password guessing per email (identity issue, item 1): after 5 failed sign-ins
+ * Throttles password guessing per email: after 5 failed sign-ins
  * for one email within a 15-minute window, every sign-in for it is refused with
  * RATE_LIMITED 429 and Retry-After until the window ends, without looking at the password,
  * so guessing goes no faster however many attempts are sent. A successful sign-in clears

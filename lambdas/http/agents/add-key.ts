@@ -1,4 +1,4 @@
-/** POST /v1/agents/:agent_id/keys (ledger issue): adds a key; admin event key.add. */
+/** POST /v1/agents/:agent_id/keys: adds a key; admin event key.add. */
 import { addKey } from '../../domain/agents/agent-keys.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/agents/:agent_id (SPEC.md §4.3) with the chain head of the ledger issue. */
+/** GET /v1/agents/:agent_id (SPEC.md §4.3) with the agent's chain head. */
 import { getAgentDetail } from '../../domain/agents/read-agents.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/agents/:agent_id/keys/:kid/retire (ledger issue): active → retired; admin event key.retire. */
+/** POST /v1/agents/:agent_id/keys/:kid/retire: active → retired; admin event key.retire. */
 import { retireKey } from '../../domain/agents/agent-keys.js';
 import { routes } from '../../routes/routes.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,6 +1,6 @@
 /**
  * The development OAuth provider's consent page: on the local stack it stands in for the
- * Google and GitHub sign-in pages (identity issue, item 1), so social sign-in can be tried
+ * Google and GitHub sign-in pages, so social sign-in can be tried
  * and tested end to end without accounts at either. Pressing "Continue" signs in as the
  * email typed there: it is a development tool, so it exists only while the local identity
  * provider is configured and answers NOT_FOUND everywhere else.

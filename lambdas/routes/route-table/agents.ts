@@ -1,5 +1,5 @@
 /**
- * Agent endpoints (SPEC.md §4.3) and the key endpoints the ledger issue adds. Roles are the
+ * Agent endpoints (SPEC.md §4.3) and the key endpoints (add, retire) beyond §4.3. Roles are the
  * groups of domain/roles.ts exactly as §4.3 lists them; key management is an admin act, like
  * revocation.
  */

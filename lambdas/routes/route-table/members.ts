@@ -1,6 +1,6 @@
 /**
  * Organization, members, invitations and agent assignments (SPEC.md §4.4, §5; the
- * endpoints §4 implies but does not show, as the identity issue specifies them).
+ * endpoints §4 implies but does not show, as the route table specifies them).
  */
 import { ADMINS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';

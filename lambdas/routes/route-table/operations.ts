@@ -1,6 +1,6 @@
 /**
  * Operation endpoints (SPEC.md §4.5): submission, read, verify. GET and verify may complete a
- * receipt that a failure after commit left unwritten (ledger issue, item 4), so they hold the
+ * receipt that a failure after commit left unwritten, so they hold the
  * same write grants as submission.
  */
 import { AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
@@ -41,7 +41,7 @@ export const operationRoutes = {
     summary: 'Recomputes the signature, chain and receipt checks from stored data (PROTOCOL.md, Verify endpoint).',
     request: { params: operationParams },
     response: { status: 200, body: verifyResponse },
-    // anchors:read: the Merkle check reads the epoch's leaf list (epochs issue).
+    // anchors:read: the Merkle check reads the epoch's leaf list.
     uses: [...completesReceipts, 'anchors:read'],
   }),
 };

@@ -1,6 +1,6 @@
 /**
  * Request and response bodies of the agent endpoints (SPEC.md §2.4, §2.5, §4.3, plus the
- * key endpoints and the agent-level revoke of the ledger issue).
+ * key endpoints and the agent-level revoke).
  */
 import * as z from 'zod';
 import { isB64u } from '@agent-ledger/protocol';
@@ -58,7 +58,7 @@ export const updateAgentBody = z.strictObject({
 
 export const reasonBody = z.strictObject({ reason: reasonSchema });
 
-/** SPEC.md §4.3 revoke: with `kid` the key is revoked; without, the whole agent (ledger issue). */
+/** SPEC.md §4.3 revoke: with `kid` the key is revoked; without, the whole agent. */
 export const revokeBody = z.strictObject({ kid: kidSchema.optional(), reason: reasonSchema });
 
 /** Retiring a key may say why; the body is optional. */
@@ -94,7 +94,7 @@ export const agentKeySchema = z
   })
   .meta({ id: 'AgentKey' });
 
-/** The agent's chain head, so a client that lost its local state can resume (ledger issue). */
+/** The agent's chain head, so a client that lost its local state can resume. */
 export const chainHeadSchema = z.object({ seq_no: z.number().int().nonnegative(), chain_hash: z.string() });
 
 export const agentWithKeysResponse = z.object({ agent: agentSchema, keys: z.array(agentKeySchema) });

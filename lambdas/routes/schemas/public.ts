@@ -1,4 +1,4 @@
-/** Bodies of the public endpoints (SPEC.md §4.10; their shapes are fixed by the foundation issue). */
+/** Bodies of the public endpoints (SPEC.md §4.10). */
 import * as z from 'zod';
 
 export const healthResponse = z.object({ status: z.literal('ok'), version: z.string() });
