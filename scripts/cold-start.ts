@@ -10,6 +10,7 @@
  * since nothing is called.
  */
 import { execFileSync } from 'node:child_process';
+import { AWS_PLACEHOLDER_ENV } from '../test/support/placeholder-env.js';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
@@ -17,17 +18,7 @@ const runs = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 20;
 const bundles = args;
 if (bundles.length === 0) throw new Error('usage: tsx scripts/cold-start.ts [--runs N] bundle.mjs ...');
 
-const env = {
-  ...process.env,
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-  LEDGER_TABLE: 'cold-start',
-  LEDGER_DATA_BUCKET: 'cold-start',
-  LEDGER_ANCHORS_BUCKET: 'cold-start',
-  LEDGER_SIGNER_KEY_ID: 'alias/cold-start',
-  LEDGER_SECRETS_KEY_ID: 'alias/cold-start',
-  LEDGER_EVENTS_QUEUE_URL: 'https://sqs.invalid/events',
-  LEDGER_EXPORTS_QUEUE_URL: 'https://sqs.invalid/exports',
-};
+const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...AWS_PLACEHOLDER_ENV };
 
 function loadMs(bundle: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(new URL(bundle, `file://${process.cwd()}/`).href)}); console.log(performance.now() - t);`;

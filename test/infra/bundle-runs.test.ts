@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lambdas/routes/routes.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
+import { AWS_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
 import { cdkContext } from './support.js';
 
 mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
@@ -39,13 +40,7 @@ describe('handler bundles', () => {
     const bundle = bundleOf('ApiHealthFunction');
     const submitBundle = bundleOf('ApiSubmitOperationFunction');
 
-    process.env.LEDGER_TABLE = 'bundle-test';
-    process.env.LEDGER_DATA_BUCKET = 'bundle-test';
-    process.env.LEDGER_ANCHORS_BUCKET = 'bundle-test';
-    process.env.LEDGER_SIGNER_KEY_ID = 'alias/unused';
-    process.env.LEDGER_SECRETS_KEY_ID = 'alias/unused';
-    process.env.LEDGER_EVENTS_QUEUE_URL = 'https://sqs.invalid/events';
-    process.env.LEDGER_EXPORTS_QUEUE_URL = 'https://sqs.invalid/exports';
+    Object.assign(process.env, AWS_PLACEHOLDER_ENV);
     const module = (await import(pathToFileURL(bundle).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
     const response = await module.handler(
       { version: '2.0', routeKey: 'GET /v1/health', rawPath: '/v1/health', rawQueryString: '', headers: {}, isBase64Encoded: false, requestContext: { requestId: 'bundle-1', http: { method: 'GET', path: '/v1/health' } } },

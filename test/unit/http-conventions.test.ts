@@ -7,6 +7,7 @@ import { resetConfigForTests } from '../../lambdas/config.js';
 import { LedgerError, conflict } from '../../lambdas/shared/errors.js';
 import { defineHandler } from '../../lambdas/http/define-handler.js';
 import { route } from '../../lambdas/routes/route-spec.js';
+import { LOCAL_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
 
 const echoRoute = route({
   id: 'Echo',
@@ -57,13 +58,7 @@ async function call(handler: typeof echo, e: APIGatewayProxyEventV2) {
 }
 
 beforeAll(() => {
-  process.env.LEDGER_STAGE = 'local';
-  process.env.LEDGER_TABLE = 't';
-  process.env.LEDGER_DATA_BUCKET = 'd';
-  process.env.LEDGER_ANCHORS_BUCKET = 'a';
-  process.env.LEDGER_SIGNER_KEY_FILE = '/nonexistent';
-  process.env.LEDGER_SECRETS_KEY_FILE = '/nonexistent';
-  process.env.LEDGER_QUEUE = 'memory';
+  Object.assign(process.env, LOCAL_PLACEHOLDER_ENV);
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   resetConfigForTests();
 });

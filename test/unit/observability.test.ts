@@ -13,6 +13,7 @@ import { metrics } from '../../lambdas/metrics.js';
 import { route } from '../../lambdas/routes/route-spec.js';
 import { timed } from '../../lambdas/runtime/signer.js';
 import { LedgerError } from '../../lambdas/shared/errors.js';
+import { LOCAL_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
 
 vi.mock('../../lambdas/domain/epochs/run-sealer.js', () => ({
   runSealer: async () => ({
@@ -101,13 +102,7 @@ async function logLines(run: () => Promise<unknown>): Promise<Record<string, unk
 }
 
 beforeAll(() => {
-  process.env.LEDGER_STAGE = 'local';
-  process.env.LEDGER_TABLE = 'unused';
-  process.env.LEDGER_DATA_BUCKET = 'unused';
-  process.env.LEDGER_ANCHORS_BUCKET = 'unused';
-  process.env.LEDGER_SIGNER_KEY_FILE = '/nonexistent/signer.key';
-  process.env.LEDGER_SECRETS_KEY_FILE = '/nonexistent/secrets.key';
-  process.env.LEDGER_QUEUE = 'memory';
+  Object.assign(process.env, LOCAL_PLACEHOLDER_ENV);
   resetConfigForTests();
 });
 afterEach(() => {
