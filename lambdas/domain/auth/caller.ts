@@ -1,6 +1,5 @@
 /** Who is making a request, as resolved from its token (SPEC.md §5). */
 import type { Role } from '../../shared/roles.js';
-
 import type { TokenKind } from '../../shared/token-format.js';
 
 export type { TokenKind };
