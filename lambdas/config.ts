@@ -63,6 +63,13 @@ export interface Config {
   tokenGraceSeconds: number;
   /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
   authCallbackOrigins: readonly string[];
+  /**
+   * LEDGER_DEV_OAUTH=1: the development OAuth provider of the local stack, which signs in as
+   * any address typed on its page (never as an account with a password). Off unless asked
+   * for; refused outside the local stack, and its routes are never deployed (route-spec.ts
+   * `localOnly`).
+   */
+  devOAuth: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,6 +177,15 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** LEDGER_DEV_OAUTH: only the local stack with the local identity provider may turn it on. */
+function devOAuth(env: Env, stage: Stage, identity: IdentityConfig): boolean {
+  if (!bool(env, 'LEDGER_DEV_OAUTH')) return false;
+  if (stage !== 'local' || identity.kind !== 'local') {
+    throw new ConfigError('LEDGER_DEV_OAUTH is for the local stack only (npm start); it signs in as anyone');
+  }
+  return true;
+}
+
 /** Parses and checks a configuration from an environment. Pure, so tests can feed it maps. */
 export function parseConfig(env: Env): Config {
   const stage: Stage = env.LEDGER_STAGE === 'local' ? 'local' : 'aws';
@@ -181,6 +197,7 @@ export function parseConfig(env: Env): Config {
           eventsUrl: required(env, 'LEDGER_EVENTS_QUEUE_URL'),
           exportsUrl: required(env, 'LEDGER_EXPORTS_QUEUE_URL'),
         };
+  const identity = identitySource(env, stage);
   return {
     stage,
     version: env.LEDGER_VERSION ?? '0.1.0',
@@ -202,9 +219,10 @@ export function parseConfig(env: Env): Config {
     // SPEC.md §8 leaves the maximum payload size open; PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
     webhookAllowLoopback: bool(env, 'LEDGER_WEBHOOK_ALLOW_LOOPBACK'),
-    identity: identitySource(env, stage),
+    identity,
     tokenGraceSeconds: nonNegativeInt(env, 'LEDGER_TOKEN_GRACE_SECONDS', 3600),
     authCallbackOrigins: origins(env, 'LEDGER_AUTH_CALLBACK_ORIGINS'),
+    devOAuth: devOAuth(env, stage, identity),
   };
 }
 

@@ -58,6 +58,12 @@ export interface RouteSpec {
   readonly uses: readonly Resource[];
   /** Lambda timeout in seconds (default 10). */
   readonly timeoutSeconds?: number;
+  /**
+   * Served by the local stack only (`npm start`): the CDK app never deploys the route, so in
+   * AWS its path reaches the `$default` route (NOT_FOUND). For development tools such as the
+   * development OAuth provider, which signs in as anyone.
+   */
+  readonly localOnly?: true;
 }
 
 /** Identity function that keeps literal types while checking the entry's shape. */

@@ -27,6 +27,18 @@ environment:
   LEDGER_RATE_LIMIT_RPS          per-token rate limit (default 100)
   LEDGER_MAX_PAYLOAD_BYTES       largest operation payload (default 262144)
   LEDGER_WEBHOOK_ALLOW_LOOPBACK  allow webhooks to loopback addresses (default false)
+  LEDGER_DEV_OAUTH               1 turns on the development sign-in page, which signs in as
+                                 any address without a password (default off)
+`;
+
+/** Printed on stderr at every start with LEDGER_DEV_OAUTH=1 (README, Security). */
+const DEV_OAUTH_WARNING = `
+ledger: ################################################################################
+ledger: WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON.
+ledger: Anyone who can reach this server can sign in as any address that has no password
+ledger: (via /api/auth/dev-oauth/authorize), accept invitations sent to it, and act as it.
+ledger: Use it only on your own machine; it is never part of the AWS stack.
+ledger: ################################################################################
 `;
 
 interface Args {
@@ -109,6 +121,7 @@ async function main(): Promise<void> {
   process.stderr.write(
     `ledger: ${args.memory ? `in memory, nothing kept (scratch ${stack.storageDir})` : `data in ${dataDir}`}; DynamoDB Local ${stack.dynamoEndpoint}, s3rver ${stack.s3Endpoint}\n`,
   );
+  if (stack.devOAuth) process.stderr.write(DEV_OAUTH_WARNING);
   process.stdout.write(`ledger listening on ${stack.url}\n`);
 }
 

@@ -42,6 +42,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** Where objects and keys are: the data dir, or with `memory` a scratch dir deleted on stop. */
   storageDir: string;
+  /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
+  devOAuth: boolean;
   /** Stops everything in reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -125,6 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       storageDir,
+      devOAuth: config.devOAuth,
       stop: () => (stopping ??= unwind(stoppers)),
     };
   } catch (error) {

@@ -110,8 +110,10 @@ async function eventually(check: () => boolean, timeoutMs: number): Promise<bool
 
 describe('npm start (local/main.ts)', () => {
   it('prints one ready line, answers, and stops cleanly on SIGINT', async () => {
-    const runner = await startRunner(['--memory']);
+    const runner = await startRunner(['--memory'], { LEDGER_DEV_OAUTH: '1' });
     expect(javaOnPort(runner.dynamoEndpoint).length).toBeGreaterThan(0);
+    // The development sign-in signs in as anyone: it is announced loudly (README, Security).
+    expect(await eventually(() => /WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON/.test(runner.stderr()), 2_000)).toBe(true);
 
     // An unknown path reaches the $default (not-found) handler.
     const response = await fetch(`${runner.url}/no/such/path`);

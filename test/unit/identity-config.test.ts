@@ -44,6 +44,16 @@ describe('identity configuration', () => {
     expect(() => parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '1h' })).toThrow(ConfigError);
   });
 
+  it('LEDGER_DEV_OAUTH: off by default, on with 1 on the local stack, refused anywhere else', () => {
+    const local = { ...base, LEDGER_STAGE: 'local' };
+    expect(parseConfig(local).devOAuth).toBe(false);
+    expect(parseConfig({ ...local, LEDGER_DEV_OAUTH: '1' }).devOAuth).toBe(true);
+    expect(parseConfig({ ...local, LEDGER_DEV_OAUTH: '0' }).devOAuth).toBe(false);
+    expect(() => parseConfig({ ...base, LEDGER_DEV_OAUTH: '1' })).toThrow(/LEDGER_DEV_OAUTH is for the local stack only/);
+    expect(() => parseConfig({ ...local, LEDGER_IDENTITY: 'none', LEDGER_DEV_OAUTH: '1' })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...local, LEDGER_DEV_OAUTH: 'yes' })).toThrow(/LEDGER_DEV_OAUTH/);
+  });
+
   it('LEDGER_AUTH_CALLBACK_ORIGINS: origins only', () => {
     expect(parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).authCallbackOrigins).toEqual([
       'https://app.example.com',

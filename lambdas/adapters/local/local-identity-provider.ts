@@ -1,8 +1,8 @@
 /**
  * The local identity provider (DESIGN.md, Local stack: "users and scrypt hashes in
  * DynamoDB; mails written to the log"): what Cognito does in AWS, on one machine. Social
- * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
- * stands in for Google and GitHub.
+ * sign-in, when LEDGER_DEV_OAUTH=1 turns it on, goes to the development OAuth page served
+ * under /api/auth/dev-oauth/, which stands in for Google and GitHub.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
@@ -90,8 +90,9 @@ export class LocalIdentityProvider implements IdentityProvider {
     return (await verifyPassword(password, item.password_hash)) ? identityOf(item) : null;
   }
 
+  /** Only with the development provider turned on (LEDGER_DEV_OAUTH=1): it signs in as anyone. */
   supportsSocial(): boolean {
-    return true;
+    return config().devOAuth;
   }
 
   /** The development page on this same server: the callback's origin is ours. */
