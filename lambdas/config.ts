@@ -70,6 +70,14 @@ export interface Config {
    * `localOnly`).
    */
   devOAuth: boolean;
+  /**
+   * LEDGER_PUBLIC_URL: the API's public base URL (no trailing slash). Every link the service
+   * hands out (verification mails, the social sign-in redirect URI) is built from it, never
+   * from the request's Host header, which the client chooses. The CDK stack sets it (context
+   * publicUrl, else the API's own URL); the local stack sets http://127.0.0.1:$PORT unless
+   * the variable is given. Undefined only where nothing builds links.
+   */
+  publicUrl: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -177,6 +185,22 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** An http(s) base URL without credentials, query or fragment; returned without a trailing slash. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL like https://ledger.example.com, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an http(s) URL without credentials, query or fragment, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
 /** LEDGER_DEV_OAUTH: only the local stack with the local identity provider may turn it on. */
 function devOAuth(env: Env, stage: Stage, identity: IdentityConfig): boolean {
   if (!bool(env, 'LEDGER_DEV_OAUTH')) return false;
@@ -223,6 +247,7 @@ export function parseConfig(env: Env): Config {
     tokenGraceSeconds: nonNegativeInt(env, 'LEDGER_TOKEN_GRACE_SECONDS', 3600),
     authCallbackOrigins: origins(env, 'LEDGER_AUTH_CALLBACK_ORIGINS'),
     devOAuth: devOAuth(env, stage, identity),
+    publicUrl: baseUrl(env, 'LEDGER_PUBLIC_URL'),
   };
 }
 
@@ -232,6 +257,13 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** LEDGER_PUBLIC_URL, for code that builds links; throws naming the variable when it is unset. */
+export function publicUrl(): string {
+  const url = config().publicUrl;
+  if (url === undefined) throw new ConfigError('missing required environment variable LEDGER_PUBLIC_URL');
+  return url;
 }
 
 /** Drops the cached configuration; for tests that change the environment. */

@@ -27,6 +27,7 @@ environment:
   LEDGER_RATE_LIMIT_RPS          per-token rate limit (default 100)
   LEDGER_MAX_PAYLOAD_BYTES       largest operation payload (default 262144)
   LEDGER_WEBHOOK_ALLOW_LOOPBACK  allow webhooks to loopback addresses (default false)
+  LEDGER_PUBLIC_URL              base URL of links in mails (default http://127.0.0.1:PORT)
   LEDGER_DEV_OAUTH               1 turns on the development sign-in page, which signs in as
                                  any address without a password (default off)
 `;

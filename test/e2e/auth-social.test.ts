@@ -12,7 +12,7 @@ let stack: TestStack;
 let call: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  stack = await startTestStack({ env: { LEDGER_DEV_OAUTH: '1' } });
+  stack = await startTestStack({ env: { LEDGER_DEV_OAUTH: '1', LEDGER_AUTH_CALLBACK_ORIGINS: 'http://app.example.test' } });
   call = client(stack.baseUrl);
 });
 afterAll(() => stack?.stop());
@@ -141,8 +141,11 @@ describe('social sign-in through the development provider', () => {
     expect(cookiePair(forged, 'ledger_session')).toBeUndefined();
   });
 
-  it('validates callbackURL: an absolute http(s) URL without credentials', async () => {
-    for (const callbackURL of ['/relative', 'javascript:alert(1)', 'ftp://example.test/x', 'https://user:pw@example.test/', 'not a url']) {
+  it('validates callbackURL: a path here, or an http(s) URL on this origin or a listed one, without credentials', async () => {
+    const here = await call('POST', '/api/auth/sign-in/social', { body: { provider: 'google', callbackURL: '/after?x=1' } });
+    expect(here.status).toBe(200);
+    const unlisted = ['https://evil.example.test/', '//evil.example.test/x', 'https://app.example.test/'];
+    for (const callbackURL of [...unlisted, 'javascript:alert(1)', 'ftp://example.test/x', 'http://user:pw@app.example.test/', 'not a url']) {
       const res = await call('POST', '/api/auth/sign-in/social', { body: { provider: 'google', callbackURL } });
       expect(res.status, callbackURL).toBe(400);
       expect(res.json.error.message).toContain('callbackURL');

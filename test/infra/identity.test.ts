@@ -9,7 +9,7 @@ import type { RouteSpec } from '../../lambdas/route-spec.js';
 import { routeList, routes } from '../../lambdas/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { IDENTITY_ACTIONS } from '../../lib/identity.js';
-import { actionsOf, logicalId, statementsOfFunction, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { actionsOf, logicalId, resolvedValue, statementsOfFunction, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 // Template JSON is walked ad hoc in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -96,7 +96,7 @@ describe('functions', () => {
         LEDGER_USER_POOL_ID: { Ref: logicalId(synth.stack.identity.userPool) },
         LEDGER_USER_POOL_CLIENT_ID: { Ref: logicalId(synth.stack.identity.client) },
       });
-      const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : `resolved-${name}`]));
+      const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : resolvedValue(name)]));
       expect(parseConfig(resolved).identity).toMatchObject({ kind: 'cognito', domain: undefined, socialProviders: [] });
     }
   });

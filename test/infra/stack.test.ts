@@ -25,6 +25,7 @@ import {
   actionsOf,
   cdkContext,
   logicalId,
+  resolvedValue,
   statementsOfFunction,
   StubLambdas,
   synthesize,
@@ -191,9 +192,14 @@ describe('functions', () => {
     const identityFunctions = new Set(
       synth.stack.functions.filter(({ uses }) => uses.includes('identity')).map(({ function: fn }) => logicalId(fn.function)),
     );
+    const apiFunctions = new Set(synth.stack.api.functions.map(({ function: fn }) => logicalId(fn.function)));
     for (const [id, fn] of ledgerFunctions()) {
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
-      const expected = identityFunctions.has(id) ? [...FUNCTION_ENVIRONMENT, ...IDENTITY_ENVIRONMENT].sort() : FUNCTION_ENVIRONMENT;
+      const expected = [
+        ...FUNCTION_ENVIRONMENT,
+        ...(identityFunctions.has(id) ? IDENTITY_ENVIRONMENT : []),
+        ...(apiFunctions.has(id) ? ['LEDGER_PUBLIC_URL'] : []),
+      ].sort();
       expect(Object.keys(variables).sort(), id).toEqual(expected);
       expect(variables, id).toMatchObject({
         LEDGER_TABLE: ref(data.table),
@@ -210,10 +216,22 @@ describe('functions', () => {
       // With the deploy-time references filled in, config.ts accepts the environment: the
       // function boots.
       const resolved = Object.fromEntries(
-        Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : `resolved-${name}`]),
+        Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : resolvedValue(name)]),
       );
       expect(() => parseConfig(resolved), id).not.toThrow();
     }
+  });
+
+  it('builds links on the API URL (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
+    const variables = (stack: Synthesized, spec: RouteSpec) => {
+      const route = stack.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!;
+      return stack.template.toJSON().Resources[logicalId(route.function.function)].Properties.Environment.Variables as Record<string, unknown>;
+    };
+    const apiUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
+    expect(apiUrl).toContain(logicalId(synth.stack.api.httpApi));
+    expect(apiUrl).toContain('execute-api');
+    const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp] }, { publicUrl: 'https://ledger.example.com/' });
+    expect(variables(custom, routes.signUp).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
   });
 
   it('sizes each route function from its route: memory, timeout, tracing, own log group', () => {

@@ -54,6 +54,17 @@ describe('identity configuration', () => {
     expect(() => parseConfig({ ...local, LEDGER_DEV_OAUTH: 'yes' })).toThrow(/LEDGER_DEV_OAUTH/);
   });
 
+  it('LEDGER_PUBLIC_URL: an http(s) base URL, kept without its trailing slash', () => {
+    expect(parseConfig(base).publicUrl).toBeUndefined();
+    expect(parseConfig({ ...base, LEDGER_PUBLIC_URL: 'https://abc.execute-api.eu-west-1.amazonaws.com/' }).publicUrl).toBe(
+      'https://abc.execute-api.eu-west-1.amazonaws.com',
+    );
+    expect(parseConfig({ ...base, LEDGER_PUBLIC_URL: 'https://api.example.com/ledger/' }).publicUrl).toBe('https://api.example.com/ledger');
+    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://u:p@api.example.com', 'https://api.example.com/?x=1']) {
+      expect(() => parseConfig({ ...base, LEDGER_PUBLIC_URL: bad }), bad).toThrow(/LEDGER_PUBLIC_URL/);
+    }
+  });
+
   it('LEDGER_AUTH_CALLBACK_ORIGINS: origins only', () => {
     expect(parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).authCallbackOrigins).toEqual([
       'https://app.example.com',

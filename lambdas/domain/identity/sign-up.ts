@@ -11,10 +11,9 @@ import { checkCallbackUrl } from './callback-url.js';
 import { verificationUrl } from './email-verification.js';
 import { newUser } from './users.js';
 
-/** `origin`: the API's own, where the verification link leads (GET /api/auth/verify-email). */
+/** The verification link leads to GET /api/auth/verify-email on LEDGER_PUBLIC_URL (email-verification.ts). */
 export async function signUp(
   input: { name: string; email: string; password: string; callbackURL?: string | undefined },
-  origin: string,
   now = Date.now(),
 ): Promise<UserItem> {
   const email = input.email.trim().toLowerCase();
@@ -26,7 +25,7 @@ export async function signUp(
     email,
     password: input.password,
     name: input.name,
-    verificationUrl: verificationUrl(origin, callbackUrl),
+    verificationUrl: verificationUrl(callbackUrl),
   });
   const user = newUser(identity, now);
   await createUser(user);
