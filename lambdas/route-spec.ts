@@ -52,6 +52,8 @@ export interface RouteSpec {
   readonly handler: string;
   readonly auth: RouteAuth;
   readonly summary: string;
+  /** Rules beyond the summary, for the OpenAPI description (after the roles). */
+  readonly description?: string;
   readonly request?: RouteRequest;
   /** Success status and body schema; null body means a raw (non-JSON) response such as a download. */
   readonly response: { status: number; body: z.ZodType | null; contentType?: string };

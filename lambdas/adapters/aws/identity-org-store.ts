@@ -242,6 +242,17 @@ export const assignmentDelete = (orgId: string, agentId: string, userId: string)
   Delete: { TableName: table(), Key: identityKeys.assignment(orgId, agentId, userId), ConditionExpression: 'attribute_exists(pk)' },
 });
 
+/** A check, in the transaction, that a user is still a member of the organization with `role`. */
+export const memberHolds = (orgId: string, userId: string, role: Role): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: identityKeys.member(orgId, userId),
+    ConditionExpression: '#role = :role',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':role': role },
+  },
+});
+
 /** A check that an item exists, in the transaction (member for an assignment, agent for an assignment). */
 export const exists = (key: Key): TransactItem => ({
   ConditionCheck: { TableName: table(), Key: key, ConditionExpression: 'attribute_exists(pk)' },
