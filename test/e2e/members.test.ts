@@ -110,6 +110,28 @@ describe('invite → accept → role change → removal', () => {
   });
 });
 
+describe("a removed member's API tokens", () => {
+  it('stay dead when the person is re-invited into the same organization and accepts', async () => {
+    const owner = await orgOwner(stack.baseUrl);
+    const member = await signedInUser(stack.baseUrl, 'Returner');
+    await join(owner, member, 'security_admin');
+    const issued = await call('POST', '/v1/auth/token', { token: member.session });
+    const old = issued.json.token as string;
+    const rotated = (await call('POST', '/v1/auth/rotate', { token: old })).json.token as string;
+    expect((await call('GET', '/v1/members', { token: rotated })).status).toBe(200);
+
+    expect((await call('DELETE', `/v1/members/${member.userId}`, { token: owner.session })).status).toBe(200);
+    await join(owner, member, 'readonly_investigator');
+    for (const token of [old, rotated]) {
+      expect((await call('GET', '/v1/members', { token })).status).toBe(401);
+      expect((await call('GET', '/v1/auth/me', { token })).status).toBe(401);
+    }
+    // A token of the new membership works, with the new role.
+    const fresh = (await call('POST', '/v1/auth/token', { token: member.session })).json.token as string;
+    expect((await call('GET', '/v1/auth/me', { token: fresh })).json.user.role).toBe('readonly_investigator');
+  });
+});
+
 describe('the last org_owner', () => {
   it('can be neither demoted nor removed; with two owners one may go', async () => {
     const owner = await orgOwner(stack.baseUrl);
