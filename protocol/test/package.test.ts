@@ -38,7 +38,7 @@ describe('package rules', () => {
       'b64uEncode', 'b64uDecode', 'isB64u',
       'sha256', 'sha256B64u',
       'publicKeyFromRaw', 'assertValidPublicKey', 'publicKeyProblem', 'signatureScalarInRange', 'privateKeyFromSeed', 'generateKeyPair', 'rawPublicKey', 'sign', 'verify',
-      'OP_VERSION', 'GENESIS', 'RECORD_FIELDS', 'payloadHash', 'signingInput', 'signRecord',
+      'OP_VERSION', 'MAX_TTL_MS', 'GENESIS', 'RECORD_FIELDS', 'payloadHash', 'signingInput', 'signRecord',
       'verifyRecordSignature', 'recordDigest', 'chainHash',
       'RECEIPT_VERSION', 'receiptHash', 'receiptSigningInput', 'verifyReceipt', 'finishReceipt',
       'jwkThumbprint', 'ed25519Jwk', 'publicKeyFromJwk',
