@@ -37,3 +37,41 @@ describe('ttl_ms (PROTOCOL.md: at most 24 hours)', () => {
     expect((await chain.submit(api, { fields: { ttl_ms: 86_400_000 } })).res.status).toBe(200);
   });
 });
+
+/** POSTs a raw JSON text (JSON.stringify cannot write a repeated member name). */
+async function postRaw(path: string, text: string) {
+  const res = await fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: text,
+  });
+  return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+}
+
+describe('repeated member names (I-JSON, RFC 7493 §2.3)', () => {
+  it('refuses a body in which two parsers could read two different records', async () => {
+    const chain = await agentChain();
+    const record = chain.record({ payload: { note: 'original' } });
+    const text = JSON.stringify(record);
+    const variants = {
+      // A second agent_id at the top: JSON.parse keeps the last, other parsers the first.
+      top: text.replace('"agent_id":', '"agent_id":"someone-else","agent_id":'),
+      // Deep inside the payload.
+      nested: text.replace('"note":"original"', '"note":"original","note":"forged"'),
+      // The same name spelled with an escape.
+      escaped: text.replace('"nonce":', '"n\\u006fnce":"x","nonce":'),
+    };
+    for (const [name, variant] of Object.entries(variants)) {
+      expect(variant, name).not.toBe(text);
+      const res = await postRaw('/v1/operations', variant);
+      expect(res.status, name).toBe(400);
+      expect(res.body.error?.code, name).toBe('VALIDATION_ERROR');
+      expect(res.body.error?.message, name).toMatch(/repeats the member name/);
+    }
+    // Equal names in different objects are fine, and the untouched record is accepted.
+    expect((await postRaw('/v1/operations', text)).status).toBe(200);
+    const other = await postRaw('/v1/agents/register', JSON.stringify({ agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [{ kid: 'k1', public_key: newKey().publicKey, algorithm: 'ed25519' }] }).replace('"kid":"k1"', '"kid":"k0","kid":"k1"'));
+    expect(other.status).toBe(400);
+  });
+});
+
