@@ -75,3 +75,19 @@ describe('repeated member names (I-JSON, RFC 7493 §2.3)', () => {
   });
 });
 
+
+describe('the session cookie', () => {
+  const withCookie = (path: string, value: string, method = 'GET') =>
+    fetch(`${stack.baseUrl}${path}`, { method, headers: { cookie: `ledger_session=${value}` } });
+
+  it('carries session tokens only: an API token in it is no credential', async () => {
+    expect(token).toMatch(/^alt_/);
+    expect((await fetch(`${stack.baseUrl}/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await withCookie('/v1/auth/me', token)).status).toBe(401);
+    expect((await withCookie('/v1/auth/rotate', token, 'POST')).status).toBe(401);
+    expect(await (await withCookie('/api/auth/get-session', token)).json()).toBeNull();
+
+    const session = (await seedUser(orgId, 'readonly_investigator', 'session')).token;
+    expect((await withCookie('/v1/auth/me', session)).status).toBe(200);
+  });
+});
