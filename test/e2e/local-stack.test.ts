@@ -8,7 +8,7 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,16 @@ function javaOnPort(endpoint: string): string[] {
     .filter((line) => line.includes('DynamoDBLocal.jar') && new RegExp(`-port ${port}( |$)`).test(line));
 }
 
+/** Every file and directory under `dir` that its group or others may access, with its mode. */
+async function exposedEntries(dir: string): Promise<string[]> {
+  const exposed: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const mode = (await stat(join(dir, entry))).mode & 0o777;
+    if ((mode & 0o077) !== 0) exposed.push(`${entry} ${mode.toString(8)}`);
+  }
+  return exposed;
+}
+
 async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -156,8 +166,16 @@ describe('npm start (local/main.ts)', () => {
     expect((await stat(join(dataDir, 'keys'))).mode & 0o777).toBe(0o700);
     first.child.kill('SIGTERM');
     expect((await first.exited).code).toBe(0);
+    // The database, the objects and their metadata are the owner's alone (README, Security).
+    expect((await readdir(join(dataDir, 'dynamodb'))).length).toBeGreaterThan(0);
+    expect(await exposedEntries(dataDir)).toEqual([]);
+    expect(first.stderr()).not.toMatch(/accessible to other users/);
 
+    // A data directory others can enter is reported at start.
+    await chmod(dataDir, 0o755);
     const second = await startRunner([]);
+    expect(second.stderr()).toMatch(/warning: data directory .* is accessible to other users \(mode 755\)/);
+    await chmod(dataDir, 0o700);
     const dynamoAgain = localDynamoClient(second.dynamoEndpoint);
     const read = await dynamoAgain.send(
       new GetItemCommand({ TableName: 'ledger', Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
