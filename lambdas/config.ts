@@ -78,6 +78,12 @@ export interface Config {
    * the variable is given. Undefined only where nothing builds links.
    */
   publicUrl: string | undefined;
+  /**
+   * LEDGER_SCRYPT_N: scrypt's cost N for new local password hashes (local identity provider
+   * only; r=8, p=1). The default 2^17 is OWASP's; a test suite that signs up hundreds of
+   * users may lower it, never below 2^14.
+   */
+  scryptN: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -201,6 +207,15 @@ function baseUrl(env: Env, name: string): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
+/** LEDGER_SCRYPT_N: a power of two from 2^14 to 2^20. */
+function scryptCost(env: Env, name: string): number {
+  const value = positiveInt(env, name, 2 ** 17);
+  if (value < 2 ** 14 || value > 2 ** 20 || (value & (value - 1)) !== 0) {
+    throw new ConfigError(`${name} must be a power of two from 16384 to 1048576, got "${env[name]}"`);
+  }
+  return value;
+}
+
 /** LEDGER_DEV_OAUTH: only the local stack with the local identity provider may turn it on. */
 function devOAuth(env: Env, stage: Stage, identity: IdentityConfig): boolean {
   if (!bool(env, 'LEDGER_DEV_OAUTH')) return false;
@@ -248,6 +263,7 @@ export function parseConfig(env: Env): Config {
     authCallbackOrigins: origins(env, 'LEDGER_AUTH_CALLBACK_ORIGINS'),
     devOAuth: devOAuth(env, stage, identity),
     publicUrl: baseUrl(env, 'LEDGER_PUBLIC_URL'),
+    scryptN: scryptCost(env, 'LEDGER_SCRYPT_N'),
   };
 }
 

@@ -2,7 +2,13 @@
  * Smaller hardening rules over HTTP against the local stack (README, Security; PROTOCOL.md,
  * Operation record): each test sends what an attacker would and expects the refusal.
  */
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localIdpKeys } from '../../lambdas/adapters/local/local-identity-items.js';
+import { config } from '../../lambdas/config.js';
+import { dynamo } from '../../lambdas/runtime.js';
+import { client, uniqueEmail } from '../support/identity-http.js';
 import { apiClient, ClientChain, newKey, registerAgent, uniqueAgentId, type Api } from '../support/ledger-fixtures.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -13,7 +19,8 @@ let token: string;
 let api: Api;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // LEDGER_SCRYPT_N unset (''): password hashes at the default, OWASP's parameters.
+  stack = await startTestStack({ env: { LEDGER_SCRYPT_N: '' } });
   orgId = await seedOrg();
   token = (await seedUser(orgId, 'org_owner')).token;
   api = apiClient(stack.baseUrl, token);
@@ -89,5 +96,31 @@ describe('the session cookie', () => {
 
     const session = (await seedUser(orgId, 'readonly_investigator', 'session')).token;
     expect((await withCookie('/v1/auth/me', session)).status).toBe(200);
+  });
+});
+
+describe('local password hashes (OWASP scrypt: N=2^17, r=8, p=1)', () => {
+  const storedHash = async (email: string) =>
+    ((await dynamo().send(new GetCommand({ TableName: config().tableName, Key: localIdpKeys.credential(email), ConsistentRead: true }))).Item as { password_hash: string })
+      .password_hash;
+
+  it('are made at those parameters, and an older, weaker hash is replaced at the next sign-in', async () => {
+    const call = client(stack.baseUrl);
+    const email = uniqueEmail('rehash');
+    expect((await call('POST', '/api/auth/sign-up/email', { body: { name: 'R', email, password: 'password-1234' } })).status).toBe(200);
+    expect(await storedHash(email)).toMatch(/^scrypt\$131072\$8\$1\$/);
+
+    // As an earlier version stored it: N=2^14.
+    const salt = randomBytes(16);
+    const key = scryptSync('password-1234', salt, 32, { N: 16384, r: 8, p: 1 });
+    const weak = ['scrypt', 16384, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await dynamo().send(
+      new UpdateCommand({ TableName: config().tableName, Key: localIdpKeys.credential(email), UpdateExpression: 'SET password_hash = :h', ExpressionAttributeValues: { ':h': weak } }),
+    );
+    expect((await call('POST', '/api/auth/sign-in/email', { body: { email, password: 'password-1234' } })).status).toBe(200);
+    const rehashed = await storedHash(email);
+    expect(rehashed).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(rehashed).not.toBe(weak);
+    expect((await call('POST', '/api/auth/sign-in/email', { body: { email, password: 'password-1234' } })).status).toBe(200);
   });
 });

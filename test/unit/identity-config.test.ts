@@ -65,6 +65,12 @@ describe('identity configuration', () => {
     }
   });
 
+  it("LEDGER_SCRYPT_N: OWASP's 2^17 by default; a power of two from 2^14 to 2^20", () => {
+    expect(parseConfig(base).scryptN).toBe(131072);
+    expect(parseConfig({ ...base, LEDGER_SCRYPT_N: '16384' }).scryptN).toBe(16384);
+    for (const bad of ['8192', '100000', '2097152', 'x']) expect(() => parseConfig({ ...base, LEDGER_SCRYPT_N: bad }), bad).toThrow(/LEDGER_SCRYPT_N/);
+  });
+
   it('LEDGER_AUTH_CALLBACK_ORIGINS: origins only', () => {
     expect(parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).authCallbackOrigins).toEqual([
       'https://app.example.com',

@@ -12,7 +12,7 @@ import { logger } from '../../logger.js';
 import { dynamo } from '../../runtime.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
 import { localIdpKeys, type CredentialItem } from './local-identity-items.js';
-import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
 /** Path of the development provider's authorization page (route-table/auth.ts). */
@@ -87,7 +87,29 @@ export class LocalIdentityProvider implements IdentityProvider {
       await verifyPassword(password, await dummyHash());
       return null;
     }
-    return (await verifyPassword(password, item.password_hash)) ? identityOf(item) : null;
+    if (!(await verifyPassword(password, item.password_hash))) return null;
+    if (needsRehash(item.password_hash)) await this.rehash(item, password);
+    return identityOf(item);
+  }
+
+  /**
+   * Replaces a hash made with weaker parameters (password-hash.ts) now that the password is
+   * known. Conditional on the old hash, so a concurrent change of the password wins.
+   */
+  private async rehash(item: CredentialItem, password: string): Promise<void> {
+    await dynamo()
+      .send(
+        new UpdateCommand({
+          TableName: config().tableName,
+          Key: localIdpKeys.credential(item.email),
+          UpdateExpression: 'SET password_hash = :new',
+          ConditionExpression: 'password_hash = :old',
+          ExpressionAttributeValues: { ':new': await hashPassword(password), ':old': item.password_hash },
+        }),
+      )
+      .catch((error: unknown) => {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      });
   }
 
   /** Only with the development provider turned on (LEDGER_DEV_OAUTH=1): it signs in as anyone. */
