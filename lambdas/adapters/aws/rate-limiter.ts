@@ -10,6 +10,7 @@
  * | request rate       | ORG#<org_id>#RATE (or USER#…)   | <window start, ms>    |
  * | sign-in failures   | SIGNIN#<sha256 of email>        | <window start, ms>    |
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
+ * | per client address | CLIENT#<action>#<sha256 of ip>  | <window start, ms>    |
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../runtime.js';
@@ -24,6 +25,7 @@ export const counterKeys = {
   requestRate: (bucket: string, windowStart: number): CounterKey => ({ pk: `${bucket}#RATE`, sk: String(windowStart) }),
   signInFailures: (emailHash: string, windowStart: number): CounterKey => ({ pk: `SIGNIN#${emailHash}`, sk: String(windowStart) }),
   verificationMails: (emailHash: string, windowStart: number): CounterKey => ({ pk: `VERIFYMAIL#${emailHash}`, sk: String(windowStart) }),
+  clientAddress: (action: string, addressHash: string, windowStart: number): CounterKey => ({ pk: `CLIENT#${action}#${addressHash}`, sk: String(windowStart) }),
 };
 
 /**

@@ -6,15 +6,19 @@
 import type { UserItem } from '../../adapters/aws/identity-items.js';
 import { identityProvider } from '../../runtime.js';
 import { LedgerError } from '../errors.js';
+import { countClientAttempt } from '../rate-limit/client-address-throttle.js';
 import { releaseSignInAttempt, reserveSignInAttempt } from '../rate-limit/sign-in-throttle.js';
 import { createSession, type IssuedSession } from './tokens.js';
 import { userForIdentity } from './users.js';
 
 export async function signInWithPassword(
   input: { email: string; password: string },
+  clientAddress: string | undefined,
   now = Date.now(),
 ): Promise<{ user: UserItem; session: IssuedSession }> {
   const email = input.email.trim().toLowerCase();
+  // The address first: an address over its limit spends no one's per-email attempts.
+  await countClientAttempt('sign-in', clientAddress, now);
   // Reserved before the password is looked at: the attempt counts as a failure unless it succeeds.
   await reserveSignInAttempt(email, now);
   const identity = await identityProvider().verifyPassword(email, input.password);

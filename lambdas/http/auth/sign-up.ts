@@ -3,8 +3,9 @@ import { signUp } from '../../domain/identity/sign-up.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { routes } from '../../routes.js';
 import { defineHandler } from '../define-handler.js';
+import { clientAddress } from '../client-address.js';
 
-export const handler = defineHandler(routes.signUp, async ({ body }) => {
-  const user = await signUp(body);
+export const handler = defineHandler(routes.signUp, async ({ body, event }) => {
+  const user = await signUp(body, clientAddress(event));
   return { body: { token: null, user: sessionUser(user) } };
 });
