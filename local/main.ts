@@ -1,8 +1,11 @@
 /**
  * `npm start`: the local stack (DESIGN.md, Local stack). Prints exactly one line on stdout,
  * `ledger listening on http://127.0.0.1:<port>`, when ready; everything else goes to stderr.
- * SIGINT/SIGTERM stop the stack and exit 0; a second signal exits at once (the watchdog
- * still takes DynamoDB Local down with us).
+ * SIGINT/SIGTERM stop the stack and exit 0. One stop request often arrives twice (npm
+ * forwards the signal to us and the process group gets it too; Ctrl-C signals the whole
+ * group), so repeats are ignored while the stop runs, with one exception: a SIGINT more
+ * than a second after the first signal is an impatient second Ctrl-C, and exits at once
+ * with 130 (the watchdog still takes DynamoDB Local down with us).
  */
 import { resolve } from 'node:path';
 import { JavaMissingError } from './java.js';
@@ -41,6 +44,9 @@ ledger: (via /api/auth/dev-oauth/authorize), accept invitations sent to it, and 
 ledger: Use it only on your own machine; it is never part of the AWS stack.
 ledger: ################################################################################
 `;
+
+/** Signals within this long of the first are the same stop request delivered twice. */
+const REPEAT_WINDOW_MS = 1_000;
 
 interface Args {
   memory: boolean;
@@ -90,6 +96,7 @@ async function main(): Promise<void> {
 
   let stack: LocalStack | undefined;
   let signalled = false;
+  let firstSignalAt = 0;
   const shutdown = async () => {
     try {
       await stack?.stop();
@@ -99,10 +106,15 @@ async function main(): Promise<void> {
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
-      process.stderr.write(`ledger: ${signal} again, exiting now\n`);
-      process.exit(130);
+      if (signal === 'SIGINT' && Date.now() - firstSignalAt > REPEAT_WINDOW_MS) {
+        process.stderr.write(`ledger: ${signal} again, exiting now\n`);
+        process.exit(130);
+      }
+      process.stderr.write(`ledger: ${signal} again; already stopping\n`);
+      return;
     }
     signalled = true;
+    firstSignalAt = Date.now();
     process.stderr.write(`ledger: ${signal}, stopping\n`);
     // During start, stopping waits for startLocalStack to return (below).
     if (stack) void shutdown();

@@ -164,8 +164,13 @@ describe('npm start (local/main.ts)', () => {
     expect((await stat(join(dataDir, 'keys', SIGNER_KEY_FILE))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dataDir, 'keys', SECRETS_KEY_FILE))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dataDir, 'keys'))).mode & 0o777).toBe(0o700);
+    // npm forwards SIGTERM and the process group gets one too: the repeat must not turn the
+    // graceful stop into exit 130.
     first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
+    expect(await eventually(() => first.stderr().includes('SIGTERM, stopping'), 5_000)).toBe(true);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    expect(first.stderr()).toMatch(/SIGTERM again; already stopping/);
     // The database, the objects and their metadata are the owner's alone (README, Security).
     expect((await readdir(join(dataDir, 'dynamodb'))).length).toBeGreaterThan(0);
     expect(await exposedEntries(dataDir)).toEqual([]);
@@ -187,6 +192,9 @@ describe('npm start (local/main.ts)', () => {
     expect(await object.Body!.transformToString()).toBe('kept too');
     s3Again.destroy();
     expect(await readFile(join(dataDir, 'keys', SIGNER_KEY_FILE), 'utf8')).toBe(signerKey);
+    // Ctrl-C signals the whole group (npm forwards it as well): twice at once is still one stop.
+    second.child.kill('SIGINT');
+    expect(await eventually(() => second.stderr().includes('SIGINT, stopping'), 5_000)).toBe(true);
     second.child.kill('SIGINT');
     expect((await second.exited).code).toBe(0);
     expect(javaOnPort(second.dynamoEndpoint)).toEqual([]);
