@@ -4,22 +4,10 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../lambdas/adapters/local/password-hash.js';
-import { resetConfigForTests } from '../../lambdas/config.js';
+import { useLocalConfig } from '../support/local-config.js';
 
-beforeAll(() => {
-  // A local configuration with LEDGER_SCRYPT_N unset: the default parameters.
-  Object.assign(process.env, {
-    LEDGER_STAGE: 'local',
-    LEDGER_TABLE: 't',
-    LEDGER_DATA_BUCKET: 'd',
-    LEDGER_ANCHORS_BUCKET: 'a',
-    LEDGER_SIGNER_KEY_FILE: '/nonexistent',
-    LEDGER_SECRETS_KEY_FILE: '/nonexistent',
-    LEDGER_QUEUE: 'memory',
-  });
-  delete process.env.LEDGER_SCRYPT_N;
-  resetConfigForTests();
-});
+// LEDGER_SCRYPT_N unset (''): the default parameters.
+beforeAll(() => useLocalConfig({ LEDGER_SCRYPT_N: '' }));
 
 /** A hash in the stored format made with other parameters, as an older version wrote it. */
 function legacyHash(password: string, N = 16384, r = 8, p = 1): string {

@@ -2,25 +2,14 @@
 // state cookie attributes, token formats in the user view.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../lambdas/config.js';
 import { checkCallbackUrl, withError } from '../../lambdas/domain/identity/callback-url.js';
 import { profile, sessionUser } from '../../lambdas/domain/identity/user-view.js';
 import { BURST_FACTOR, WINDOW_SECONDS, decide } from '../../lambdas/domain/rate-limit/request-rate.js';
 import { clearedSessionCookie, cookieValue, requestOrigin, sessionCookie, stateCookie } from '../../lambdas/http/auth/cookies.js';
 import type { UserItem } from '../../lambdas/adapters/aws/identity-items.js';
+import { useLocalConfig } from '../support/local-config.js';
 
-beforeAll(() => {
-  Object.assign(process.env, {
-    LEDGER_STAGE: 'local',
-    LEDGER_TABLE: 't',
-    LEDGER_DATA_BUCKET: 'd',
-    LEDGER_ANCHORS_BUCKET: 'a',
-    LEDGER_SIGNER_KEY_FILE: '/nonexistent',
-    LEDGER_SECRETS_KEY_FILE: '/nonexistent',
-    LEDGER_QUEUE: 'memory',
-  });
-  resetConfigForTests();
-});
+beforeAll(() => useLocalConfig());
 
 describe('rate limit decision (100 rps: 200 in a second, 1000 per 10 s)', () => {
   const rps = 100;
