@@ -2,12 +2,13 @@
 // OWASP's parameters, a salt per password, parameters stored with the hash, constant-time
 // comparison, and weaker hashes marked for rehashing.
 import { randomBytes, scryptSync } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../../lambdas/adapters/local/password-hash.js';
 import { useLocalConfig } from '../support/local-config.js';
 
-// LEDGER_SCRYPT_N unset (''): the default parameters.
-beforeAll(() => useLocalConfig({ LEDGER_SCRYPT_N: '' }));
+// The rules hold for any N; most tests run at the floor (2^14) to stay quick, the first at the default.
+beforeAll(() => useLocalConfig({ LEDGER_SCRYPT_N: '16384' }));
+afterAll(() => useLocalConfig({ LEDGER_SCRYPT_N: '' }));
 
 /** A hash in the stored format made with other parameters, as an older version wrote it. */
 function legacyHash(password: string, N = 16384, r = 8, p = 1): string {
@@ -18,10 +19,12 @@ function legacyHash(password: string, N = 16384, r = 8, p = 1): string {
 
 describe('scrypt password hashes', () => {
   it('stores scheme, parameters, salt and hash, and verifies the right password only', async () => {
-    const stored = await hashPassword('correct horse battery');
+    // LEDGER_SCRYPT_N unset (''): the default parameters.
+    useLocalConfig({ LEDGER_SCRYPT_N: '' });
+    const stored = await hashPassword('correct horse battery').finally(() => useLocalConfig({ LEDGER_SCRYPT_N: '16384' }));
     // OWASP Password Storage Cheat Sheet, scrypt: N=2^17, r=8, p=1.
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
-    expect(needsRehash(stored)).toBe(false);
+    expect(needsRehash(stored)).toBe(false); // stronger than the N=2^14 now configured: kept
     expect(await verifyPassword('correct horse battery', stored)).toBe(true);
     expect(await verifyPassword('correct horse batterY', stored)).toBe(false);
     expect(await verifyPassword('', stored)).toBe(false);
@@ -46,11 +49,19 @@ describe('scrypt password hashes', () => {
   });
 
   it('verifies hashes made with older parameters, and marks them for rehashing', async () => {
-    const old = legacyHash('pw-12345678');
+    const old = legacyHash('pw-12345678', 8192);
     expect(await verifyPassword('pw-12345678', old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
-    expect(needsRehash(legacyHash('pw', 2 ** 17, 8, 1))).toBe(false);
+    expect(needsRehash(legacyHash('pw', 16384))).toBe(false);
+    expect(needsRehash(legacyHash('pw', 16384, 4))).toBe(true);
     expect(needsRehash('bcrypt$10$abc')).toBe(true);
+    // With the default N=2^17, a 2^14 hash is weaker.
+    useLocalConfig({ LEDGER_SCRYPT_N: '' });
+    try {
+      expect(needsRehash(legacyHash('pw', 16384))).toBe(true);
+    } finally {
+      useLocalConfig({ LEDGER_SCRYPT_N: '16384' });
+    }
   });
 
   it('refuses stored parameters that would take more memory than allowed, instead of trying', async () => {
