@@ -7,7 +7,7 @@
  */
 import { join, relative } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import type { RouteSpec } from '../lambdas/routes/route-spec.js';
+import { isDeployed, type RouteSpec } from '../lambdas/routes/route-spec.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { LAMBDAS_DIR, PROJECT_ROOT } from './paths.js';
 
@@ -67,10 +67,10 @@ export function workerEntry(handler: string, lambdasDir = LAMBDAS_DIR): string {
   return join(lambdasDir, 'workers', `${handler}.ts`);
 }
 
-/** Every function the stack deploys: one per route, the `$default` route's, one per worker. */
+/** Every function the stack deploys: one per deployed route, the `$default` route's, one per worker. */
 export function functionEntries(routes: readonly RouteSpec[], notFoundHandler: string, workers: readonly WorkerSpec[]): FunctionEntry[] {
   return [
-    ...routes.map((route) => ({ name: route.id, entry: routeEntry(route.handler) })),
+    ...routes.filter(isDeployed).map((route) => ({ name: route.id, entry: routeEntry(route.handler) })),
     { name: 'NotFound', entry: routeEntry(notFoundHandler) },
     ...workers.map((worker) => ({ name: worker.id, entry: workerEntry(worker.handler) })),
   ];

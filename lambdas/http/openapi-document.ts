@@ -48,7 +48,7 @@ function operation(route: RouteSpec): JsonSchema {
   return {
     operationId: route.id,
     summary: route.summary,
-    description: rolesNote(route),
+    description: route.description === undefined ? rolesNote(route) : `${rolesNote(route)} ${route.description}`,
     security: security(route),
     parameters: [...parameters(route.request?.params, 'path'), ...parameters(route.request?.query, 'query')],
     ...(route.request?.body

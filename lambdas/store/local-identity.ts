@@ -11,7 +11,7 @@
  * | dev OAuth code      | LOCALIDP#CODE#<sha256 of code>   | CODE        |  TTL 5 minutes
  * | verification token  | LOCALIDP#VERIFY#<sha256 of token>| VERIFY      |  TTL 24 hours, single use
  */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SocialProvider } from '../shared/social-provider.js';
 import { dynamo } from './clients.js';
 import { getItem, table, takeItem, writeIfCondition } from './dynamo.js';
@@ -63,6 +63,29 @@ export async function putCredential(item: CredentialItem): Promise<boolean> {
 }
 
 export const getCredential = (email: string) => getItem<CredentialItem>(localIdpKeys.credential(email));
+
+/** Whether `email` has a password account (a strongly consistent read of its key only). */
+export async function hasCredential(email: string): Promise<boolean> {
+  const out = await dynamo().send(
+    new GetCommand({ TableName: table(), Key: localIdpKeys.credential(email), ConsistentRead: true, ProjectionExpression: 'pk' }),
+  );
+  return out.Item !== undefined;
+}
+
+/** Replaces a password hash, only if it is still `oldHash` (a concurrent change of the password wins). */
+export async function replacePasswordHash(email: string, oldHash: string, newHash: string): Promise<void> {
+  await writeIfCondition(() =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: localIdpKeys.credential(email),
+        UpdateExpression: 'SET password_hash = :new',
+        ConditionExpression: 'password_hash = :old',
+        ExpressionAttributeValues: { ':new': newHash, ':old': oldHash },
+      }),
+    ),
+  );
+}
 
 /** Records a verified address on its credential; an email without one is left alone. */
 export async function markCredentialVerified(email: string): Promise<void> {

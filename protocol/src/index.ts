@@ -1,5 +1,5 @@
 /**
- * `@agent-ledger/protocol`: PROTOCOL.md in code. Pure (node:crypto and node:buffer only),
+ * `@agent-ledger/protocol`: PROTOCOL.md in code. Pure (node:crypto, node:buffer and @noble/curves for point decoding only),
  * shared by the service, the SDK and the offline verifier.
  */
 export * from './errors.js';
@@ -7,6 +7,7 @@ export * from './jcs.js';
 export * from './base64url.js';
 export * from './hash.js';
 export * from './ed25519.js';
+export * from './curve.js';
 export * from './jwk.js';
 export * from './record.js';
 export * from './receipt.js';

@@ -3,11 +3,10 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resetConfigForTests } from '../../lambdas/config.js';
 import { LedgerError, conflict } from '../../lambdas/shared/errors.js';
 import { defineHandler } from '../../lambdas/http/define-handler.js';
 import { route } from '../../lambdas/routes/route-spec.js';
-import { LOCAL_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
+import { useLocalConfig } from '../support/local-config.js';
 
 const echoRoute = route({
   id: 'Echo',
@@ -57,11 +56,7 @@ async function call(handler: typeof echo, e: APIGatewayProxyEventV2) {
   return { status: result.statusCode, headers: result.headers ?? {}, json: JSON.parse(String(result.body)) };
 }
 
-beforeAll(() => {
-  Object.assign(process.env, LOCAL_PLACEHOLDER_ENV);
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  resetConfigForTests();
-});
+beforeAll(() => useLocalConfig({ POWERTOOLS_LOG_LEVEL: 'SILENT' }));
 
 describe('request handling', () => {
   it('validates and passes params, query and body to the route function', async () => {

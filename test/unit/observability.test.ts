@@ -5,7 +5,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { resetConfigForTests } from '../../lambdas/config.js';
 import type { Signer } from '../../lambdas/domain/ports.js';
 import { defineHandler } from '../../lambdas/http/define-handler.js';
 import { logger } from '../../lambdas/logger.js';
@@ -13,7 +12,7 @@ import { metrics } from '../../lambdas/metrics.js';
 import { route } from '../../lambdas/routes/route-spec.js';
 import { timed } from '../../lambdas/runtime/signer.js';
 import { LedgerError } from '../../lambdas/shared/errors.js';
-import { LOCAL_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
+import { useLocalConfig } from '../support/local-config.js';
 
 vi.mock('../../lambdas/domain/epochs/run-sealer.js', () => ({
   runSealer: async () => ({
@@ -101,10 +100,7 @@ async function logLines(run: () => Promise<unknown>): Promise<Record<string, unk
   return lines.flatMap((chunk) => chunk.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-beforeAll(() => {
-  Object.assign(process.env, LOCAL_PLACEHOLDER_ENV);
-  resetConfigForTests();
-});
+beforeAll(() => useLocalConfig());
 afterEach(() => {
   vi.restoreAllMocks();
   logger.setLogLevel('SILENT');

@@ -1,15 +1,16 @@
 /**
  * The local identity provider (DESIGN.md, Local stack: "users and scrypt hashes in
  * DynamoDB; mails written to the log"): what Cognito does in AWS, on one machine. Social
- * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
- * stands in for Google and GitHub.
+ * sign-in, when LEDGER_DEV_OAUTH=1 turns it on, goes to the development OAuth page served
+ * under /api/auth/dev-oauth/, which stands in for Google and GitHub.
  */
+import { config } from '../../config.js';
 import { conflict } from '../../shared/errors.js';
 import type { IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
-import { getCredential, markCredentialVerified, putCredential, type CredentialItem } from '../../store/local-identity.js';
-import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+import { getCredential, markCredentialVerified, putCredential, replacePasswordHash, type CredentialItem } from '../../store/local-identity.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
 /** Path of the development provider's authorization page (routes/route-table/auth.ts). */
@@ -60,11 +61,22 @@ export class LocalIdentityProvider implements IdentityProvider {
       await verifyPassword(password, await dummyHash());
       return null;
     }
-    return (await verifyPassword(password, item.password_hash)) ? identityOf(item) : null;
+    if (!(await verifyPassword(password, item.password_hash))) return null;
+    if (needsRehash(item.password_hash)) await this.rehash(item, password);
+    return identityOf(item);
   }
 
+  /**
+   * Replaces a hash made with weaker parameters (password-hash.ts) now that the password is
+   * known. Conditional on the old hash, so a concurrent change of the password wins.
+   */
+  private async rehash(item: CredentialItem, password: string): Promise<void> {
+    await replacePasswordHash(item.email, item.password_hash, await hashPassword(password));
+  }
+
+  /** Only with the development provider turned on (LEDGER_DEV_OAUTH=1): it signs in as anyone. */
   supportsSocial(): boolean {
-    return true;
+    return config().devOAuth;
   }
 
   /** The development page on this same server: the callback's origin is ours. */

@@ -7,9 +7,8 @@ import { resendVerificationEmail } from '../../domain/identity/email-verificatio
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { definePublicHandler } from '../define-public-handler.js';
-import { requestOrigin } from './cookies.js';
 
-export const handler = definePublicHandler(routes.sendVerificationEmail, async ({ body, event }) => {
-  await resendVerificationEmail({ identity: identityProvider() }, body, requestOrigin(event));
+export const handler = definePublicHandler(routes.sendVerificationEmail, async ({ body }) => {
+  await resendVerificationEmail({ identity: identityProvider() }, body);
   return { body: { status: true as const } };
 });

@@ -4,10 +4,11 @@ import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
 import { routes } from '../../routes/routes.js';
 import { definePublicHandler } from '../define-public-handler.js';
+import { clientAddress } from '../client-address.js';
 import { sessionCookie } from './cookies.js';
 
 export const handler = definePublicHandler(routes.signIn, async ({ body, event }) => {
-  const { user, session } = await signInWithPassword({ identity: identityProvider() }, body);
+  const { user, session } = await signInWithPassword({ identity: identityProvider() }, body, clientAddress(event));
   return {
     body: { redirect: false as const, token: session.token, user: sessionUser(user) },
     cookies: [sessionCookie(event, session.token, session.expiresAt)],
