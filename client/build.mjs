@@ -1,0 +1,59 @@
+// Builds the published form of @agent-ledger/client (run by `prepare` on every install and
+// by `prepack` before `npm pack`):
+//   dist/cli.js    the whole `agent-ledger` CLI in ONE file: a coding tool starts it on every
+//                  tool use, so it must not resolve or read a tree of modules at startup;
+//   dist/index.js  the SDK (LedgerClient, verifyReceipt, ...) for `import '@agent-ledger/client'`;
+//   dist/index.d.ts (with --types) the SDK's types, @agent-ledger/protocol's inlined, so the
+//                  tarball needs nothing but Node 20+.
+// Both bundles inline @agent-ledger/protocol and every library: the package has no runtime
+// dependencies.
+import { build } from 'esbuild';
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
+const withTypes = process.argv.includes('--types');
+
+// Bundled CommonJS libraries call require() for Node built-ins; an ES module has none.
+const requireShim = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: [join(root, 'src/cli/main.ts')],
+    outfile: join(dist, 'cli.js'),
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+  }),
+  build({
+    ...common,
+    minify: false,
+    entryPoints: [join(root, 'src/index.ts')],
+    outfile: join(dist, 'index.js'),
+    banner: { js: requireShim },
+  }),
+]);
+await chmod(join(dist, 'cli.js'), 0o755);
+
+if (withTypes) {
+  const { generateDtsBundle } = await import('dts-bundle-generator');
+  const { writeFile } = await import('node:fs/promises');
+  const [dts] = generateDtsBundle(
+    [{ filePath: join(root, 'src/index.ts'), libraries: { inlinedLibraries: ['@agent-ledger/protocol'] }, output: { noBanner: true } }],
+    { preferredConfigPath: join(root, 'tsconfig.json') },
+  );
+  await writeFile(join(dist, 'index.d.ts'), dts);
+}
