@@ -24,6 +24,8 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // jsonc-parser's CommonJS build loads its parts through a UMD wrapper esbuild cannot follow.
+  mainFields: ['module', 'main'],
   minify: true,
   legalComments: 'none',
   logLevel: 'warning',

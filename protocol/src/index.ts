@@ -11,3 +11,4 @@ export * from './jwk.js';
 export * from './record.js';
 export * from './receipt.js';
 export * from './merkle.js';
+export * from './uuid.js';

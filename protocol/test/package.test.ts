@@ -42,6 +42,7 @@ describe('package rules', () => {
       'jwkThumbprint', 'ed25519Jwk', 'publicKeyFromJwk',
       'leafHash', 'nodeHash', 'merkleRoot', 'merkleRootB64u', 'inclusionProof', 'verifyInclusion',
       'inclusionProofFor', 'inclusionProofsFor', 'verifyInclusionProof', 'MerkleTree',
+      'uuidv7',
     ];
     for (const n of names) expect(api, n).toHaveProperty(n);
     expect(api.OP_VERSION).toBe('1.0');
