@@ -90,8 +90,9 @@ function claudeShape(event: Json): ToolEvent {
 }
 
 /**
- * Claude-compatible tools: a hookSpecificOutput deny for the ones that read it, and exit 2
- * with the reason on stderr, which all of them honour (stdout is ignored on exit 2).
+ * Claude-compatible tools: exit 2 with the reason on stderr, the deny all of them honour
+ * whatever they make of stdout (a JSON decision would be lost to a tool that ignores stdout
+ * on exit 2, or that lets the call run when its JSON does not parse).
  */
 const claudeCompatible = (decode: (event: Json) => Decoded): HookProtocol => ({
   decode: ({ stdin }) => decode(object(stdin)),
@@ -103,9 +104,7 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
   // Claude Code: PreToolUse {session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_use_id}.
   // Grok Build (camelCase toolName), VS Code (hookEventName) and Cursor (cursor_version) read
   // the same settings files and send their own shapes: those are foreign here.
-  claudecode: claudeCompatible((event) =>
-    event.hook_event_name === 'PreToolUse' && typeof event.tool_name === 'string' && !('cursor_version' in event) ? claudeShape(event) : 'foreign',
-  ),
+  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event))),
   // Codex: the Claude fields plus turn_id and model.
   codex: claudeCompatible(claudeShape),
   // Qwen Code: the Claude fields plus tool_call_id.
