@@ -8,13 +8,14 @@
 // Both bundles inline @agent-ledger/protocol and every library: the package has no runtime
 // dependencies.
 import { build } from 'esbuild';
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
-const dist = join(root, 'dist');
 const withTypes = process.argv.includes('--types');
+// --outdir=DIR builds elsewhere (the package test stages a tarball without touching dist/).
+const dist = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? join(root, 'dist');
 
 // Bundled CommonJS libraries call require() for Node built-ins; an ES module has none.
 const requireShim = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
@@ -31,7 +32,7 @@ const common = {
   logLevel: 'warning',
 };
 
-await rm(dist, { recursive: true, force: true });
+// dist is not emptied first: `npm pack` runs prepack (which writes index.d.ts) before prepare.
 await mkdir(dist, { recursive: true });
 await Promise.all([
   build({
@@ -53,9 +54,8 @@ await chmod(join(dist, 'cli.js'), 0o755);
 if (withTypes) {
   const { generateDtsBundle } = await import('dts-bundle-generator');
   const { writeFile } = await import('node:fs/promises');
-  const [dts] = generateDtsBundle(
-    [{ filePath: join(root, 'src/index.ts'), libraries: { inlinedLibraries: ['@agent-ledger/protocol'] }, output: { noBanner: true } }],
-    { preferredConfigPath: join(root, 'tsconfig.json') },
-  );
+  const [dts] = generateDtsBundle([{ filePath: join(root, 'src/index.ts'), output: { noBanner: true } }], {
+    preferredConfigPath: join(root, 'tsconfig.types.json'),
+  });
   await writeFile(join(dist, 'index.d.ts'), dts);
 }
