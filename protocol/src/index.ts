@@ -1,6 +1,8 @@
 /**
- * `@agent-ledger/protocol`: PROTOCOL.md in code. Pure (node:crypto and node:buffer only),
- * shared by the service, the SDK and the offline verifier.
+ * `@agent-ledger/protocol`: PROTOCOL.md in code, shared by the service,
+ * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus two
+ * libraries that also run in a browser (hash-wasm for a resumable SHA-256, asn1js to read
+ * RFC 3161 tokens).
  */
 export * from './errors.js';
 export * from './jcs.js';
@@ -11,3 +13,7 @@ export * from './jwk.js';
 export * from './record.js';
 export * from './receipt.js';
 export * from './merkle.js';
+export * from './base64.js';
+export * from './jwksverify.js';
+export * from './resumablesha256.js';
+export * from './timestamptoken.js';
