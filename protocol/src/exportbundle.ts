@@ -11,7 +11,7 @@
 import type { Ed25519Jwk } from './jwk.js';
 import type { InclusionProof } from './merkle.js';
 import type { Receipt } from './receipt.js';
-import type { OperationRecord } from './record.js';
+import { RECORD_FIELDS, type OperationRecord } from './record.js';
 
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
 export const EXPORT_BUNDLE_VERSION = '1.0';
@@ -191,23 +191,10 @@ export type ExportBundle = {
   manifest: ExportManifest;
 };
 
-/** The 14 members of {@link SignedRecord}: SPEC.md §2.1 without `payload`. */
-export const SIGNED_RECORD_FIELDS = [
-  'op_version',
-  'operation_id',
-  'org_id',
-  'agent_id',
-  'issued_at',
-  'ttl_ms',
-  'nonce',
-  'operation_type',
-  'subject',
-  'action',
-  'payload_hash',
-  'prev_chain_hash',
-  'agent_pubkey_kid',
-  'signature',
-] as const satisfies readonly (keyof SignedRecord)[];
+/** The 14 members of {@link SignedRecord}: SPEC.md §2.1 without `payload`, in that order. */
+export const SIGNED_RECORD_FIELDS: readonly (keyof SignedRecord)[] = RECORD_FIELDS.filter(
+  (f): f is Exclude<(typeof RECORD_FIELDS)[number], 'payload'> => f !== 'payload',
+);
 
 /** The members of an inclusion proof (PROTOCOL.md "Merkle epochs"). */
 export const PROOF_FIELDS = ['epoch_id', 'leaf_index', 'tree_size', 'audit_path', 'root_hash'] as const satisfies readonly (keyof InclusionProof)[];

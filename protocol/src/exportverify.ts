@@ -5,7 +5,7 @@
 import { b64uDecode } from './base64url.js';
 import { sha256 } from './hash.js';
 import { canonicalBytes } from './jcs.js';
-import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportSummary } from './exportbundle.js';
+import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from './exportbundle.js';
 import { checkServiceJwks, indexAgentKeys, indexEpochs } from './exportmaterial.js';
 import { checkChainLinks, checkOperation, type OperationTally } from './exportoperations.js';
 import { ReportBuilder, type ExportVerificationReport } from './exportreport.js';
@@ -23,7 +23,6 @@ import {
 } from './exportshape.js';
 import type { Jwk } from './jwk.js';
 import { verifyWithJwks } from './jwksverify.js';
-import type { ExportOperation } from './exportbundle.js';
 
 /** Options of {@link verifyExportBundle}. */
 export type VerifyExportOptions = {
@@ -37,6 +36,9 @@ export type VerifyExportOptions = {
 };
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+const FILE_HEAD = utf8Encoder.encode('{"body":');
+const MANIFEST_HEAD = utf8Encoder.encode(',"manifest":');
 
 function headerOf(value: unknown): ExportHeader | null {
   if (shapeProblem(value, HEADER_SHAPE) !== null) return null;
@@ -46,8 +48,21 @@ function headerOf(value: unknown): ExportHeader | null {
   return h;
 }
 
-/** Parse the file's text, and check that it is exactly JCS of what it parses to. */
-function parseText(report: ReportBuilder, input: string | Uint8Array): unknown {
+/** The parsed file, and the body's canonical bytes when they were already computed. */
+type Parsed = { value: unknown; bodyBytes: Uint8Array | null };
+
+function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
+  if (offset + b.byteLength > a.byteLength) return false;
+  for (let k = 0; k < b.byteLength; k++) if (a[offset + k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * Parse the file, and check that it is exactly JCS of what it parses to. For a bundle the
+ * check is made piecewise ('{"body":' JCS(body) ',"manifest":' JCS(manifest) '}'), so that
+ * the body's canonical bytes serve the manifest digest too: one JCS pass, not two.
+ */
+function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined {
   let text: string;
   try {
     text = typeof input === 'string' ? input : utf8Decoder.decode(input);
@@ -55,26 +70,40 @@ function parseText(report: ReportBuilder, input: string | Uint8Array): unknown {
     report.fail('bundle', 'bundle', 'the file is not UTF-8');
     return undefined;
   }
-  let parsed: unknown;
+  let value: unknown;
   try {
-    parsed = JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     report.fail('bundle', 'bundle', 'the file is not JSON');
     return undefined;
   }
+  const bytes = typeof input === 'string' ? utf8Encoder.encode(input) : input;
   let canonical = false;
+  let bodyBytes: Uint8Array | null = null;
   try {
-    const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
-    const again = canonicalBytes(parsed);
-    canonical = again.byteLength === bytes.byteLength && again.every((b, k) => b === bytes[k]);
+    if (shapeProblem(value, BUNDLE_SHAPE) === null) {
+      const { body, manifest } = value as ExportBundle;
+      bodyBytes = canonicalBytes(body);
+      const tail = canonicalBytes(manifest);
+      canonical =
+        bytes.byteLength === FILE_HEAD.byteLength + bodyBytes.byteLength + MANIFEST_HEAD.byteLength + tail.byteLength + 1 &&
+        equalBytes(bytes, FILE_HEAD) &&
+        equalBytes(bytes, bodyBytes, FILE_HEAD.byteLength) &&
+        equalBytes(bytes, MANIFEST_HEAD, FILE_HEAD.byteLength + bodyBytes.byteLength) &&
+        equalBytes(bytes, tail, bytes.byteLength - 1 - tail.byteLength) &&
+        bytes[bytes.byteLength - 1] === 0x7d;
+    } else {
+      const again = canonicalBytes(value);
+      canonical = again.byteLength === bytes.byteLength && equalBytes(bytes, again);
+    }
   } catch {
     canonical = false;
   }
   report.check('bundle', 'canonical', canonical, 'the file is not the RFC 8785 canonical form of its content (reformatted, or a member repeated)');
-  return parsed;
+  return { value, bodyBytes };
 }
 
-function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys: readonly Jwk[] }): void {
+function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys: readonly Jwk[] }, bodyBytes: Uint8Array | null): void {
   const problem = shapeProblem(bundle.manifest, MANIFEST_SHAPE);
   if (problem !== null) {
     report.fail('manifest', 'manifest_digest', problem);
@@ -84,12 +113,12 @@ function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys
   const m = bundle.manifest;
   let digest: Uint8Array | null = null;
   try {
-    digest = sha256(canonicalBytes(bundle.body));
+    digest = sha256(bodyBytes ?? canonicalBytes(bundle.body));
   } catch {
     digest = null;
   }
   const claimed = isHashB64u(m.body_sha256) ? b64uDecode(m.body_sha256) : null;
-  const same = digest !== null && claimed !== null && digest.every((b, k) => b === claimed[k]);
+  const same = digest !== null && claimed !== null && equalBytes(digest, claimed);
   report.check('manifest.body_sha256', 'manifest_digest', same, 'body_sha256 is not the SHA-256 of the canonical body: the body was changed');
   // Checked over the claimed digest, so that the two verdicts say which part was changed.
   const signed = claimed !== null && verifyWithJwks(jwks, m.service_kid, claimed, m.signature);
@@ -120,10 +149,14 @@ function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSu
  * if (!report.valid) for (const f of report.findings) console.log(f.status, f.where, f.reason);
  */
 export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions = {}): ExportVerificationReport {
-  const trusted = options.jwks !== undefined && options.jwks !== null && Array.isArray(options.jwks.keys) ? options.jwks : null;
+  // A trusted JWKS that is not one trusts no key: never fall back to the bundled keys.
+  const given = options.jwks;
+  const trusted = given === undefined ? null : given !== null && Array.isArray(given.keys) ? given : { keys: [] };
   const report = new ReportBuilder(trusted !== null ? 'trusted_jwks' : 'bundled_jwks');
-  const value = typeof bundle === 'string' || bundle instanceof Uint8Array ? parseText(report, bundle) : bundle;
-  if (value === undefined) return report.build();
+  if (trusted !== null && trusted.keys.length === 0) report.fail('options.jwks', 'service_key', 'the trusted JWKS has no keys');
+  const parsed = typeof bundle === 'string' || bundle instanceof Uint8Array ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
+  if (parsed === undefined) return report.build();
+  const value = parsed.value;
 
   const top = shapeProblem(value, BUNDLE_SHAPE) ?? shapeProblem((value as ExportBundle).body, BODY_SHAPE);
   if (top !== null) {
@@ -149,7 +182,7 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
 
   const bundledJwks = material.service_jwks as { keys: Jwk[] };
   const jwks = trusted ?? bundledJwks;
-  checkManifest(report, b, jwks);
+  checkManifest(report, b, jwks, parsed.bodyBytes);
   checkServiceJwks(report, bundledJwks.keys, trusted?.keys ?? null);
 
   const keys = indexAgentKeys(material.agent_keys);

@@ -110,9 +110,15 @@ function compareKeyPairs(a: readonly [string, string], b: readonly [string, stri
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
+type EpochIdentity = [string, number, number, string, number];
+
 /** What identifies an epoch for the writer's cross-checks: its id, window, root and size. */
-function epochIdentity(epoch: ExportEpochRecord): [string, number, number, string, number] {
+function epochIdentity(epoch: ExportEpochRecord): EpochIdentity {
   return [epoch.epoch_id, epoch.start_time, epoch.end_time, epoch.root_hash, epoch.leaf_count];
+}
+
+function sameIdentity(a: EpochIdentity, b: EpochIdentity): boolean {
+  return a.every((v, k) => v === b[k]);
 }
 
 /**
@@ -136,7 +142,7 @@ export class ExportBundleWriter {
   private readonly windows: WindowSet;
   private readonly epochSum: DigestSum;
   private readonly offeredSum: DigestSum;
-  private readonly recentEpochs = new Map<number, string>();
+  private readonly recentEpochs = new Map<number, EpochIdentity>();
 
   private constructor(state: ExportWriterCheckpoint, hasher: ResumableSha256 | null) {
     this.state = state;
@@ -344,14 +350,13 @@ export class ExportBundleWriter {
     if (!(createdAt < epoch.end_time)) throw writerError(`${where} was created after the window of epoch ${epoch.epoch_id}`);
     const identity = epochIdentity(epoch);
     const seen = this.recentEpochs.get(epoch.start_time);
-    const text = canonicalize(identity);
-    if (seen !== undefined && seen !== text) throw writerError(`${where}: two different epochs for the window starting ${epoch.start_time}`);
+    if (seen !== undefined && !sameIdentity(seen, identity)) throw writerError(`${where}: two different epochs for the window starting ${epoch.start_time}`);
     if (this.windows.add(epoch.start_time, epoch.end_time)) {
       this.state.epochs += 1;
       this.epochSum.addValue(identity);
     }
     if (this.recentEpochs.size >= RECENT_EPOCHS_MAX) this.recentEpochs.clear();
-    this.recentEpochs.set(epoch.start_time, text);
+    this.recentEpochs.set(epoch.start_time, identity);
   }
 
   /**
@@ -444,7 +449,7 @@ export class ExportBundleWriter {
     }
     const identity = epochIdentity(epoch);
     const seen = this.recentEpochs.get(epoch.start_time);
-    if (seen !== undefined && seen !== canonicalize(identity)) {
+    if (seen !== undefined && !sameIdentity(seen, identity)) {
       throw writerError(`epoch ${epoch.epoch_id} is not the epoch the proofs point to for its window`);
     }
     const bytes = canonicalBytes(entry);

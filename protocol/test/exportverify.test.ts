@@ -83,6 +83,12 @@ describe('a valid bundle verifies', () => {
     const pretty = verifyExportBundle(JSON.stringify(materialize(base), null, 2));
     expect(failed(pretty)).toEqual(['bundle']);
     expect(pretty.findings[0]!.check).toBe('canonical');
+    // I-JSON (RFC 7493 §2.3): a repeated member would let two parsers read two bundles.
+    const text = new TextDecoder().decode(bytes);
+    const repeated = text.replace('{"body":{"bundle_version":"1.0",', '{"body":{"bundle_version":"1.0","bundle_version":"1.0",');
+    expect(failed(verifyExportBundle(repeated))).toEqual(['bundle']);
+    const shortened = text.replace('"bundle_version":"1.0"', '"bundle_version":"1.1"');
+    expect(verifyExportBundle(shortened).findings.map((f) => [f.where, f.check])).toEqual([['bundle', 'bundle']]);
   });
 
   it('against a trusted JWKS', () => {
@@ -246,6 +252,14 @@ describe('attacks on the evidence', () => {
     expect(r.valid).toBe(false);
     expect(failed(r)).toEqual(['manifest.signature', ...ops(b).map((_, i) => `operations[${i}].receipt`)]);
     expect(notCovered(r)).toContain('service_jwks.keys[0]');
+  });
+
+  it('a trusted JWKS that is not one trusts nothing (no fallback to the bundled keys)', () => {
+    for (const jwks of [{ keys: [] }, { keys: 'x' }, null] as unknown as { keys: [] }[]) {
+      const r = verifyExportBundle(materialize(base), { jwks });
+      expect(r.trust).toBe('trusted_jwks');
+      expect(failed(r)).toEqual(expect.arrayContaining(['options.jwks', 'manifest.signature', 'operations[0].receipt']));
+    }
   });
 
   it('a trusted JWKS naming the same kid with another key marks the bundled key failed', () => {
