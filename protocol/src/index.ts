@@ -1,6 +1,8 @@
 /**
- * `@agent-ledger/protocol`: PROTOCOL.md in code. Pure (node:crypto and node:buffer only),
- * shared by the service, the SDK and the offline verifier.
+ * `@agent-ledger/protocol`: PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
+ * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus two
+ * libraries that also run in a browser (hash-wasm for a resumable SHA-256, asn1js to read
+ * RFC 3161 tokens).
  */
 export * from './errors.js';
 export * from './jcs.js';
@@ -12,3 +14,11 @@ export * from './record.js';
 export * from './receipt.js';
 export * from './merkle.js';
 export * from './uuid.js';
+export * from './base64.js';
+export * from './jwksverify.js';
+export * from './resumablesha256.js';
+export * from './timestamptoken.js';
+export * from './exportbundle.js';
+export * from './exportwriter.js';
+export * from './exportreport.js';
+export * from './exportverify.js';
