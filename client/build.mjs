@@ -8,12 +8,13 @@
 // Both bundles inline @agent-ledger/protocol and every library: the package has no runtime
 // dependencies.
 import { build } from 'esbuild';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const withTypes = process.argv.includes('--types');
+const { version } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
 // --outdir=DIR builds elsewhere (the package test stages a tarball without touching dist/).
 const dist = process.argv.find((arg) => arg.startsWith('--outdir='))?.slice('--outdir='.length) ?? join(root, 'dist');
 
@@ -34,12 +35,24 @@ const common = {
 
 // dist is not emptied first: `npm pack` runs prepack (which writes index.d.ts) before prepare.
 await mkdir(dist, { recursive: true });
+// Every command but the hook, as CommonJS text that cli.js compiles only when one of them
+// runs (src/cli/main.ts): the hook's start-up then parses ~30 KB instead of ~650 KB.
+const commands = await build({
+  ...common,
+  format: 'cjs',
+  entryPoints: [join(root, 'src/cli/commands/index.ts')],
+  write: false,
+  outfile: 'commands.cjs',
+});
+const commandsSource = commands.outputFiles[0].text;
+
 await Promise.all([
   build({
     ...common,
     entryPoints: [join(root, 'src/cli/main.ts')],
     outfile: join(dist, 'cli.js'),
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+    define: { AGENT_LEDGER_COMMANDS: JSON.stringify(commandsSource), AGENT_LEDGER_VERSION: JSON.stringify(version) },
   }),
   build({
     ...common,

@@ -20,5 +20,5 @@ export type { CreateExportInput, ExportFormat, ExportJob } from './sdk/exports.j
 export { backoffMs, DEFAULT_RETRY } from './sdk/retry.js';
 export type { RetryPolicy } from './sdk/retry.js';
 export type { components, operations, paths } from './generated/api.js';
-export { GENESIS, OP_VERSION, generateKeyPair } from '@agent-ledger/protocol';
-export type { OperationRecord, Receipt, Jwk } from '@agent-ledger/protocol';
+export { GENESIS, OP_VERSION, generateKeyPair } from '@agent-ledger/protocol/core';
+export type { OperationRecord, Receipt, Jwk } from '@agent-ledger/protocol/core';

@@ -4,18 +4,8 @@
  * libraries that also run in a browser (hash-wasm for a resumable SHA-256, asn1js to read
  * RFC 3161 tokens).
  */
-export * from './errors.js';
-export * from './jcs.js';
-export * from './base64url.js';
-export * from './hash.js';
-export * from './ed25519.js';
-export * from './jwk.js';
-export * from './record.js';
-export * from './receipt.js';
-export * from './merkle.js';
-export * from './uuid.js';
+export * from './core.js';
 export * from './base64.js';
-export * from './jwksverify.js';
 export * from './resumablesha256.js';
 export * from './timestamptoken.js';
 export * from './exportbundle.js';

@@ -1,9 +1,25 @@
 /**
- * `agent-ledger`: the CLI entry point. It loads only the command it runs (each command is a
- * lazily initialised module of the one bundled file), because coding tools start the hook
- * on every tool use and its start-up time is part of every tool call.
+ * `agent-ledger`: the CLI entry point. Coding tools start the hook on every tool use, so its
+ * start-up time is part of every tool call: the hook is the only command compiled at start.
+ * The others are one unit that the published bundle carries as source text and compiles on
+ * first use (client/build.mjs); run from source, they are an ordinary dynamic import.
  */
+import { createRequire } from 'node:module';
 import { CliError } from './errors.js';
+import { runHook } from './commands/hook.js';
+import type * as CommandModule from './commands/index.js';
+
+/** The other commands' CommonJS bundle, as text (set by client/build.mjs). */
+declare const AGENT_LEDGER_COMMANDS: string | undefined;
+
+type Commands = typeof CommandModule;
+
+async function commands(): Promise<Commands> {
+  if (typeof AGENT_LEDGER_COMMANDS !== 'string') return import('./commands/index.js');
+  const module = { exports: {} as Commands };
+  new Function('require', 'module', 'exports', AGENT_LEDGER_COMMANDS)(createRequire(import.meta.url), module, module.exports);
+  return module.exports;
+}
 
 const HELP = `agent-ledger: record what your coding agents do in an agent-ledger service
 
@@ -41,23 +57,23 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'hook':
-      return (await import('./commands/hook.js')).runHook(rest);
+      return runHook(rest);
     case 'login':
-      return (await import('./commands/login.js')).login(rest);
+      return (await commands()).login(rest);
     case 'agent': {
       const [sub, ...args] = rest;
-      if (sub === 'init') return (await import('./commands/agent-init.js')).agentInit(args);
-      if (sub === 'uninstall') return (await import('./commands/agent-uninstall.js')).agentUninstall(args);
+      if (sub === 'init') return (await commands()).agentInit(args);
+      if (sub === 'uninstall') return (await commands()).agentUninstall(args);
       throw new CliError(`unknown command "agent ${sub ?? ''}": use "agent init" or "agent uninstall"\nRun \`agent-ledger --help\` for usage.`, 2);
     }
     case 'status':
-      return (await import('./commands/status.js')).status(rest);
+      return (await commands()).status(rest);
     case 'submit':
-      return (await import('./commands/submit.js')).submit(rest);
+      return (await commands()).submit(rest);
     case 'verify':
-      return (await import('./commands/verify.js')).verify(rest);
+      return (await commands()).verify(rest);
     case 'export':
-      return (await import('./commands/export.js')).exportCommand(rest);
+      return (await commands()).exportCommand(rest);
     case undefined:
     case 'help':
     case '--help':
@@ -78,9 +94,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof CliError) {
+    // By name: the lazily compiled commands carry their own copy of the CliError class.
+    if (error instanceof Error && error.name === 'CliError') {
+      const { exitCode } = error as CliError;
       process.stderr.write(`agent-ledger: ${error.message}\n`);
-      process.exitCode = error.exitCode;
+      process.exitCode = exitCode;
       return;
     }
     const detail = process.env.AGENT_LEDGER_DEBUG && error instanceof Error ? (error.stack ?? error.message) : error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@
  * resynchronises the head from GET /v1/agents/:agent_id after PREV_HASH_MISMATCH.
  */
 import type { KeyObject } from 'node:crypto';
-import { chainHash, GENESIS, type Jwk, type OperationRecord, type Receipt } from '@agent-ledger/protocol';
+import { chainHash, GENESIS, type Jwk, type OperationRecord, type Receipt } from '@agent-ledger/protocol/core';
 import type { components, operations } from '../generated/api.js';
 import { isApiError, LedgerApiError, LedgerTransportError } from './errors.js';
 import type { CreateExportInput, ExportJob } from './exports.js';

@@ -4,7 +4,7 @@
  * issued_at, nonce, payload_hash, signature). All bytes come from @agent-ledger/protocol.
  */
 import { randomBytes, type KeyObject } from 'node:crypto';
-import { OP_VERSION, payloadHash, signRecord, uuidv7, type OperationRecord } from '@agent-ledger/protocol';
+import { OP_VERSION, payloadHash, signRecord, uuidv7, type OperationRecord } from '@agent-ledger/protocol/core';
 
 /** Validity window when the caller gives none: one minute (SPEC.md §2.1 ttl_ms). */
 export const DEFAULT_TTL_MS = 60_000;

@@ -15,7 +15,7 @@ import {
   type Jwk,
   type OperationRecord,
   type Receipt,
-} from '@agent-ledger/protocol';
+} from '@agent-ledger/protocol/core';
 
 export interface Check {
   name: string;

@@ -10,7 +10,7 @@ import { createPublicKey, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { generateKeyPair, GENESIS } from '@agent-ledger/protocol';
+import { generateKeyPair, GENESIS } from '@agent-ledger/protocol/core';
 import { isApiError, LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
 import { LedgerClient } from '../../sdk/client.js';
 import { ON_ERROR, readConfig, writeChain, writeConfig, type AgentConfig } from '../../local/agent-state.js';

@@ -7,7 +7,7 @@
  * cannot be reached in time. Errors go to errors.log and stderr, never to stdout, where the
  * tool parses the answer; nothing here ever prints a stack trace.
  */
-import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol';
+import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol/core';
 import { LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
 import type { OperationInput } from '../../sdk/client.js';
 import { logError, readConfig, readStatusCache, type AgentConfig } from '../../local/agent-state.js';
