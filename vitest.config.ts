@@ -6,6 +6,9 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // One run covers every package: protocol unit tests, the client (SDK, built CLI, hooks) and the service's unit,
 // integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests.
 export default defineConfig({
+  // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
+  // the published form is client/dist, which the client tests run as a user would.
+  resolve: { alias: { '@agent-ledger/client': new URL('./client/src/index.ts', import.meta.url).pathname } },
   test: {
     include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
