@@ -1,6 +1,6 @@
 // Builds the published form of @agent-ledger/client (run by `prepare` on every install and
 // by `prepack` before `npm pack`):
-//   dist/cli.js    the whole `agent-ledger` CLI in ONE file: a coding tool starts it on every
+//   dist/cli.cjs   the whole `agent-ledger` CLI in ONE file: a coding tool starts it on every
 //                  tool use, so it must not resolve or read a tree of modules at startup;
 //   dist/index.js  the SDK (LedgerClient, verifyReceipt, ...) for `import '@agent-ledger/client'`;
 //   dist/index.d.ts (with --types) the SDK's types, @agent-ledger/protocol's inlined, so the
@@ -49,10 +49,17 @@ const commandsSource = commands.outputFiles[0].text;
 await Promise.all([
   build({
     ...common,
+    // CommonJS: Node starts a CommonJS entry a few ms sooner than an ES module one.
+    format: 'cjs',
     entryPoints: [join(root, 'src/cli/main.ts')],
-    outfile: join(dist, 'cli.js'),
-    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
-    define: { AGENT_LEDGER_COMMANDS: JSON.stringify(commandsSource), AGENT_LEDGER_VERSION: JSON.stringify(version) },
+    outfile: join(dist, 'cli.cjs'),
+    banner: { js: '#!/usr/bin/env node' },
+    define: {
+      AGENT_LEDGER_COMMANDS: JSON.stringify(commandsSource),
+      AGENT_LEDGER_VERSION: JSON.stringify(version),
+      // createRequire() takes a path as well as a file URL.
+      'import.meta.url': '__filename',
+    },
   }),
   build({
     ...common,
@@ -62,7 +69,7 @@ await Promise.all([
     banner: { js: requireShim },
   }),
 ]);
-await chmod(join(dist, 'cli.js'), 0o755);
+await chmod(join(dist, 'cli.cjs'), 0o755);
 
 if (withTypes) {
   const { generateDtsBundle } = await import('dts-bundle-generator');

@@ -1,5 +1,5 @@
 /**
- * Builds the published form of @agent-ledger/client (dist/cli.js, dist/index.js) once per
+ * Builds the published form of @agent-ledger/client (dist/cli.cjs, dist/index.js) once per
  * test run: the client tests run the CLI exactly as a coding tool does, as one bundled file.
  */
 import { execFileSync } from 'node:child_process';

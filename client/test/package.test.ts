@@ -23,7 +23,7 @@ describe('npm pack', () => {
     copyFileSync(join(clientDir, 'package.json'), join(stage, 'package.json'));
     execFileSync(process.execPath, [join(clientDir, 'build.mjs'), '--types', `--outdir=${join(stage, 'dist')}`], { stdio: 'pipe' });
     const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], stage)) as [{ filename: string; files: { path: string }[] }];
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.js', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.cjs', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
     const app = join(root, 'app');
     mkdirSync(app);

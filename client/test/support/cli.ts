@@ -1,5 +1,5 @@
 /**
- * Runs the built CLI (client/dist/cli.js, made by client/test/global-setup.ts) as a separate
+ * Runs the built CLI (client/dist/cli.cjs, made by client/test/global-setup.ts) as a separate
  * process, as coding tools and people do, with its own HOME and AGENT_LEDGER_HOME.
  */
 import { spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export interface Run {
