@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
-import { startLocalStack } from '../local/stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { apiToken } from './http-client.js';
 
 const USES = Number(process.env.BENCH_HOOK_USES ?? 100);
@@ -49,12 +49,7 @@ const stats = (values: number[]) => {
 async function main(): Promise<void> {
   log('building the CLI bundle and starting an in-memory local stack');
   execFileSync(process.execPath, [new URL('../client/build.mjs', import.meta.url).pathname], { stdio: 'inherit' });
-  const stack = await startLocalStack({
-    port: 0,
-    memory: true,
-    dataDir: join(tmpdir(), 'ledger-bench-unused'),
-    env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR' },
-  });
+  const stack = await startBenchStack();
   try {
     const { token, orgId } = await apiToken(stack.url, 'BenchHook');
     const root = mkdtempSync(join(tmpdir(), 'ledger-bench-hook-'));

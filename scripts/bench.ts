@@ -18,13 +18,12 @@
  * per phase), BENCH_PAYLOAD_BYTES (default 256).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { chainHash, GENESIS, generateKeyPair, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
 import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
-import { startLocalStack, TABLE_NAME } from '../local/stack.js';
+import { TABLE_NAME } from '../local/stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
 import { apiToken, json } from './http-client.js';
 
@@ -226,12 +225,7 @@ function report(results: PhaseResult[]): void {
 
 async function main(): Promise<void> {
   log(`starting an in-memory local stack (${AGENTS} agents, up to ${SECONDS}s or ${MAX_OPS} operations per phase)`);
-  const stack = await startLocalStack({
-    port: 0,
-    memory: true,
-    dataDir: join(tmpdir(), 'ledger-bench-unused'),
-    env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR' },
-  });
+  const stack = await startBenchStack();
   try {
     const { token, orgId } = await apiToken(stack.url, 'Bench');
     const agents: BenchAgent[] = [];
