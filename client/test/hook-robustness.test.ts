@@ -1,5 +1,5 @@
 /**
- * The hook under bad input and failure (client issue: "Bad input"): empty or malformed
+ * The hook under bad input and failure (SPEC.md §1, client tooling): empty or malformed
  * events, an unknown flag, a missing agent directory, a corrupt chain.json, a service that
  * answers 500 or garbage or cannot be reached. Each gets a clear one-line reason, the
  * configured allow/deny answer, an errors.log line, and never a stack trace on stdout.

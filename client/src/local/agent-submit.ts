@@ -36,7 +36,8 @@ export async function submitForAgent(paths: AgentPaths, config: AgentConfig, inp
       throw error;
     }
     writeChain(paths, { ...result.head, operation_id: result.record.operation_id });
-    if (readStatusCache(paths)?.status !== undefined && readStatusCache(paths)?.status !== 'active') writeStatusCache(paths, 'active');
+    const cached = readStatusCache(paths);
+    if (cached && cached.status !== 'active') writeStatusCache(paths, 'active');
     return result;
   } finally {
     lock.release();

@@ -246,7 +246,12 @@ export class LedgerClient {
     }
   }
 
-  /** The agent's chain head as the service has it (GENESIS and 0 before its first record). */
+  /**
+   * The agent's chain head as the service has it (GENESIS and 0 before its first record).
+   *
+   * @example
+   * agent.head = await ledger.chainHead('build-bot'); // { seq_no: 41, chain_hash: '…' }
+   */
   async chainHead(agentId: string, options: { deadline?: number } = {}): Promise<ChainHead> {
     const { chain } = await this.getAgent(agentId, options);
     if (!chain || typeof chain.chain_hash !== 'string') {

@@ -12,7 +12,12 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 10_000 };
 
-/** The wait before attempt `attempt + 1` (attempt counts from 1), honouring Retry-After. */
+/**
+ * The wait before attempt `attempt + 1` (attempt counts from 1), honouring Retry-After.
+ *
+ * @example
+ * await sleep(backoffMs(DEFAULT_RETRY, attempt, error.retryAfterMs));
+ */
 export function backoffMs(policy: RetryPolicy, attempt: number, retryAfterMs: number | undefined, random = Math.random): number {
   const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   const jittered = exponential / 2 + random() * (exponential / 2);

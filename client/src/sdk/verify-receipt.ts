@@ -37,7 +37,12 @@ export interface ReceiptVerifyOptions {
   agentPublicKey?: string;
 }
 
-/** Folds checks into a verdict: valid when none failed and one ran. */
+/**
+ * Folds checks into a verdict: valid when none failed and one ran.
+ *
+ * @example
+ * verdict([{ name: 'receipt hash', ok: true, detail: '' }, { name: 'record', ok: null, detail: '' }]).valid; // true
+ */
 export function verdict(checks: Check[]): Verification {
   return { valid: checks.some((c) => c.ok === true) && checks.every((c) => c.ok !== false), checks };
 }
