@@ -63,6 +63,27 @@ export interface Config {
   tokenGraceSeconds: number;
   /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
   authCallbackOrigins: readonly string[];
+  /**
+   * LEDGER_DEV_OAUTH=1: the development OAuth provider of the local stack, which signs in as
+   * any address typed on its page (never as an account with a password). Off unless asked
+   * for; refused outside the local stack, and its routes are never deployed (route-spec.ts
+   * `localOnly`).
+   */
+  devOAuth: boolean;
+  /**
+   * LEDGER_PUBLIC_URL: the API's public base URL (no trailing slash). Every link the service
+   * hands out (verification mails, the social sign-in redirect URI) is built from it, never
+   * from the request's Host header, which the client chooses. The CDK stack sets it (context
+   * publicUrl, else the API's own URL); the local stack sets http://127.0.0.1:$PORT unless
+   * the variable is given. Undefined only where nothing builds links.
+   */
+  publicUrl: string | undefined;
+  /**
+   * LEDGER_SCRYPT_N: scrypt's cost N for new local password hashes (local identity provider
+   * only; r=8, p=1). The default 2^17 is OWASP's; a test suite that signs up hundreds of
+   * users may lower it, never below 2^14.
+   */
+  scryptN: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -170,6 +191,40 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** An http(s) base URL without credentials, query or fragment; returned without a trailing slash. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL like https://ledger.example.com, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an http(s) URL without credentials, query or fragment, got "${raw}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+/** LEDGER_SCRYPT_N: a power of two from 2^14 to 2^20. */
+function scryptCost(env: Env, name: string): number {
+  const value = positiveInt(env, name, 2 ** 17);
+  if (value < 2 ** 14 || value > 2 ** 20 || (value & (value - 1)) !== 0) {
+    throw new ConfigError(`${name} must be a power of two from 16384 to 1048576, got "${env[name]}"`);
+  }
+  return value;
+}
+
+/** LEDGER_DEV_OAUTH: only the local stack with the local identity provider may turn it on. */
+function devOAuth(env: Env, stage: Stage, identity: IdentityConfig): boolean {
+  if (!bool(env, 'LEDGER_DEV_OAUTH')) return false;
+  if (stage !== 'local' || identity.kind !== 'local') {
+    throw new ConfigError('LEDGER_DEV_OAUTH is for the local stack only (npm start); it signs in as anyone');
+  }
+  return true;
+}
+
 /** Parses and checks a configuration from an environment. Pure, so tests can feed it maps. */
 export function parseConfig(env: Env): Config {
   const stage: Stage = env.LEDGER_STAGE === 'local' ? 'local' : 'aws';
@@ -181,6 +236,7 @@ export function parseConfig(env: Env): Config {
           eventsUrl: required(env, 'LEDGER_EVENTS_QUEUE_URL'),
           exportsUrl: required(env, 'LEDGER_EXPORTS_QUEUE_URL'),
         };
+  const identity = identitySource(env, stage);
   return {
     stage,
     version: env.LEDGER_VERSION ?? '0.1.0',
@@ -202,9 +258,12 @@ export function parseConfig(env: Env): Config {
     // SPEC.md §8 leaves the maximum payload size open; PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
     webhookAllowLoopback: bool(env, 'LEDGER_WEBHOOK_ALLOW_LOOPBACK'),
-    identity: identitySource(env, stage),
+    identity,
     tokenGraceSeconds: nonNegativeInt(env, 'LEDGER_TOKEN_GRACE_SECONDS', 3600),
     authCallbackOrigins: origins(env, 'LEDGER_AUTH_CALLBACK_ORIGINS'),
+    devOAuth: devOAuth(env, stage, identity),
+    publicUrl: baseUrl(env, 'LEDGER_PUBLIC_URL'),
+    scryptN: scryptCost(env, 'LEDGER_SCRYPT_N'),
   };
 }
 
@@ -214,6 +273,13 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+/** LEDGER_PUBLIC_URL, for code that builds links; throws naming the variable when it is unset. */
+export function publicUrl(): string {
+  const url = config().publicUrl;
+  if (url === undefined) throw new ConfigError('missing required environment variable LEDGER_PUBLIC_URL');
+  return url;
 }
 
 /** Drops the cached configuration; for tests that change the environment. */

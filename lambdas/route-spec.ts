@@ -52,12 +52,20 @@ export interface RouteSpec {
   readonly handler: string;
   readonly auth: RouteAuth;
   readonly summary: string;
+  /** Rules beyond the summary, for the OpenAPI description (after the roles). */
+  readonly description?: string;
   readonly request?: RouteRequest;
   /** Success status and body schema; null body means a raw (non-JSON) response such as a download. */
   readonly response: { status: number; body: z.ZodType | null; contentType?: string };
   readonly uses: readonly Resource[];
   /** Lambda timeout in seconds (default 10). */
   readonly timeoutSeconds?: number;
+  /**
+   * Served by the local stack only (`npm start`): the CDK app never deploys the route, so in
+   * AWS its path reaches the `$default` route (NOT_FOUND). For development tools such as the
+   * development OAuth provider, which signs in as anyone.
+   */
+  readonly localOnly?: true;
 }
 
 /** Identity function that keeps literal types while checking the entry's shape. */

@@ -1,7 +1,8 @@
 /**
  * The HTTP API (DESIGN.md, Shape: "API Gateway (HTTP API) fronts one Lambda per route"):
- * one function and one `METHOD /path` route per entry of the route table, plus the
- * `$default` route, which answers NOT_FOUND for every other method and path.
+ * one function and one `METHOD /path` route per entry of the route table (except the
+ * `localOnly` ones), plus the `$default` route, which answers NOT_FOUND for every other
+ * method and path.
  *
  * There is no API Gateway authorizer: each handler checks the caller's token and role against
  * its route's `auth` (route-spec.ts, SPEC.md §5), the same code that runs locally.
@@ -118,7 +119,9 @@ export class LedgerApi extends Construct {
     });
 
     const routes: ApiRoute[] = [];
-    for (const spec of props.routes) {
+    // Local-only routes (route-spec.ts) are development tools such as the development OAuth
+    // provider, which signs in as anyone: they must never exist in AWS.
+    for (const spec of props.routes.filter((route) => route.localOnly !== true)) {
       if ((spec.timeoutSeconds ?? 0) > MAX_INTEGRATION_SECONDS) {
         throw new Error(
           `route ${spec.id}: timeoutSeconds ${spec.timeoutSeconds} exceeds the ${MAX_INTEGRATION_SECONDS} s an HTTP API ` +

@@ -56,7 +56,8 @@ export class LedgerStack extends Stack {
     this.data = new LedgerData(this, 'Data', { epochRetentionDays: settings.epochRetentionDays });
     this.keys = new LedgerKeys(this, 'Keys');
     this.queues = new LedgerQueues(this, 'Queues', { workers });
-    this.identity = new LedgerIdentity(this, 'Identity', readIdentitySettings(this));
+    const identitySettings = readIdentitySettings(this);
+    this.identity = new LedgerIdentity(this, 'Identity', identitySettings);
     this.resources = {
       table: this.data.table,
       dataBucket: this.data.dataBucket,
@@ -75,6 +76,12 @@ export class LedgerStack extends Stack {
       environment,
       queues: this.queues.queues,
     });
+
+    // Links the API hands out (verification mails, the social sign-in redirect URI) are built
+    // on LEDGER_PUBLIC_URL, never on the request's Host header (lambdas/config.ts): the custom
+    // domain when context publicUrl names one, else the API's own URL.
+    const publicUrl = identitySettings.publicUrl ?? this.api.url;
+    for (const { function: fn } of this.api.functions) fn.function.addEnvironment('LEDGER_PUBLIC_URL', publicUrl);
 
     this.functions = [...this.api.functions, ...this.workers.functions];
     for (const { function: fn, uses } of this.functions) {

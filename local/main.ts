@@ -1,8 +1,11 @@
 /**
  * `npm start`: the local stack (DESIGN.md, Local stack). Prints exactly one line on stdout,
  * `ledger listening on http://127.0.0.1:<port>`, when ready; everything else goes to stderr.
- * SIGINT/SIGTERM stop the stack and exit 0; a second signal exits at once (the watchdog
- * still takes DynamoDB Local down with us).
+ * SIGINT/SIGTERM stop the stack and exit 0. One stop request often arrives twice (npm
+ * forwards the signal to us and the process group gets it too; Ctrl-C signals the whole
+ * group), so repeats are ignored while the stop runs, with one exception: a SIGINT more
+ * than a second after the first signal is an impatient second Ctrl-C, and exits at once
+ * with 130 (the watchdog still takes DynamoDB Local down with us).
  */
 import { resolve } from 'node:path';
 import { JavaMissingError } from './java.js';
@@ -27,7 +30,23 @@ environment:
   LEDGER_RATE_LIMIT_RPS          per-token rate limit (default 100)
   LEDGER_MAX_PAYLOAD_BYTES       largest operation payload (default 262144)
   LEDGER_WEBHOOK_ALLOW_LOOPBACK  allow webhooks to loopback addresses (default false)
+  LEDGER_PUBLIC_URL              base URL of links in mails (default http://127.0.0.1:PORT)
+  LEDGER_DEV_OAUTH               1 turns on the development sign-in page, which signs in as
+                                 any address without a password (default off)
 `;
+
+/** Printed on stderr at every start with LEDGER_DEV_OAUTH=1 (README, Security). */
+const DEV_OAUTH_WARNING = `
+ledger: ################################################################################
+ledger: WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON.
+ledger: Anyone who can reach this server can sign in as any address that has no password
+ledger: (via /api/auth/dev-oauth/authorize), accept invitations sent to it, and act as it.
+ledger: Use it only on your own machine; it is never part of the AWS stack.
+ledger: ################################################################################
+`;
+
+/** Signals within this long of the first are the same stop request delivered twice. */
+const REPEAT_WINDOW_MS = 1_000;
 
 interface Args {
   memory: boolean;
@@ -77,6 +96,7 @@ async function main(): Promise<void> {
 
   let stack: LocalStack | undefined;
   let signalled = false;
+  let firstSignalAt = 0;
   const shutdown = async () => {
     try {
       await stack?.stop();
@@ -86,10 +106,15 @@ async function main(): Promise<void> {
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
-      process.stderr.write(`ledger: ${signal} again, exiting now\n`);
-      process.exit(130);
+      if (signal === 'SIGINT' && Date.now() - firstSignalAt > REPEAT_WINDOW_MS) {
+        process.stderr.write(`ledger: ${signal} again, exiting now\n`);
+        process.exit(130);
+      }
+      process.stderr.write(`ledger: ${signal} again; already stopping\n`);
+      return;
     }
     signalled = true;
+    firstSignalAt = Date.now();
     process.stderr.write(`ledger: ${signal}, stopping\n`);
     // During start, stopping waits for startLocalStack to return (below).
     if (stack) void shutdown();
@@ -109,6 +134,7 @@ async function main(): Promise<void> {
   process.stderr.write(
     `ledger: ${args.memory ? `in memory, nothing kept (scratch ${stack.storageDir})` : `data in ${dataDir}`}; DynamoDB Local ${stack.dynamoEndpoint}, s3rver ${stack.s3Endpoint}\n`,
   );
+  if (stack.devOAuth) process.stderr.write(DEV_OAUTH_WARNING);
   process.stdout.write(`ledger listening on ${stack.url}\n`);
 }
 

@@ -4,7 +4,9 @@
  * stack (test/support/test-stack.ts), so tests exercise the same wiring users run.
  */
 import { memoryQueue, type MemoryQueue } from '../lambdas/adapters/local/memory-queue.js';
+import { resetConfigForTests } from '../lambdas/config.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
+import { applyEnv } from './env.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
 import { startQueueWorkers, type QueueWorkersOptions } from './workers.js';
@@ -40,12 +42,18 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
     if (code === 'EADDRINUSE') throw new Error(`port ${options.port} is already in use; set PORT to another port (0 for any)`);
     throw error;
   }
+  // Links (verification mails, the social sign-in redirect URI) are built on LEDGER_PUBLIC_URL
+  // (config.ts); on one machine that is where this server listens, unless the user set it
+  // (a proxy in front, another host name).
+  const restorePublicUrl = process.env.LEDGER_PUBLIC_URL ? () => {} : applyEnv({ LEDGER_PUBLIC_URL: http.url });
+  resetConfigForTests();
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await http.close();
       await schedule.stop();
       stopWorkers();
+      restorePublicUrl();
     })());
   return { url: http.url, port: http.port, queue, schedule, stop };
 }

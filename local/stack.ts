@@ -6,11 +6,12 @@
  * Whatever fails during start, what already started is stopped before the error reaches
  * the caller, so a failed `npm start` leaves no Java process behind.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseConfig, resetConfigForTests } from '../lambdas/config.js';
 import { localDynamoClient, startDynamoDbLocal } from './dynamodb-local.js';
+import { createOwnerOnly, prepareDataDir } from './data-dir.js';
 import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
 import { startS3Local } from './s3-local.js';
@@ -42,6 +43,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** Where objects and keys are: the data dir, or with `memory` a scratch dir deleted on stop. */
   storageDir: string;
+  /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
+  devOAuth: boolean;
   /** Stops everything in reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -65,13 +68,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const dataDir = resolve(options.dataDir);
     let storageDir = dataDir;
     if (options.memory) {
+      createOwnerOnly();
       // Objects and keys of an in-memory run live in one scratch dir, deleted on stop and,
       // by a guard process, even if we are killed.
       storageDir = await mkdtemp(join(tmpdir(), 'ledger-memory-'));
       const guard = removeWhenGone(storageDir);
       stoppers.push(() => guard.release());
     } else {
-      await mkdir(dataDir, { recursive: true, mode: 0o700 });
+      await prepareDataDir(dataDir);
     }
     const keysDir = join(storageDir, 'keys');
     const s3Dir = join(storageDir, 's3');
@@ -125,6 +129,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       storageDir,
+      devOAuth: config.devOAuth,
       stop: () => (stopping ??= unwind(stoppers)),
     };
   } catch (error) {

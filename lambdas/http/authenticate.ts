@@ -9,13 +9,19 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { LedgerError } from '../domain/errors.js';
 import type { Caller, OrgCaller } from '../domain/auth/caller.js';
-import { SESSION_COOKIE, looksLikeToken, tokenHash } from '../domain/auth/token-format.js';
+import { SESSION_COOKIE, TOKEN_PREFIX, looksLikeToken, tokenHash } from '../domain/auth/token-format.js';
 import type { RouteAuth } from '../route-spec.js';
 import { loadToken, loadTokenUser } from '../adapters/aws/caller-store.js';
 import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
 import { headerValue } from './json-body.js';
 
-/** The credential presented: `Authorization: Bearer <token>` first, then the session cookie. */
+/**
+ * The credential presented: `Authorization: Bearer <token>` first, then the session cookie.
+ * The cookie carries session tokens only (SPEC.md §5: a session token is usable as cookie or
+ * bearer; an API token is a bearer credential): a browser sends cookies on its own, so an
+ * API token planted in the cookie would lend its powers (rotation, agents' submissions) to
+ * any page that makes the browser send a request. Anything else in the cookie is ignored.
+ */
 export function presentedToken(event: APIGatewayProxyEventV2): string | undefined {
   const authorization = headerValue(event, 'authorization');
   if (authorization) {
@@ -24,7 +30,9 @@ export function presentedToken(event: APIGatewayProxyEventV2): string | undefine
   }
   for (const cookie of event.cookies ?? []) {
     const [name, ...rest] = cookie.trim().split('=');
-    if (name === SESSION_COOKIE) return rest.join('=');
+    if (name !== SESSION_COOKIE) continue;
+    const value = rest.join('=');
+    return value.startsWith(TOKEN_PREFIX.session) ? value : undefined;
   }
   return undefined;
 }

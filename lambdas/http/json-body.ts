@@ -1,10 +1,12 @@
 /**
- * Request body parsing (foundation issue, HTTP conventions): a non-empty body must be JSON
- * with a JSON content type; malformed JSON or another content type is VALIDATION_ERROR 400.
+ * Request body parsing (HTTP conventions): a non-empty body must be JSON with a JSON
+ * content type; malformed JSON, a repeated member name anywhere in it (I-JSON, RFC 7493
+ * §2.3; PROTOCOL.md, Operation record) or another content type is VALIDATION_ERROR 400.
  * An empty body reads as `undefined` so routes without a body accept a bare POST.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { LedgerError } from '../domain/errors.js';
+import { repeatedMemberName } from './json-members.js';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -20,11 +22,17 @@ export function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
       `request body must be JSON with content-type application/json (got ${contentType ? `"${contentType}"` : 'none'})`,
     );
   }
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw new LedgerError('VALIDATION_ERROR', `request body is not valid JSON: ${(error as Error).message}`);
   }
+  const repeated = repeatedMemberName(text);
+  if (repeated !== undefined) {
+    throw new LedgerError('VALIDATION_ERROR', `request body repeats the member name "${repeated}" (I-JSON, RFC 7493 §2.3)`);
+  }
+  return body;
 }
 
 /** Header lookup that does not depend on the case API Gateway or a proxy chose. */

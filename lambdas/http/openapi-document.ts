@@ -101,7 +101,7 @@ function operation(route: RouteSpec, components: ComponentSchemas): JsonSchema {
   return {
     operationId: route.id,
     summary: route.summary,
-    description: rolesNote(route),
+    description: route.description === undefined ? rolesNote(route) : `${rolesNote(route)} ${route.description}`,
     security: security(route),
     parameters: [...parameters(route.request?.params, 'path', components), ...parameters(route.request?.query, 'query', components)],
     ...(route.request?.body

@@ -125,10 +125,11 @@ export const authRoutes = {
     path: '/api/auth/dev-oauth/authorize',
     handler: 'auth/dev-oauth-authorize',
     auth: 'public',
-    summary: 'Local stack only: the development stand-in for the Google/GitHub consent page. NOT_FOUND elsewhere.',
+    summary: 'Local stack with LEDGER_DEV_OAUTH=1 only: the development stand-in for the Google/GitHub consent page. NOT_FOUND elsewhere.',
     request: { query: devAuthorizeQuery },
     response: { status: 200, body: null, contentType: 'text/html; charset=utf-8' },
     uses: [],
+    localOnly: true,
   }),
   devOAuthContinue: route({
     id: 'DevOAuthContinue',
@@ -136,10 +137,12 @@ export const authRoutes = {
     path: '/api/auth/dev-oauth/continue',
     handler: 'auth/dev-oauth-continue',
     auth: 'public',
-    summary: 'Local stack only: "continue as" on the development provider page; redirects (302) to the callback with a code.',
+    summary:
+      'Local stack with LEDGER_DEV_OAUTH=1 only: "continue as" on the development provider page; redirects (302) to the callback with a code. Never for an account with a password.',
     request: { query: devContinueQuery },
     response: { status: 302, body: null, contentType: 'text/plain; charset=utf-8' },
     uses: ['table:write'],
+    localOnly: true,
   }),
   me: route({
     id: 'GetProfile',

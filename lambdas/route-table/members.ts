@@ -26,6 +26,10 @@ import {
   userAgentsResponse,
 } from '../schemas/members.js';
 
+/** README, Security (domain/orgs/owner-rights.ts). */
+const OWNER_RULE =
+  "Only an org_owner may grant or take away org_owner (FORBIDDEN otherwise); nobody may change their own role; the last org_owner can be neither demoted nor removed (VALIDATION_ERROR 409).";
+
 export const memberRoutes = {
   getOrganization: route({
     id: 'GetOrganization',
@@ -75,6 +79,7 @@ export const memberRoutes = {
     handler: 'members/invite',
     auth: ADMINS,
     summary: 'Invites an email with a role (valid 7 days); admin event member.invite.',
+    description: 'Only an org_owner may invite with the role org_owner (FORBIDDEN otherwise).',
     request: { body: inviteBody },
     response: { status: 201, body: invitationResponse },
     uses: ['table:write'],
@@ -97,6 +102,7 @@ export const memberRoutes = {
     handler: 'members/change-role',
     auth: ADMINS,
     summary: "Changes a member's role (the last org_owner cannot be demoted); admin event member.role_change.",
+    description: OWNER_RULE,
     request: { params: memberParams, body: changeRoleBody },
     response: { status: 200, body: memberResponse },
     uses: ['table:write'],
@@ -108,6 +114,7 @@ export const memberRoutes = {
     handler: 'members/remove',
     auth: ADMINS,
     summary: 'Removes a member and their assignments (not the last org_owner); admin event member.remove.',
+    description: 'Only an org_owner may remove an org_owner (FORBIDDEN otherwise); the last org_owner cannot be removed (VALIDATION_ERROR 409).',
     request: { params: memberParams },
     response: { status: 200, body: deletedResponse },
     uses: ['table:write'],

@@ -1,14 +1,14 @@
 /**
  * Bodies of the operation endpoints (SPEC.md §2.1-2.3, §4.5) with the wire rules of
  * PROTOCOL.md "Operation record": exactly the 15 members, unknown members rejected,
- * non-negative safe integers, strict base64url of the right lengths.
+ * non-negative safe integers (ttl_ms at most 24 hours), strict base64url of the right lengths.
  *
  * Only the request *shape* is checked here (check-order step 1). Everything that depends on
  * stored state or on the payload size (PAYLOAD_TOO_LARGE comes after the agent and key
  * checks) is left to the submission use case.
  */
 import { z } from 'zod';
-import { isB64u, OP_VERSION, RECEIPT_VERSION } from '@agent-ledger/protocol';
+import { isB64u, MAX_TTL_MS, OP_VERSION, RECEIPT_VERSION } from '@agent-ledger/protocol';
 import { unixMs } from './common.js';
 import { agentIdSchema, kidSchema } from './agents.js';
 
@@ -38,7 +38,8 @@ export const operationRecordSchema = z.strictObject({
   org_id: z.string().min(1).max(128),
   agent_id: agentIdSchema,
   issued_at: safeInteger,
-  ttl_ms: safeInteger,
+  // PROTOCOL.md: a record is valid for at most 24 hours after issued_at.
+  ttl_ms: z.number().int().nonnegative().max(MAX_TTL_MS, 'must be at most 86400000 (24 hours)'),
   nonce: z.string().regex(NONCE_PATTERN, 'must be 1-256 visible ASCII characters'),
   operation_type: z.string().max(128).regex(OPERATION_TYPE_PATTERN, 'must be dotted, e.g. domain.verb'),
   subject: jsonObject,

@@ -9,6 +9,7 @@ export * from './jcs.js';
 export * from './base64url.js';
 export * from './hash.js';
 export * from './ed25519.js';
+export * from './curve.js';
 export * from './jwk.js';
 export * from './record.js';
 export * from './receipt.js';

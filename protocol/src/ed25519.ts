@@ -14,8 +14,9 @@ import {
   verify as nodeVerify,
   type KeyObject,
 } from 'node:crypto';
-import { b64uDecode, b64uEncode, isB64u } from './base64url.js';
+import { b64uDecode, b64uEncode } from './base64url.js';
 import { plainBytes } from './bytes.js';
+import { assertValidPublicKey, publicKeyProblem, signatureScalarInRange } from './curve.js';
 import { ProtocolError } from './errors.js';
 
 /** Raw Ed25519 public key, private seed: 32 bytes; signature: 64 bytes (RFC 8032 §5.1.5-6). */
@@ -25,6 +26,11 @@ const SIGNATURE_BYTES = 64;
 /** Upper bound of the KeyObject cache; the oldest entry is evicted first. */
 const CACHE_MAX = 10_000;
 const publicKeyCache = new Map<string, KeyObject>();
+/**
+ * Whether a KeyObject handed to {@link verify} directly (not made by publicKeyFromRaw) is an
+ * acceptable key (curve.ts), decided once per object.
+ */
+const keyObjectVerdicts = new WeakMap<KeyObject, boolean>();
 
 // RFC 8410 §7 PKCS#8 wrapping of an Ed25519 seed: SEQUENCE { INTEGER 0, AlgorithmIdentifier
 // { id-Ed25519 }, OCTET STRING { OCTET STRING seed } }. Used instead of a JWK because a
@@ -34,7 +40,8 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 /**
  * Parse a raw Ed25519 public key (32 bytes, or their b64u) into a cached KeyObject
  * (imported as JWK `{kty:'OKP', crv:'Ed25519', x}`, RFC 8037 §2).
- * Throws ProtocolError `INVALID_PUBLIC_KEY` unless it is exactly 32 bytes and parseable.
+ * Throws ProtocolError `INVALID_PUBLIC_KEY` unless it is exactly 32 bytes, the canonical
+ * encoding of a curve point, and not of small order (PROTOCOL.md, Notation; curve.ts).
  *
  * @example
  * const key = publicKeyFromRaw('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo');
@@ -45,14 +52,13 @@ export function publicKeyFromRaw(raw: Uint8Array | string): KeyObject {
     // Only strings that passed validation are ever inserted, so a hit needs no re-check.
     const hit = cacheHit(raw);
     if (hit !== undefined) return hit;
-    if (!isB64u(raw, KEY_BYTES)) {
-      throw new ProtocolError('INVALID_PUBLIC_KEY', 'public key must be 32 bytes of strict base64url');
-    }
+    assertValidPublicKey(raw);
     x = raw;
   } else if (raw instanceof Uint8Array && raw.byteLength === KEY_BYTES) {
     x = b64uEncode(raw);
     const hit = cacheHit(x);
     if (hit !== undefined) return hit;
+    assertValidPublicKey(raw);
   } else {
     throw new ProtocolError('INVALID_PUBLIC_KEY', 'public key must be 32 bytes');
   }
@@ -68,7 +74,18 @@ export function publicKeyFromRaw(raw: Uint8Array | string): KeyObject {
     if (oldest.done !== true) publicKeyCache.delete(oldest.value);
   }
   publicKeyCache.set(x, key);
+  keyObjectVerdicts.set(key, true);
   return key;
+}
+
+/** Whether a KeyObject is an Ed25519 public (or private) key acceptable under curve.ts. */
+function acceptableKeyObject(key: KeyObject): boolean {
+  let verdict = keyObjectVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = key.asymmetricKeyType === 'ed25519' && publicKeyProblem(rawPublicKey(key)) === undefined;
+    keyObjectVerdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
 function cacheHit(x: string): KeyObject | undefined {
@@ -152,7 +169,9 @@ export function sign(privateKey: KeyObject, message: Uint8Array): Uint8Array {
  * Verify a pure Ed25519 signature (RFC 8032 §5.1.7). The key may be a KeyObject, raw
  * bytes or b64u; the signature raw bytes or b64u. Never throws: malformed keys or
  * signatures (wrong length, bad base64url, unparseable point) simply return false, since
- * callers treat every such case as "signature invalid".
+ * callers treat every such case as "signature invalid". Keys that are small-order points
+ * or non-canonical encodings, and signatures with S >= L, are false too (PROTOCOL.md,
+ * Notation), whatever node would answer.
  *
  * @example
  * verify('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', new Uint8Array(), sigB64u); // true/false
@@ -164,9 +183,10 @@ export function verify(
 ): boolean {
   try {
     const key = typeof publicKey === 'string' || publicKey instanceof Uint8Array ? publicKeyFromRaw(publicKey) : publicKey;
-    if (key.asymmetricKeyType !== 'ed25519') return false;
+    if (!acceptableKeyObject(key)) return false;
     const sig = typeof signature === 'string' ? b64uDecode(signature) : signature;
     if (!(sig instanceof Uint8Array) || sig.byteLength !== SIGNATURE_BYTES) return false;
+    if (!signatureScalarInRange(sig)) return false;
     if (!(message instanceof Uint8Array)) return false;
     return nodeVerify(null, message, key, sig);
   } catch {

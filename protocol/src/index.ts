@@ -1,8 +1,8 @@
 /**
  * `@agent-ledger/protocol`: PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
- * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus two
- * libraries that also run in a browser (hash-wasm for a resumable SHA-256, asn1js to read
- * RFC 3161 tokens).
+ * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus three
+ * libraries that also run in a browser (@noble/curves to decode Ed25519 points for the key
+ * rules, hash-wasm for a resumable SHA-256, asn1js to read RFC 3161 tokens).
  */
 export * from './core.js';
 export * from './base64.js';

@@ -15,6 +15,9 @@ import { canonicalBytes } from './jcs.js';
 /** Current `op_version` (PROTOCOL.md: a byte-level change is a new op_version). */
 export const OP_VERSION = '1.0';
 
+/** Largest `ttl_ms` of a record: 24 hours (PROTOCOL.md, Operation record). */
+export const MAX_TTL_MS = 86_400_000;
+
 /** `prev_chain_hash` of an agent's first record: b64u of 32 zero bytes (PROTOCOL.md). */
 export const GENESIS = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -26,7 +29,7 @@ export type OperationRecord = {
   agent_id: string;
   /** Unix ms, non-negative safe integer */
   issued_at: number;
-  /** ms, non-negative safe integer */
+  /** ms, non-negative integer, at most MAX_TTL_MS */
   ttl_ms: number;
   nonce: string;
   operation_type: string;

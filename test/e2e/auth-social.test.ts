@@ -1,7 +1,7 @@
 /**
- * Social sign-in end to end on the local stack (SPEC.md §4.1; identity issue item 1): the
- * development provider page stands in for Google and GitHub. The test plays the browser:
- * it keeps the cookies the server sets and follows each redirect by hand.
+ * Social sign-in end to end on the local stack (SPEC.md §4.1): the development provider page
+ * (LEDGER_DEV_OAUTH=1) stands in for Google and GitHub. The test plays the browser: it keeps
+ * the cookies the server sets and follows each redirect by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyEmail } from '../support/identity-flows.js';
@@ -12,7 +12,7 @@ let stack: TestStack;
 let call: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startTestStack({ env: { LEDGER_DEV_OAUTH: '1', LEDGER_AUTH_CALLBACK_ORIGINS: 'http://app.example.test' } });
   call = client(stack.baseUrl);
 });
 afterAll(() => stack?.stop());
@@ -71,28 +71,41 @@ describe('social sign-in through the development provider', () => {
     expect((await call('POST', '/v1/onboarding/personal', { cookies: [session] })).status).toBe(201);
   });
 
-  it('does not link into a password account whose email is unverified', async () => {
-    // Whoever signed it up knows its password: linking would hand the address's real owner an
-    // account someone else controls.
-    const email = uniqueEmail('unverified');
-    await call('POST', '/api/auth/sign-up/email', { body: { name: 'Squatter', email, password: 'password1' } });
-    const { url, stateCookie } = await startSignIn('google');
-    const done = await call('GET', await consent(url, email), { cookies: [stateCookie] });
+  it.each([
+    ['unverified', false],
+    ['verified', true],
+  ])('never signs in as an account with a password (%s), not even through a code issued before it existed', async (_name, verified) => {
+    // The attack: name someone's address on the development page and become them.
+    const email = uniqueEmail('victim');
+    const up = await call('POST', '/api/auth/sign-up/email', { body: { name: 'Victim', email, password: 'password1' } });
+    if (verified) await verifyEmail(stack.baseUrl, email);
+    const { url } = await startSignIn('google');
+    const page = await call('GET', url);
+    const refused = await call('GET', `/api/auth/dev-oauth/continue?${new URLSearchParams({ ...formFields(page), email: email.toUpperCase(), name: 'Attacker' })}`);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('VALIDATION_ERROR');
+    expect(refused.json.error.message).toMatch(/password/);
+
+    // A code issued for the address before the account was made is worthless once it exists.
+    const later = uniqueEmail('later');
+    const second = await startSignIn('github');
+    const callback = await consent(second.url, later);
+    expect((await call('POST', '/api/auth/sign-up/email', { body: { name: 'Later', email: later, password: 'password1' } })).status).toBe(200);
+    const done = await call('GET', callback, { cookies: [second.stateCookie] });
     expect(done.status).toBe(302);
-    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('account_not_verified');
+    expect(new URL(done.headers.get('location')!).searchParams.get('error')).toBe('invalid_code');
     expect(cookiePair(done, 'ledger_session')).toBeUndefined();
+    expect(up.status).toBe(200);
   });
 
-  it('links to the existing account with the same (verified) email instead of making a second one', async () => {
-    const email = uniqueEmail('linked');
-    const signUp = await call('POST', '/api/auth/sign-up/email', { body: { name: 'Linked', email, password: 'password1' } });
-    await verifyEmail(stack.baseUrl, email);
-    const { url, stateCookie } = await startSignIn('github');
-    const done = await call('GET', await consent(url, email.toUpperCase()), { cookies: [stateCookie] });
-    const current = await call('GET', '/api/auth/get-session', { cookies: [cookiePair(done, 'ledger_session')!] });
-    expect(current.json.user.id).toBe(signUp.json.user.id);
-    // The provider vouched for the address.
-    expect(current.json.user.emailVerified).toBe(true);
+  it('signs in again as the same account when the address (in any case) comes back', async () => {
+    const email = uniqueEmail('returning');
+    const first = await startSignIn('github');
+    const one = await call('GET', await consent(first.url, email), { cookies: [first.stateCookie] });
+    const again = await startSignIn('google');
+    const two = await call('GET', await consent(again.url, email.toUpperCase()), { cookies: [again.stateCookie] });
+    const user = async (done: HttpResult) => (await call('GET', '/api/auth/get-session', { cookies: [cookiePair(done, 'ledger_session')!] })).json.user;
+    expect((await user(two)).id).toBe((await user(one)).id);
   });
 
   it('completes only in the browser that started it, and only once', async () => {
@@ -128,8 +141,11 @@ describe('social sign-in through the development provider', () => {
     expect(cookiePair(forged, 'ledger_session')).toBeUndefined();
   });
 
-  it('validates callbackURL: an absolute http(s) URL without credentials', async () => {
-    for (const callbackURL of ['/relative', 'javascript:alert(1)', 'ftp://example.test/x', 'https://user:pw@example.test/', 'not a url']) {
+  it('validates callbackURL: a path here, or an http(s) URL on this origin or a listed one, without credentials', async () => {
+    const here = await call('POST', '/api/auth/sign-in/social', { body: { provider: 'google', callbackURL: '/after?x=1' } });
+    expect(here.status).toBe(200);
+    const unlisted = ['https://evil.example.test/', '//evil.example.test/x', 'https://app.example.test/'];
+    for (const callbackURL of [...unlisted, 'javascript:alert(1)', 'ftp://example.test/x', 'http://user:pw@app.example.test/', 'not a url']) {
       const res = await call('POST', '/api/auth/sign-in/social', { body: { provider: 'google', callbackURL } });
       expect(res.status, callbackURL).toBe(400);
       expect(res.json.error.message).toContain('callbackURL');

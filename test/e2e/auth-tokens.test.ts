@@ -136,6 +136,20 @@ describe('sign-up and sign-in rules (SPEC.md §4.1)', () => {
     await call('POST', '/api/auth/sign-up/email', { body: { name: 'B', email: other, password: 'password1' } });
     expect((await call('POST', '/api/auth/sign-in/email', { body: { email: other, password: 'password1' } })).status).toBe(200);
   });
+
+  it('evaluates at most 5 of 32 concurrent guesses, the right password among them or not', async () => {
+    const email = uniqueEmail('race');
+    await call('POST', '/api/auth/sign-up/email', { body: { name: 'R', email, password: 'password1' } });
+    const guesses = Array.from({ length: 32 }, (_, i) => (i === 31 ? 'password1' : `wrong-${i}`));
+    const statuses = (await Promise.all(guesses.map((password) => call('POST', '/api/auth/sign-in/email', { body: { email, password } })))).map(
+      (res) => res.status,
+    );
+    // Wrong passwords evaluated: at most 5 (a success gives its slot back, so at most one more guess runs).
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(1);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(26);
+    expect(statuses.every((status) => [200, 401, 429].includes(status))).toBe(true);
+  });
 });
 
 describe('sessions (SPEC.md §4.1, §5)', () => {

@@ -8,7 +8,7 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +99,16 @@ function javaOnPort(endpoint: string): string[] {
     .filter((line) => line.includes('DynamoDBLocal.jar') && new RegExp(`-port ${port}( |$)`).test(line));
 }
 
+/** Every file and directory under `dir` that its group or others may access, with its mode. */
+async function exposedEntries(dir: string): Promise<string[]> {
+  const exposed: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true })) {
+    const mode = (await stat(join(dir, entry))).mode & 0o777;
+    if ((mode & 0o077) !== 0) exposed.push(`${entry} ${mode.toString(8)}`);
+  }
+  return exposed;
+}
+
 async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -110,8 +120,10 @@ async function eventually(check: () => boolean, timeoutMs: number): Promise<bool
 
 describe('npm start (local/main.ts)', () => {
   it('prints one ready line, answers, and stops cleanly on SIGINT', async () => {
-    const runner = await startRunner(['--memory']);
+    const runner = await startRunner(['--memory'], { LEDGER_DEV_OAUTH: '1' });
     expect(javaOnPort(runner.dynamoEndpoint).length).toBeGreaterThan(0);
+    // The development sign-in signs in as anyone: it is announced loudly (README, Security).
+    expect(await eventually(() => /WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON/.test(runner.stderr()), 2_000)).toBe(true);
 
     // An unknown path reaches the $default (not-found) handler.
     const response = await fetch(`${runner.url}/no/such/path`);
@@ -152,10 +164,23 @@ describe('npm start (local/main.ts)', () => {
     expect((await stat(join(dataDir, 'keys', SIGNER_KEY_FILE))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dataDir, 'keys', SECRETS_KEY_FILE))).mode & 0o777).toBe(0o600);
     expect((await stat(join(dataDir, 'keys'))).mode & 0o777).toBe(0o700);
+    // npm forwards SIGTERM and the process group gets one too: the repeat must not turn the
+    // graceful stop into exit 130.
     first.child.kill('SIGTERM');
-    expect((await first.exited).code).toBe(0);
+    expect(await eventually(() => first.stderr().includes('SIGTERM, stopping'), 5_000)).toBe(true);
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    expect(first.stderr()).toMatch(/SIGTERM again; already stopping/);
+    // The database, the objects and their metadata are the owner's alone (README, Security).
+    expect((await readdir(join(dataDir, 'dynamodb'))).length).toBeGreaterThan(0);
+    expect(await exposedEntries(dataDir)).toEqual([]);
+    expect(first.stderr()).not.toMatch(/accessible to other users/);
 
+    // A data directory others can enter is reported at start.
+    await chmod(dataDir, 0o755);
     const second = await startRunner([]);
+    expect(second.stderr()).toMatch(/warning: data directory .* is accessible to other users \(mode 755\)/);
+    await chmod(dataDir, 0o700);
     const dynamoAgain = localDynamoClient(second.dynamoEndpoint);
     const read = await dynamoAgain.send(
       new GetItemCommand({ TableName: 'ledger', Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true }),
@@ -167,6 +192,9 @@ describe('npm start (local/main.ts)', () => {
     expect(await object.Body!.transformToString()).toBe('kept too');
     s3Again.destroy();
     expect(await readFile(join(dataDir, 'keys', SIGNER_KEY_FILE), 'utf8')).toBe(signerKey);
+    // Ctrl-C signals the whole group (npm forwards it as well): twice at once is still one stop.
+    second.child.kill('SIGINT');
+    expect(await eventually(() => second.stderr().includes('SIGINT, stopping'), 5_000)).toBe(true);
     second.child.kill('SIGINT');
     expect((await second.exited).code).toBe(0);
     expect(javaOnPort(second.dynamoEndpoint)).toEqual([]);

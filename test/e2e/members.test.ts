@@ -110,19 +110,44 @@ describe('invite → accept → role change → removal', () => {
   });
 });
 
+describe("a removed member's API tokens", () => {
+  it('stay dead when the person is re-invited into the same organization and accepts', async () => {
+    const owner = await orgOwner(stack.baseUrl);
+    const member = await signedInUser(stack.baseUrl, 'Returner');
+    await join(owner, member, 'security_admin');
+    const issued = await call('POST', '/v1/auth/token', { token: member.session });
+    const old = issued.json.token as string;
+    const rotated = (await call('POST', '/v1/auth/rotate', { token: old })).json.token as string;
+    expect((await call('GET', '/v1/members', { token: rotated })).status).toBe(200);
+
+    expect((await call('DELETE', `/v1/members/${member.userId}`, { token: owner.session })).status).toBe(200);
+    await join(owner, member, 'readonly_investigator');
+    for (const token of [old, rotated]) {
+      expect((await call('GET', '/v1/members', { token })).status).toBe(401);
+      expect((await call('GET', '/v1/auth/me', { token })).status).toBe(401);
+    }
+    // A token of the new membership works, with the new role.
+    const fresh = (await call('POST', '/v1/auth/token', { token: member.session })).json.token as string;
+    expect((await call('GET', '/v1/auth/me', { token: fresh })).json.user.role).toBe('readonly_investigator');
+  });
+});
+
 describe('the last org_owner', () => {
   it('can be neither demoted nor removed; with two owners one may go', async () => {
     const owner = await orgOwner(stack.baseUrl);
+    // Nobody changes their own role, the last owner included.
     const demote = await call('PATCH', `/v1/members/${owner.userId}`, { token: owner.session, body: { role: 'security_admin' } });
-    expect(demote.status).toBe(409);
-    expect(demote.json.error.code).toBe('VALIDATION_ERROR');
-    expect((await call('DELETE', `/v1/members/${owner.userId}`, { token: owner.session })).status).toBe(409);
+    expect(demote.status).toBe(403);
+    const leave = await call('DELETE', `/v1/members/${owner.userId}`, { token: owner.session });
+    expect(leave.status).toBe(409);
+    expect(leave.json.error.code).toBe('VALIDATION_ERROR');
 
     const second = await signedInUser(stack.baseUrl, 'Second');
     await join(owner, second, 'org_owner');
-    expect((await call('PATCH', `/v1/members/${owner.userId}`, { token: owner.session, body: { role: 'security_admin' } })).status).toBe(200);
-    // Now `second` is the last owner; the security_admin (former owner) may not remove them.
-    expect((await call('DELETE', `/v1/members/${second.userId}`, { token: owner.session })).status).toBe(409);
+    expect((await call('PATCH', `/v1/members/${owner.userId}`, { token: second.session, body: { role: 'security_admin' } })).status).toBe(200);
+    // Now `second` is the last owner: they may not leave, and the security_admin may not remove them.
+    expect((await call('DELETE', `/v1/members/${second.userId}`, { token: second.session })).status).toBe(409);
+    expect((await call('DELETE', `/v1/members/${second.userId}`, { token: owner.session })).status).toBe(403);
   });
 
   it('holds under concurrency: of two owners demoting each other at once, at most one succeeds', async () => {
@@ -139,6 +164,49 @@ describe('the last org_owner', () => {
     expect(results.filter((res) => res.status === 200).length).toBeLessThanOrEqual(1);
     const roles = (await call('GET', '/v1/members', { token: owner.session })).json.members.map((member: { role: string }) => member.role);
     expect(roles.filter((role: string) => role === 'org_owner').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('who may make or unmake an org_owner (README, Security)', () => {
+  it('a security_admin can neither promote themselves nor demote, remove or out-invite the owner', async () => {
+    const owner = await orgOwner(stack.baseUrl);
+    const admin = await signedInUser(stack.baseUrl, 'Admin');
+    await join(owner, admin, 'security_admin');
+    const engineer = await signedInUser(stack.baseUrl, 'Engineer');
+    await join(owner, engineer, 'integration_engineer');
+    const as = (who: SignedIn) => (method: string, path: string, body?: unknown) => call(method, path, { token: who.session, body });
+
+    // The takeover: promote oneself, then demote and remove the creator.
+    const attempts = [
+      await as(admin)('PATCH', `/v1/members/${admin.userId}`, { role: 'org_owner' }),
+      await as(admin)('PATCH', `/v1/members/${owner.userId}`, { role: 'readonly_investigator' }),
+      await as(admin)('DELETE', `/v1/members/${owner.userId}`),
+      await as(admin)('PATCH', `/v1/members/${engineer.userId}`, { role: 'org_owner' }),
+      await as(admin)('POST', '/v1/members/invitations', { email: uniqueEmail('accomplice'), role: 'org_owner' }),
+    ];
+    for (const res of attempts) {
+      expect(res.status, res.text).toBe(403);
+      expect(res.json.error.code).toBe('FORBIDDEN');
+    }
+    // A security_admin still manages the other roles, but not their own.
+    expect((await as(admin)('PATCH', `/v1/members/${engineer.userId}`, { role: 'readonly_investigator' })).status).toBe(200);
+    expect((await as(admin)('PATCH', `/v1/members/${admin.userId}`, { role: 'compliance_auditor' })).status).toBe(403);
+
+    const members = (await as(owner)('GET', '/v1/members')).json.members as { user_id: string; role: string }[];
+    expect(members.find((member) => member.user_id === owner.userId)?.role).toBe('org_owner');
+    expect(members.find((member) => member.user_id === admin.userId)?.role).toBe('security_admin');
+    expect(members.filter((member) => member.role === 'org_owner')).toHaveLength(1);
+
+    // An owner grants org_owner; then that owner may take it away again.
+    expect((await as(owner)('PATCH', `/v1/members/${admin.userId}`, { role: 'org_owner' })).status).toBe(200);
+    expect((await as(admin)('PATCH', `/v1/members/${owner.userId}`, { role: 'security_admin' })).status).toBe(200);
+  });
+
+  it('states the rule in the OpenAPI description', async () => {
+    const document = (await call('GET', '/v1/openapi.json')).json;
+    expect(document.paths['/v1/members/{user_id}'].patch.description).toMatch(/Only an org_owner may grant or take away org_owner/);
+    expect(document.paths['/v1/members/{user_id}'].delete.description).toMatch(/Only an org_owner may remove an org_owner/);
+    expect(document.paths['/v1/members/invitations'].post.description).toMatch(/Only an org_owner may invite with the role org_owner/);
   });
 });
 

@@ -25,6 +25,7 @@ import {
   actionsOf,
   cdkContext,
   logicalId,
+  resolvedValue,
   statementsOfFunction,
   StubLambdas,
   synthesize,
@@ -119,6 +120,9 @@ const STAND_IN_WORKERS: WorkerSpec[] = [
   },
 ];
 
+/** What the CDK app deploys: every route but the local-only ones (route-spec.ts). */
+const deployedRoutes = routeList.filter((spec) => spec.localOnly !== true);
+
 const TSA_URL = 'https://tsa.example.com/tsr';
 /** RFC 8032 test 1 and 2 public keys, as retired receipt keys. */
 const RETIRED_KEYS = ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', 'PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw'];
@@ -168,8 +172,19 @@ const sorted = (statements: Statement[]) =>
 
 describe('functions', () => {
   it('has one function per route, per worker, and the not-found function, nothing else on Node 22/arm64', () => {
-    expect(ledgerFunctions()).toHaveLength(routeList.length + workerList.length + 1);
-    expect(synth.stack.functions).toHaveLength(routeList.length + workerList.length + 1);
+    expect(ledgerFunctions()).toHaveLength(deployedRoutes.length + workerList.length + 1);
+    expect(synth.stack.functions).toHaveLength(deployedRoutes.length + workerList.length + 1);
+  });
+
+  it('never deploys a local-only route: the development sign-in (DevOAuthContinue, DevOAuthAuthorize) is not in AWS', () => {
+    const localOnly = routeList.filter((spec) => spec.localOnly === true);
+    expect(localOnly.map((spec) => spec.id).sort()).toEqual(['DevOAuthAuthorize', 'DevOAuthContinue']);
+    const template = JSON.stringify(synth.template.toJSON());
+    for (const spec of localOnly) {
+      expect(synth.stack.api.routes.some((route) => route.spec.id === spec.id), spec.id).toBe(false);
+      expect(template, spec.id).not.toContain(spec.id);
+      expect(template, spec.id).not.toContain(spec.path);
+    }
   });
 
   it('gives every function exactly the environment config.ts reads, pointing at this stack', () => {
@@ -177,9 +192,14 @@ describe('functions', () => {
     const identityFunctions = new Set(
       synth.stack.functions.filter(({ uses }) => uses.includes('identity')).map(({ function: fn }) => logicalId(fn.function)),
     );
+    const apiFunctions = new Set(synth.stack.api.functions.map(({ function: fn }) => logicalId(fn.function)));
     for (const [id, fn] of ledgerFunctions()) {
       const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
-      const expected = identityFunctions.has(id) ? [...FUNCTION_ENVIRONMENT, ...IDENTITY_ENVIRONMENT].sort() : FUNCTION_ENVIRONMENT;
+      const expected = [
+        ...FUNCTION_ENVIRONMENT,
+        ...(identityFunctions.has(id) ? IDENTITY_ENVIRONMENT : []),
+        ...(apiFunctions.has(id) ? ['LEDGER_PUBLIC_URL'] : []),
+      ].sort();
       expect(Object.keys(variables).sort(), id).toEqual(expected);
       expect(variables, id).toMatchObject({
         LEDGER_TABLE: ref(data.table),
@@ -196,14 +216,26 @@ describe('functions', () => {
       // With the deploy-time references filled in, config.ts accepts the environment: the
       // function boots.
       const resolved = Object.fromEntries(
-        Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : `resolved-${name}`]),
+        Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : resolvedValue(name)]),
       );
       expect(() => parseConfig(resolved), id).not.toThrow();
     }
   });
 
+  it('builds links on the API URL (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
+    const variables = (stack: Synthesized, spec: RouteSpec) => {
+      const route = stack.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!;
+      return stack.template.toJSON().Resources[logicalId(route.function.function)].Properties.Environment.Variables as Record<string, unknown>;
+    };
+    const apiUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
+    expect(apiUrl).toContain(logicalId(synth.stack.api.httpApi));
+    expect(apiUrl).toContain('execute-api');
+    const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp] }, { publicUrl: 'https://ledger.example.com/' });
+    expect(variables(custom, routes.signUp).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
+  });
+
   it('sizes each route function from its route: memory, timeout, tracing, own log group', () => {
-    for (const spec of routeList) {
+    for (const spec of deployedRoutes) {
       const fn = resources[routeFunctionId(spec)]!;
       const memory = spec.method === 'POST' && spec.path === '/v1/operations' ? 1024 : 512;
       expect(fn.Properties, spec.id).toMatchObject({
@@ -228,14 +260,14 @@ describe('http api', () => {
   it('routes every METHOD /path of the route table to its own function, and $default to not-found', () => {
     const apiRoutes = ofType('AWS::ApiGatewayV2::Route');
     const keys = apiRoutes.map(([, route]) => route.Properties.RouteKey as string).sort();
-    expect(keys).toEqual([...routeList.map((spec) => `${spec.method} ${spec.path}`), '$default'].sort());
+    expect(keys).toEqual([...deployedRoutes.map((spec) => `${spec.method} ${spec.path}`), '$default'].sort());
 
     const targetFunction = (routeKey: string): string => {
       const [, route] = apiRoutes.find(([, candidate]) => candidate.Properties.RouteKey === routeKey)!;
       const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
       return resources[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
     };
-    for (const spec of routeList) expect(targetFunction(`${spec.method} ${spec.path}`)).toBe(routeFunctionId(spec));
+    for (const spec of deployedRoutes) expect(targetFunction(`${spec.method} ${spec.path}`)).toBe(routeFunctionId(spec));
     expect(targetFunction('$default')).toBe(logicalId(synth.stack.api.notFoundFunction.function));
   });
 
@@ -440,7 +472,7 @@ describe('grants', () => {
   });
 
   it('grants each route exactly the services its uses name, and writes only with a write use', () => {
-    for (const spec of routeList) {
+    for (const spec of deployedRoutes) {
       const actions = statementsOfFunction(synth.template, routeFunctionId(spec)).flatMap(actionsOf);
       const services = new Set(actions.map((action) => action.split(':')[0]));
       services.delete('logs');

@@ -103,3 +103,8 @@ export function statementsOfFunction(template: Template, functionLogicalId: stri
 export function actionsOf(statement: Statement): string[] {
   return Array.isArray(statement.Action) ? statement.Action : [statement.Action];
 }
+
+/** What a deploy-time reference in a function's environment resolves to, in a form config.ts accepts. */
+export function resolvedValue(name: string): string {
+  return name === 'LEDGER_PUBLIC_URL' ? 'https://abc123.execute-api.eu-west-1.amazonaws.com/' : `resolved-${name}`;
+}

@@ -6,9 +6,8 @@ import { LedgerError } from '../../lambdas/domain/errors.js';
 import { enforceRequestRate } from '../../lambdas/domain/rate-limit/request-rate.js';
 import {
   MAX_FAILURES,
-  assertSignInAllowed,
-  clearSignInFailures,
-  recordSignInFailure,
+  releaseSignInAttempt,
+  reserveSignInAttempt,
 } from '../../lambdas/domain/rate-limit/sign-in-throttle.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -74,25 +73,33 @@ describe('request rate (rps 3: 6 per second, 30 per 10 s)', () => {
 describe('sign-in throttle (5 failures per 15 minutes per email)', () => {
   const t0 = Math.ceil(Date.now() / 900_000) * 900_000 + 900_000;
 
-  it('refuses after 5 failures until the window ends, per email, case-insensitively', async () => {
+  it('refuses after 5 attempts until the window ends, per email, case-insensitively', async () => {
     const email = `throttle-${crypto.randomUUID()}@example.test`;
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
-      await assertSignInAllowed(email, t0 + i);
-      await recordSignInFailure(email, t0 + i);
-    }
-    await expect(assertSignInAllowed(email.toUpperCase(), t0 + 60_000)).rejects.toMatchObject({
+    for (let i = 0; i < MAX_FAILURES; i += 1) await reserveSignInAttempt(email, t0 + i);
+    await expect(reserveSignInAttempt(email.toUpperCase(), t0 + 60_000)).rejects.toMatchObject({
       code: 'RATE_LIMITED',
       headers: { 'retry-after': String(900 - 60) },
     });
-    await expect(assertSignInAllowed(`other-${email}`, t0 + 60_000)).resolves.toBeUndefined();
-    await expect(assertSignInAllowed(email, t0 + 900_000)).resolves.toBeUndefined();
+    await expect(reserveSignInAttempt(`other-${email}`, t0 + 60_000)).resolves.toBeUndefined();
+    await expect(reserveSignInAttempt(email, t0 + 900_000)).resolves.toBeUndefined();
   });
 
-  it('a successful sign-in clears the count', async () => {
-    const email = `clear-${crypto.randomUUID()}@example.test`;
-    for (let i = 0; i < MAX_FAILURES - 1; i += 1) await recordSignInFailure(email, t0);
-    await clearSignInFailures(email, t0);
-    await recordSignInFailure(email, t0);
-    await expect(assertSignInAllowed(email, t0)).resolves.toBeUndefined();
+  it('a successful sign-in gives back its own attempt, not the failures before it', async () => {
+    const email = `release-${crypto.randomUUID()}@example.test`;
+    for (let i = 0; i < 10; i += 1) {
+      await reserveSignInAttempt(email, t0);
+      await releaseSignInAttempt(email, t0);
+    }
+    for (let i = 0; i < MAX_FAILURES - 1; i += 1) await reserveSignInAttempt(email, t0);
+    await reserveSignInAttempt(email, t0);
+    await releaseSignInAttempt(email, t0);
+    await reserveSignInAttempt(email, t0);
+    await expect(reserveSignInAttempt(email, t0)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('hands out exactly 5 attempts to 32 concurrent ones', async () => {
+    const email = `race-${crypto.randomUUID()}@example.test`;
+    const outcomes = await Promise.allSettled(Array.from({ length: 32 }, () => reserveSignInAttempt(email, t0)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(MAX_FAILURES);
   });
 });

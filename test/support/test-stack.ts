@@ -73,6 +73,9 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     ]);
     const restoreEnv = applyEnv({
       ...localEnv({ tableName, dataBucket, anchorsBucket, dynamoEndpoint, s3Endpoint, keys }),
+      // The e2e files sign up hundreds of users: scrypt at the floor config.ts allows, not
+      // OWASP's N=2^17 (a file that tests the hashing itself sets '', the default).
+      LEDGER_SCRYPT_N: '16384',
       ...options.env,
     });
     resetConfigForTests();

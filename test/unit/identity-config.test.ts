@@ -44,6 +44,33 @@ describe('identity configuration', () => {
     expect(() => parseConfig({ ...base, LEDGER_TOKEN_GRACE_SECONDS: '1h' })).toThrow(ConfigError);
   });
 
+  it('LEDGER_DEV_OAUTH: off by default, on with 1 on the local stack, refused anywhere else', () => {
+    const local = { ...base, LEDGER_STAGE: 'local' };
+    expect(parseConfig(local).devOAuth).toBe(false);
+    expect(parseConfig({ ...local, LEDGER_DEV_OAUTH: '1' }).devOAuth).toBe(true);
+    expect(parseConfig({ ...local, LEDGER_DEV_OAUTH: '0' }).devOAuth).toBe(false);
+    expect(() => parseConfig({ ...base, LEDGER_DEV_OAUTH: '1' })).toThrow(/LEDGER_DEV_OAUTH is for the local stack only/);
+    expect(() => parseConfig({ ...local, LEDGER_IDENTITY: 'none', LEDGER_DEV_OAUTH: '1' })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...local, LEDGER_DEV_OAUTH: 'yes' })).toThrow(/LEDGER_DEV_OAUTH/);
+  });
+
+  it('LEDGER_PUBLIC_URL: an http(s) base URL, kept without its trailing slash', () => {
+    expect(parseConfig(base).publicUrl).toBeUndefined();
+    expect(parseConfig({ ...base, LEDGER_PUBLIC_URL: 'https://abc.execute-api.eu-west-1.amazonaws.com/' }).publicUrl).toBe(
+      'https://abc.execute-api.eu-west-1.amazonaws.com',
+    );
+    expect(parseConfig({ ...base, LEDGER_PUBLIC_URL: 'https://api.example.com/ledger/' }).publicUrl).toBe('https://api.example.com/ledger');
+    for (const bad of ['api.example.com', 'ftp://api.example.com', 'https://u:p@api.example.com', 'https://api.example.com/?x=1']) {
+      expect(() => parseConfig({ ...base, LEDGER_PUBLIC_URL: bad }), bad).toThrow(/LEDGER_PUBLIC_URL/);
+    }
+  });
+
+  it("LEDGER_SCRYPT_N: OWASP's 2^17 by default; a power of two from 2^14 to 2^20", () => {
+    expect(parseConfig(base).scryptN).toBe(131072);
+    expect(parseConfig({ ...base, LEDGER_SCRYPT_N: '16384' }).scryptN).toBe(16384);
+    for (const bad of ['8192', '100000', '2097152', 'x']) expect(() => parseConfig({ ...base, LEDGER_SCRYPT_N: bad }), bad).toThrow(/LEDGER_SCRYPT_N/);
+  });
+
   it('LEDGER_AUTH_CALLBACK_ORIGINS: origins only', () => {
     expect(parseConfig({ ...base, LEDGER_AUTH_CALLBACK_ORIGINS: 'https://app.example.com, http://localhost:5173/' }).authCallbackOrigins).toEqual([
       'https://app.example.com',

@@ -2,25 +2,14 @@
 // state cookie attributes, token formats in the user view.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resetConfigForTests } from '../../lambdas/config.js';
 import { checkCallbackUrl, withError } from '../../lambdas/domain/identity/callback-url.js';
 import { profile, sessionUser } from '../../lambdas/domain/identity/user-view.js';
 import { BURST_FACTOR, WINDOW_SECONDS, decide } from '../../lambdas/domain/rate-limit/request-rate.js';
 import { clearedSessionCookie, cookieValue, requestOrigin, sessionCookie, stateCookie } from '../../lambdas/http/auth/cookies.js';
 import type { UserItem } from '../../lambdas/adapters/aws/identity-items.js';
+import { useLocalConfig } from '../support/local-config.js';
 
-beforeAll(() => {
-  Object.assign(process.env, {
-    LEDGER_STAGE: 'local',
-    LEDGER_TABLE: 't',
-    LEDGER_DATA_BUCKET: 'd',
-    LEDGER_ANCHORS_BUCKET: 'a',
-    LEDGER_SIGNER_KEY_FILE: '/nonexistent',
-    LEDGER_SECRETS_KEY_FILE: '/nonexistent',
-    LEDGER_QUEUE: 'memory',
-  });
-  resetConfigForTests();
-});
+beforeAll(() => useLocalConfig());
 
 describe('rate limit decision (100 rps: 200 in a second, 1000 per 10 s)', () => {
   const rps = 100;
@@ -43,18 +32,27 @@ describe('rate limit decision (100 rps: 200 in a second, 1000 per 10 s)', () => 
 });
 
 describe('callbackURL policy', () => {
-  it('takes absolute http and https URLs', () => {
-    expect(checkCallbackUrl('https://app.example.com/done?x=1', [])).toBe('https://app.example.com/done?x=1');
-    expect(checkCallbackUrl('http://localhost:5173/', [])).toBe('http://localhost:5173/');
+  const own = { base: 'https://ledger.example.com', origins: [] };
+
+  it('with no listed origins takes same-origin URLs only: paths and absolute URLs on the service', () => {
+    expect(checkCallbackUrl('https://ledger.example.com/done?x=1', own)).toBe('https://ledger.example.com/done?x=1');
+    expect(checkCallbackUrl('/app/done?x=1', own)).toBe('https://ledger.example.com/app/done?x=1');
+    expect(checkCallbackUrl('/app', { base: 'https://api.example.com/prod', origins: [] })).toBe('https://api.example.com/prod/app');
+    expect(() => checkCallbackUrl('https://app.example.com/done', own)).toThrow(/not allowed/);
+    expect(() => checkCallbackUrl('http://ledger.example.com/done', own)).toThrow(/not allowed/);
   });
 
-  it.each(['/relative', 'javascript:alert(1)', 'data:text/html,hi', 'ftp://x.test/', 'https://u:p@x.test/', ''])('refuses %j', (url) => {
-    expect(() => checkCallbackUrl(url, [])).toThrow(/callbackURL/);
-  });
+  it.each(['//evil.test/x', '/\\evil.test/x', 'relative', 'javascript:alert(1)', 'data:text/html,hi', 'ftp://x.test/', 'https://u:p@ledger.example.com/', ''])(
+    'refuses %j',
+    (url) => {
+      expect(() => checkCallbackUrl(url, own)).toThrow(/callbackURL/);
+    },
+  );
 
-  it('keeps to the listed origins when LEDGER_AUTH_CALLBACK_ORIGINS is set', () => {
-    const allowed = ['https://app.example.com'];
+  it('adds the origins LEDGER_AUTH_CALLBACK_ORIGINS lists', () => {
+    const allowed = { ...own, origins: ['https://app.example.com'] };
     expect(checkCallbackUrl('https://app.example.com/x', allowed)).toBe('https://app.example.com/x');
+    expect(checkCallbackUrl('/x', allowed)).toBe('https://ledger.example.com/x');
     expect(() => checkCallbackUrl('https://app.example.com.evil.test/x', allowed)).toThrow(/not allowed/);
     expect(() => checkCallbackUrl('http://app.example.com/x', allowed)).toThrow(/not allowed/);
   });

@@ -37,6 +37,7 @@ describe('operation record schema', () => {
     ['issued_at', 1.5],
     ['issued_at', Number.MAX_SAFE_INTEGER + 2],
     ['ttl_ms', '60000'],
+    ['ttl_ms', 86_400_001], // PROTOCOL.md: at most 24 hours
     ['nonce', 'has space'],
     ['nonce', ''],
     ['operation_type', 'deploy'],
@@ -53,6 +54,10 @@ describe('operation record schema', () => {
     ['agent_id', 'agent#x'],
   ])('rejects %s = %j', (field, value) => {
     expect(rejects({ ...record, [field]: value })).toContain(field);
+  });
+
+  it('accepts ttl_ms up to 24 hours', () => {
+    expect(operationRecordSchema.safeParse({ ...record, ttl_ms: 86_400_000 }).success).toBe(true);
   });
 
   it('accepts a string or null payload', () => {

@@ -31,9 +31,10 @@ export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
     await dynamo().send(new GetCommand({ TableName: config().tableName, Key: identityKeys.user(token.user_id), ConsistentRead: true }))
   ).Item as UserItem | undefined;
   if (!user || user.status !== 'active') return null;
-  // An API token belongs to the organization it was issued in: once its user was removed or
-  // moved on, it is as dead as an expired one (UNAUTHORIZED, SPEC.md §5).
-  if (typeof token.org_id === 'string' && token.org_id !== user.org_id) return null;
+  // An API token belongs to the membership it was issued in: once its user was removed or
+  // moved on it is as dead as an expired one (UNAUTHORIZED, SPEC.md §5), and a later
+  // membership, even in the same organization after a new invitation, never revives it.
+  if (typeof token.org_id === 'string' && (token.org_id !== user.org_id || token.membership_id !== user.membership_id)) return null;
   return {
     userId: user.user_id,
     email: user.email,
@@ -43,6 +44,7 @@ export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
     role: user.role,
     tokenKind: token.kind,
     tokenId: token.token_id,
+    membershipId: user.membership_id,
   };
 }
 

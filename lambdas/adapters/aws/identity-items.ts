@@ -57,6 +57,13 @@ export interface UserItem {
   updated_at: number;
   /** The identity provider's subject of the person (Cognito `sub`); absent for seeded users. */
   idp_subject?: string;
+  /**
+   * A fresh id each time the user joins an organization (onboarding or an accepted
+   * invitation), removed when they leave. API tokens carry the one they were issued under,
+   * so a token of an earlier membership never works again, not even after the person is
+   * re-invited into the same organization (caller-store.ts).
+   */
+  membership_id?: string;
 }
 
 export interface TokenItem {
@@ -77,6 +84,8 @@ export interface TokenItem {
    * none, so removing a member ends their API tokens. Absent: follows the user (sessions).
    */
   org_id?: string | null;
+  /** API tokens: the membership (UserItem.membership_id) they were issued under; absent for users who joined before memberships had ids. */
+  membership_id?: string;
   /** API tokens: the lifetime asked for, so a rotated token gets the same (null = no expiry). */
   ttl_seconds?: number | null;
   /** Set on rotation: the id of the token that replaced this one. */

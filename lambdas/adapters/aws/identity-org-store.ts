@@ -129,10 +129,11 @@ export const userJoin = (userId: string, orgId: string, role: Role, now: number)
   Update: {
     TableName: table(),
     Key: identityKeys.user(userId),
-    UpdateExpression: 'SET org_id = :org, #role = :role, onboarding_completed = :one, updated_at = :now',
+    // A new membership id: API tokens of any earlier membership stay dead (UserItem.membership_id).
+    UpdateExpression: 'SET org_id = :org, #role = :role, onboarding_completed = :one, updated_at = :now, membership_id = :membership',
     ConditionExpression: 'attribute_exists(pk) AND onboarding_completed = :zero AND (attribute_not_exists(org_id) OR attribute_type(org_id, :null))',
     ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':org': orgId, ':role': role, ':one': 1, ':zero': 0, ':now': now, ':null': 'NULL' },
+    ExpressionAttributeValues: { ':org': orgId, ':role': role, ':one': 1, ':zero': 0, ':now': now, ':null': 'NULL', ':membership': crypto.randomUUID() },
   },
 });
 
@@ -145,7 +146,7 @@ export const userLeave = (userId: string, orgId: string, now: number): TransactI
   Update: {
     TableName: table(),
     Key: identityKeys.user(userId),
-    UpdateExpression: 'SET org_id = :null, #role = :owner, onboarding_completed = :zero, updated_at = :now',
+    UpdateExpression: 'SET org_id = :null, #role = :owner, onboarding_completed = :zero, updated_at = :now REMOVE membership_id',
     ConditionExpression: 'org_id = :org',
     ExpressionAttributeNames: { '#role': 'role' },
     ExpressionAttributeValues: { ':org': orgId, ':null': null, ':owner': 'org_owner', ':zero': 0, ':now': now },
@@ -240,6 +241,17 @@ export const assignmentPut = (assignment: AssignmentItem): TransactItem => ({
 
 export const assignmentDelete = (orgId: string, agentId: string, userId: string): TransactItem => ({
   Delete: { TableName: table(), Key: identityKeys.assignment(orgId, agentId, userId), ConditionExpression: 'attribute_exists(pk)' },
+});
+
+/** A check, in the transaction, that a user is still a member of the organization with `role`. */
+export const memberHolds = (orgId: string, userId: string, role: Role): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: identityKeys.member(orgId, userId),
+    ConditionExpression: '#role = :role',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':role': role },
+  },
 });
 
 /** A check that an item exists, in the transaction (member for an assignment, agent for an assignment). */

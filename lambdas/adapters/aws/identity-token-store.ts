@@ -23,6 +23,8 @@ export interface TokenOptions {
   /** Unix ms, or null for no expiry. */
   expiresAt: number | null;
   orgId?: string | null;
+  /** The caller's membership (UserItem.membership_id), for API tokens. */
+  membershipId?: string | undefined;
   ttlSeconds?: number | null;
 }
 
@@ -40,6 +42,7 @@ export function mintToken(kind: TokenKind, options: TokenOptions): NewToken {
     created_at: options.now,
     expires_at: options.expiresAt,
     ...(options.orgId === undefined ? {} : { org_id: options.orgId }),
+    ...(options.membershipId === undefined ? {} : { membership_id: options.membershipId }),
     ...(options.ttlSeconds === undefined ? {} : { ttl_seconds: options.ttlSeconds }),
   };
   const expiresAtS = removalTime(options.expiresAt);

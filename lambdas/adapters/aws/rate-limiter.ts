@@ -1,16 +1,18 @@
 /**
- * Fixed-window counters in the table, shared by every Lambda instance (identity issue,
- * item 6: "a DynamoDB counter, not process memory"). One UpdateItem with ADD per count: it is
- * atomic, needs no read first and never fails on contention, so the hot path pays a single
- * write. Counter items carry a DynamoDB TTL and vanish shortly after their window.
+ * Fixed-window counters in the table, shared by every Lambda instance ("a DynamoDB counter,
+ * not process memory"). One UpdateItem with ADD per count: it is atomic, needs no read first
+ * and never fails on contention, so the hot path pays a single write. A reservation is the
+ * same write with a condition (at most N per window, decided before the work it guards).
+ * Counter items carry a DynamoDB TTL and vanish shortly after their window.
  *
  * | counter            | pk                              | sk                    |
  * |--------------------|---------------------------------|-----------------------|
  * | request rate       | ORG#<org_id>#RATE (or USER#…)   | <window start, ms>    |
  * | sign-in failures   | SIGNIN#<sha256 of email>        | <window start, ms>    |
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
+ * | per client address | CLIENT#<action>#<sha256 of ip>  | <window start, ms>    |
  */
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../runtime.js';
 import { table } from './identity-transact.js';
 
@@ -23,6 +25,7 @@ export const counterKeys = {
   requestRate: (bucket: string, windowStart: number): CounterKey => ({ pk: `${bucket}#RATE`, sk: String(windowStart) }),
   signInFailures: (emailHash: string, windowStart: number): CounterKey => ({ pk: `SIGNIN#${emailHash}`, sk: String(windowStart) }),
   verificationMails: (emailHash: string, windowStart: number): CounterKey => ({ pk: `VERIFYMAIL#${emailHash}`, sk: String(windowStart) }),
+  clientAddress: (action: string, addressHash: string, windowStart: number): CounterKey => ({ pk: `CLIENT#${action}#${addressHash}`, sk: String(windowStart) }),
 };
 
 /**
@@ -45,11 +48,44 @@ export async function increment(key: CounterKey, attributes: readonly string[], 
   return Object.fromEntries(attributes.map((name) => [name, Number(values[name] ?? 0)]));
 }
 
-export async function read(key: CounterKey, attribute: string): Promise<number> {
-  const result = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }));
-  return Number(result.Item?.[attribute] ?? 0);
+/**
+ * Adds one to `attribute` only while it is below `limit`, in one conditional write: true
+ * when this call got one of the `limit` slots, false when they were all taken. Concurrent
+ * callers are serialized by the condition, so at most `limit` ever succeed per counter.
+ */
+export async function reserve(key: CounterKey, attribute: string, limit: number, expiresAtS: number): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: 'ADD #a :one SET expires_at_s = :ttl',
+        ConditionExpression: 'attribute_not_exists(#a) OR #a < :limit',
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtS, ':limit': limit },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
-export async function clear(key: CounterKey): Promise<void> {
-  await dynamo().send(new DeleteCommand({ TableName: table(), Key: key }));
+/** Gives back one slot taken by {@link reserve} (never below zero). */
+export async function release(key: CounterKey, attribute: string): Promise<void> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: 'ADD #a :minus',
+        ConditionExpression: '#a > :zero',
+        ExpressionAttributeNames: { '#a': attribute },
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
 }

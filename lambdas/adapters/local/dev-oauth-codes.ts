@@ -1,12 +1,17 @@
 /**
  * Authorization codes of the development OAuth provider (the local stand-in for Google and
- * GitHub, identity issue item 1). Its page (lambdas/http/auth/dev-oauth-*.ts) issues a code
- * when the developer presses "Continue"; the local identity provider redeems it once, checking
- * what a real provider checks (RFC 6749 §4.1.3, RFC 7636 §4.6): same provider, same
- * redirect_uri, PKCE verifier matching the challenge, not expired, not used before.
+ * GitHub). Its page (lambdas/http/auth/dev-oauth-*.ts) issues a code when the developer
+ * presses "Continue"; the local identity provider redeems it once, checking what a real
+ * provider checks (RFC 6749 §4.1.3, RFC 7636 §4.6): same provider, same redirect_uri, PKCE
+ * verifier matching the challenge, not expired, not used before.
+ *
+ * The page vouches for whatever address is typed on it, so it never does for an address
+ * that has a password account (README, Security): that account's owner signs in with the
+ * password, and no one else can become them through this page. Checked when the code is
+ * issued and again when it is redeemed (the account may have been made in between).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256B64u } from '@agent-ledger/protocol';
 import { config } from '../../config.js';
 import { LedgerError } from '../../domain/errors.js';
@@ -26,7 +31,18 @@ export interface DevGrant {
   codeChallenge: string;
 }
 
+/** Whether the local identity provider holds a password for `email`. */
+async function hasPasswordAccount(email: string): Promise<boolean> {
+  const result = await dynamo().send(
+    new GetCommand({ TableName: config().tableName, Key: localIdpKeys.credential(email.trim()), ConsistentRead: true, ProjectionExpression: 'pk' }),
+  );
+  return result.Item !== undefined;
+}
+
 export async function issueDevCode(grant: DevGrant, now = Date.now()): Promise<string> {
+  if (await hasPasswordAccount(grant.email)) {
+    throw new LedgerError('VALIDATION_ERROR', 'query.email: this address has a password account; sign in with its password');
+  }
   const code = randomBytes(32).toString('base64url');
   const item: DevCodeItem = {
     provider: grant.provider,
@@ -60,5 +76,6 @@ export async function redeemDevCode(
   if (!item || item.expires_at <= now) throw badCode();
   if (item.provider !== expected.provider || item.redirect_uri !== expected.redirectUri) throw badCode();
   if (item.code_challenge !== pkceChallenge(expected.codeVerifier)) throw badCode();
+  if (await hasPasswordAccount(item.email)) throw badCode();
   return { email: item.email, name: item.name };
 }

@@ -1,8 +1,8 @@
 /**
  * The local identity provider (DESIGN.md, Local stack: "users and scrypt hashes in
  * DynamoDB; mails written to the log"): what Cognito does in AWS, on one machine. Social
- * sign-in goes to the development OAuth page served under /api/auth/dev-oauth/, which
- * stands in for Google and GitHub.
+ * sign-in, when LEDGER_DEV_OAUTH=1 turns it on, goes to the development OAuth page served
+ * under /api/auth/dev-oauth/, which stands in for Google and GitHub.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
@@ -12,7 +12,7 @@ import { logger } from '../../logger.js';
 import { dynamo } from '../../runtime.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
 import { localIdpKeys, type CredentialItem } from './local-identity-items.js';
-import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
 /** Path of the development provider's authorization page (route-table/auth.ts). */
@@ -87,11 +87,34 @@ export class LocalIdentityProvider implements IdentityProvider {
       await verifyPassword(password, await dummyHash());
       return null;
     }
-    return (await verifyPassword(password, item.password_hash)) ? identityOf(item) : null;
+    if (!(await verifyPassword(password, item.password_hash))) return null;
+    if (needsRehash(item.password_hash)) await this.rehash(item, password);
+    return identityOf(item);
   }
 
+  /**
+   * Replaces a hash made with weaker parameters (password-hash.ts) now that the password is
+   * known. Conditional on the old hash, so a concurrent change of the password wins.
+   */
+  private async rehash(item: CredentialItem, password: string): Promise<void> {
+    await dynamo()
+      .send(
+        new UpdateCommand({
+          TableName: config().tableName,
+          Key: localIdpKeys.credential(item.email),
+          UpdateExpression: 'SET password_hash = :new',
+          ConditionExpression: 'password_hash = :old',
+          ExpressionAttributeValues: { ':new': await hashPassword(password), ':old': item.password_hash },
+        }),
+      )
+      .catch((error: unknown) => {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      });
+  }
+
+  /** Only with the development provider turned on (LEDGER_DEV_OAUTH=1): it signs in as anyone. */
   supportsSocial(): boolean {
-    return true;
+    return config().devOAuth;
   }
 
   /** The development page on this same server: the callback's origin is ours. */

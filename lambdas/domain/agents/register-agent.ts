@@ -3,7 +3,7 @@
  * its keys, with admin event agent.register, in one transaction. agent_id is unique per
  * organization, including ids of deleted agents (VALIDATION_ERROR 409).
  */
-import { GENESIS, ProtocolError, publicKeyFromRaw } from '@agent-ledger/protocol';
+import { GENESIS, ProtocolError, assertValidPublicKey, publicKeyFromRaw } from '@agent-ledger/protocol';
 import { adminEventPut } from '../../adapters/aws/admin-events.js';
 import { putNewAgent } from '../../adapters/aws/agent-store.js';
 import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
@@ -26,11 +26,14 @@ export interface RegisterAgentInput {
 }
 
 /**
- * The schema checked 32 bytes of strict base64url; this checks that node can use it as an
- * Ed25519 key, and warms the KeyObject cache that verification on submission reads.
+ * The schema checked 32 bytes of strict base64url; this checks the key is one PROTOCOL.md
+ * (Notation) allows: a canonical encoding of a point not of small order (a small-order key
+ * would let anyone forge this agent's records). Then it warms the KeyObject cache that
+ * verification on submission reads.
  */
 export function assertUsableKey(key: NewKey, field: string): void {
   try {
+    assertValidPublicKey(key.public_key);
     publicKeyFromRaw(key.public_key);
   } catch (error) {
     if (error instanceof ProtocolError) throw new LedgerError('VALIDATION_ERROR', `${field}: ${error.message}`);

@@ -15,6 +15,8 @@ export interface Caller {
   role: Role;
   tokenKind: TokenKind;
   tokenId: string;
+  /** The user's current membership (UserItem.membership_id); API tokens issued now are bound to it. */
+  membershipId?: string | undefined;
 }
 
 /** A caller that belongs to an organization; what every role-guarded route receives. */

@@ -9,6 +9,7 @@
  * no-enumeration answer of re-sending, and the user item's email_verified.
  */
 import { findUserByEmail, markEmailVerified } from '../../adapters/aws/identity-user-store.js';
+import { publicUrl } from '../../config.js';
 import { identityProvider } from '../../runtime.js';
 import { LedgerError } from '../errors.js';
 import type { VerificationUrl } from '../ports.js';
@@ -17,10 +18,15 @@ import { checkCallbackUrl } from './callback-url.js';
 
 export const VERIFY_EMAIL_PATH = '/api/auth/verify-email';
 
-/** The verification link on the API's origin, carrying callbackURL when one was given (already checked). */
-export function verificationUrl(origin: string, callbackUrl?: string): VerificationUrl {
+/**
+ * The verification link, carrying callbackURL when one was given (already checked). Built on
+ * LEDGER_PUBLIC_URL only: a link built from the request's Host header would let anyone who
+ * signs up or asks for a resend with `Host: attacker.example` have the real token mailed
+ * inside a link to their own server.
+ */
+export function verificationUrl(callbackUrl?: string): VerificationUrl {
   return (token) => {
-    const url = new URL(VERIFY_EMAIL_PATH, origin);
+    const url = new URL(`${publicUrl()}${VERIFY_EMAIL_PATH}`);
     url.searchParams.set('token', token);
     if (callbackUrl !== undefined) url.searchParams.set('callbackURL', callbackUrl);
     return url.href;
@@ -47,11 +53,11 @@ export async function verifyEmail(input: { token: string; callbackURL?: string |
  * is the same for unknown, verified and unverified emails (no account enumeration); only
  * the per-email throttle and a malformed callbackURL answer otherwise, for every email alike.
  */
-export async function resendVerificationEmail(input: { email: string; callbackURL?: string | undefined }, origin: string, now = Date.now()): Promise<void> {
+export async function resendVerificationEmail(input: { email: string; callbackURL?: string | undefined }, now = Date.now()): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const callbackUrl = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL);
   await countVerificationMail(email, now);
   const user = await findUserByEmail(email);
   if (!user || user.email_verified) return;
-  await identityProvider().resendVerification(email, verificationUrl(origin, callbackUrl));
+  await identityProvider().resendVerification(email, verificationUrl(callbackUrl));
 }

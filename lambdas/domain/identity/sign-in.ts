@@ -1,27 +1,29 @@
 /**
  * POST /api/auth/sign-in/email (SPEC.md §4.1). A wrong password and an unknown email give
  * the same UNAUTHORIZED with the same message (and the provider spends the same hashing
- * work on both); failures per email are throttled (domain/rate-limit/sign-in-throttle.ts).
+ * work on both); attempts per email are throttled (domain/rate-limit/sign-in-throttle.ts).
  */
 import type { UserItem } from '../../adapters/aws/identity-items.js';
 import { identityProvider } from '../../runtime.js';
 import { LedgerError } from '../errors.js';
-import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from '../rate-limit/sign-in-throttle.js';
+import { countClientAttempt } from '../rate-limit/client-address-throttle.js';
+import { releaseSignInAttempt, reserveSignInAttempt } from '../rate-limit/sign-in-throttle.js';
 import { createSession, type IssuedSession } from './tokens.js';
 import { userForIdentity } from './users.js';
 
 export async function signInWithPassword(
   input: { email: string; password: string },
+  clientAddress: string | undefined,
   now = Date.now(),
 ): Promise<{ user: UserItem; session: IssuedSession }> {
   const email = input.email.trim().toLowerCase();
-  await assertSignInAllowed(email, now);
+  // The address first: an address over its limit spends no one's per-email attempts.
+  await countClientAttempt('sign-in', clientAddress, now);
+  // Reserved before the password is looked at: the attempt counts as a failure unless it succeeds.
+  await reserveSignInAttempt(email, now);
   const identity = await identityProvider().verifyPassword(email, input.password);
-  if (!identity) {
-    await recordSignInFailure(email, now);
-    throw new LedgerError('UNAUTHORIZED', 'invalid email or password');
-  }
-  await clearSignInFailures(email, now);
+  if (!identity) throw new LedgerError('UNAUTHORIZED', 'invalid email or password');
+  await releaseSignInAttempt(email, now);
   const user = await userForIdentity(identity, now);
   return { user, session: await createSession(user.user_id, now) };
 }

@@ -7,17 +7,19 @@
 import type { UserItem } from '../../adapters/aws/identity-items.js';
 import { createUser, emailTaken, userIdByEmail } from '../../adapters/aws/identity-user-store.js';
 import { identityProvider } from '../../runtime.js';
+import { countClientAttempt } from '../rate-limit/client-address-throttle.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { verificationUrl } from './email-verification.js';
 import { newUser } from './users.js';
 
-/** `origin`: the API's own, where the verification link leads (GET /api/auth/verify-email). */
+/** The verification link leads to GET /api/auth/verify-email on LEDGER_PUBLIC_URL (email-verification.ts). */
 export async function signUp(
   input: { name: string; email: string; password: string; callbackURL?: string | undefined },
-  origin: string,
+  clientAddress: string | undefined,
   now = Date.now(),
 ): Promise<UserItem> {
   const email = input.email.trim().toLowerCase();
+  await countClientAttempt('sign-up', clientAddress, now);
   const callbackUrl = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL);
   // Checked first so a taken email does not reach the provider (and mails no one); the
   // conditional write in createUser decides races.
@@ -26,7 +28,7 @@ export async function signUp(
     email,
     password: input.password,
     name: input.name,
-    verificationUrl: verificationUrl(origin, callbackUrl),
+    verificationUrl: verificationUrl(callbackUrl),
   });
   const user = newUser(identity, now);
   await createUser(user);

@@ -3,8 +3,8 @@
  *
  * - A session lasts 7 days (SPEC.md leaves the lifetime open; the identity issue fixes it).
  *   Refresh hands out a new one and ends the old at once.
- * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the organization
- *   it was issued in (caller-store.ts). Rotation hands out a new one with the same lifetime
+ * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the membership
+ *   it was issued in (caller-store.ts): removing the member ends it for good. Rotation hands out a new one with the same lifetime
  *   and keeps the old one working for the grace period (LEDGER_TOKEN_GRACE_SECONDS, 1 hour by
  *   default), never past its own expiry.
  *
@@ -76,7 +76,14 @@ function expiryOf(ttlSeconds: number | null, now: number): number | null {
 }
 
 function apiToken(caller: Caller, ttlSeconds: number | null, now: number) {
-  return mintToken('api', { userId: caller.userId, now, expiresAt: expiryOf(ttlSeconds, now), orgId: caller.orgId, ttlSeconds });
+  return mintToken('api', {
+    userId: caller.userId,
+    now,
+    expiresAt: expiryOf(ttlSeconds, now),
+    orgId: caller.orgId,
+    membershipId: caller.membershipId,
+    ttlSeconds,
+  });
 }
 
 function issued(minted: ReturnType<typeof apiToken>): IssuedApiToken {

@@ -4,7 +4,7 @@
  * org check, steps 7-8 the atomic commit). submit-operation.ts calls them in that order, so
  * when several rules fail the first in the list wins.
  */
-import { publicKeyFromRaw, verifyRecordSignature } from '@agent-ledger/protocol';
+import { verifyRecordSignature } from '@agent-ledger/protocol';
 import type { AgentItem, AgentKeyItem } from '../../adapters/aws/ledger-items.js';
 import { LedgerError } from '../errors.js';
 import type { PreparedRecord } from './prepared-record.js';
@@ -38,8 +38,10 @@ export function checkIntegrity(prepared: PreparedRecord, key: AgentKeyItem): voi
   if (prepared.payloadDigest !== prepared.record.payload_hash) {
     throw new LedgerError('INVALID_SIGNATURE', 'payload_hash does not match the canonical payload');
   }
-  // publicKeyFromRaw caches the parsed KeyObject: one native verify per request.
-  if (!verifyRecordSignature(prepared.record, publicKeyFromRaw(key.public_key))) {
+  // verify parses the key through publicKeyFromRaw's cache (one native verify per request)
+  // and answers false, never throws, for a key PROTOCOL.md refuses, such as a small-order
+  // key stored before registration checked for them.
+  if (!verifyRecordSignature(prepared.record, key.public_key)) {
     throw new LedgerError('INVALID_SIGNATURE', 'signature does not verify with the named key');
   }
 }

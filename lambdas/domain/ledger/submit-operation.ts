@@ -9,11 +9,12 @@
  *        read already differs from prev_chain_hash, the answer is known without writing
  *        anything: REPLAY_DETECTED if the nonce was used, else PREV_HASH_MISMATCH.
  * The payload object is in S3 *before* the transaction (DESIGN.md: an orphan object is
- * harmless, a committed row without its payload is not). Its write starts right after step 1,
- * in parallel with the reads, so the hot path pays no extra round trip for it: the object is
- * named by the hash of its own bytes, so even a write for a submission that is then rejected
- * can only ever store what that name promises. Payloads over the size limit are never
- * written. The receipt is completed after the commit (receipt-completion.ts).
+ * harmless, a committed row without its payload is not), and only once the record passed
+ * every check up to the transaction (agent, key, size, signature, freshness, chain head): a
+ * write started earlier let refused submissions fill the bucket (120 refused submissions
+ * left 30 MB). That costs the hot path one S3 round trip before the commit. The object is
+ * named by the hash of its own bytes, and is written at most once per request whatever the
+ * rounds. The receipt is completed after the commit (receipt-completion.ts).
  *
  * Failure behaviour (ledger issue, item 4): an infrastructure failure before or in the
  * transaction records nothing and answers INTERNAL_ERROR; one after it answers
@@ -84,7 +85,7 @@ export async function submitOperation(caller: OrgCaller, record: OperationRecord
   if (record.org_id !== caller.orgId) throw new LedgerError('FORBIDDEN', "org_id is not the caller's organization");
   const receiptId = uuidv7(receivedAt);
   const maxPayloadBytes = config().maxPayloadBytes;
-  const payloadWrite = startPayloadWrite(prepared, maxPayloadBytes);
+  let payloadWrite: Promise<void> | undefined;
 
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const [agent, key, visible] = await readState(caller, record);
@@ -99,7 +100,8 @@ export async function submitOperation(caller: OrgCaller, record: OperationRecord
     if (agent.chain_hash !== record.prev_chain_hash) throw await staleHeadError(record, agent);
 
     const row = buildRow(prepared, { agent, key, receiptId, receivedAt });
-    await payloadWrite;
+    // Every check up to the transaction passed: only now may the payload take up storage.
+    await (payloadWrite ??= writePayload(prepared));
     const expected: ExpectedHead = { seqNo: agent.seq_no, chainHash: agent.chain_hash, keysVersion: agent.keys_version };
     const result = await commitOperation(row, expected);
     if (result.committed) return (await completeReceipt(row)).receipt;
@@ -109,12 +111,8 @@ export async function submitOperation(caller: OrgCaller, record: OperationRecord
   throw new Error(`submission of ${record.operation_id} still contended after ${MAX_ROUNDS} rounds; nothing was recorded`);
 }
 
-/** Starts the payload object's write (see the module comment); null when the payload is over the limit. */
-function startPayloadWrite(prepared: PreparedRecord, maxPayloadBytes: number): Promise<void> | null {
-  if (prepared.payloadBytes.byteLength > maxPayloadBytes) return null;
+/** Writes the payload object (see the module comment), named by the hash of its bytes. */
+function writePayload(prepared: PreparedRecord): Promise<void> {
   const { org_id: orgId, operation_id: operationId } = prepared.record;
-  const write = putJsonObject(objectKeys.payload(orgId, operationId, prepared.payloadDigest), prepared.payloadBytes);
-  // A rejection surfaces where the write is awaited; a request rejected earlier never awaits it.
-  write.catch(() => {});
-  return write;
+  return putJsonObject(objectKeys.payload(orgId, operationId, prepared.payloadDigest), prepared.payloadBytes);
 }

@@ -29,8 +29,10 @@ import { LedgerError, conflict, notFound } from '../errors.js';
 import type { Role } from '../roles.js';
 import { invitationWrites, newInvitation } from './invitation-items.js';
 import { invitationView, isOpen, newestFirst } from './member-views.js';
+import { assertMayChangeMember, callerStillOwner, touchesOwner } from './owner-rights.js';
 
 export async function inviteMember(caller: OrgCaller, input: { email: string; role: Role }, now = Date.now()) {
+  assertMayChangeMember(caller, null, null, input.role);
   const email = input.email.trim().toLowerCase();
   const existingUserId = await userIdByEmail(email);
   if (existingUserId && (await getMember(caller.orgId, existingUserId))) throw conflict(`${email} is already a member`);
@@ -38,7 +40,7 @@ export async function inviteMember(caller: OrgCaller, input: { email: string; ro
   const open = (await listOrgInvitations(caller.orgId)).some((invitation) => invitation.email === email && isOpen(invitation, now));
   if (open) throw conflict(`${email} already has a pending invitation; cancel it first`);
   const invitation = newInvitation({ orgId: caller.orgId, email, role: input.role, inviterId: caller.userId, now });
-  await transact(invitationWrites(invitation, now).map((item) => ({ item })));
+  await transact([...(touchesOwner(null, input.role) ? [callerStillOwner(caller)] : []), ...invitationWrites(invitation, now).map((item) => ({ item }))]);
   return invitationView(invitation);
 }
 

@@ -23,6 +23,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, notFound } from '../errors.js';
 import type { Role } from '../roles.js';
 import { memberView } from './member-views.js';
+import { assertMayChangeMember, callerStillOwner, touchesOwner } from './owner-rights.js';
 
 export async function members(caller: OrgCaller) {
   return (await listMembers(caller.orgId)).sort((a, b) => a.joined_at.localeCompare(b.joined_at)).map(memberView);
@@ -42,9 +43,11 @@ function ownerDelta(from: Role, to: Role | null): number {
 
 export async function changeRole(caller: OrgCaller, userId: string, role: Role, now = Date.now()) {
   const member = await existingMember(caller.orgId, userId);
+  assertMayChangeMember(caller, userId, member.role, role);
   if (member.role === role) return memberView(member);
   const owners = ownerDelta(member.role, role);
   await transact([
+    ...(touchesOwner(member.role, role) ? [callerStillOwner(caller)] : []),
     { item: memberRole(caller.orgId, userId, member.role, role), onConditionFailed: raced },
     { item: userRole(userId, caller.orgId, role, now), onConditionFailed: raced },
     {
@@ -77,12 +80,16 @@ const REMOVAL_ITEMS = 4;
  */
 export async function removeMember(caller: OrgCaller, userId: string, now = Date.now()): Promise<void> {
   const member = await existingMember(caller.orgId, userId);
+  assertMayChangeMember(caller, userId, member.role, null);
   const assignments = await listUserAssignments(caller.orgId, userId);
-  if (assignments.length + REMOVAL_ITEMS > MAX_TRANSACTION_ITEMS) {
+  // Leaving on one's own needs no re-check: the member item's own condition covers the caller.
+  const ownerCheck = touchesOwner(member.role, null) && userId !== caller.userId ? [callerStillOwner(caller)] : [];
+  if (assignments.length + REMOVAL_ITEMS + ownerCheck.length > MAX_TRANSACTION_ITEMS) {
     throw conflict('the member has too many agent assignments to remove in one step; unassign some first');
   }
   const owners = ownerDelta(member.role, null);
   await transact([
+    ...ownerCheck,
     { item: memberDelete(caller.orgId, userId, member.role), onConditionFailed: raced },
     { item: userLeave(userId, caller.orgId, now), onConditionFailed: raced },
     {

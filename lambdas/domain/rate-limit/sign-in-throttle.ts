@@ -1,12 +1,17 @@
 /**
- * Throttles password guessing per email (identity issue, item 1): after 5 failed sign-ins
- * for one email within a 15-minute window, every sign-in for it is refused with
- * RATE_LIMITED 429 and Retry-After until the window ends, without looking at the password,
- * so guessing goes no faster however many attempts are sent. A successful sign-in clears
- * the count. Unknown emails are counted like known ones, so the throttle tells nothing
- * about which accounts exist. The counter is keyed by a hash of the email, not the email.
+ * Throttles password guessing per email: at most 5 wrong passwords for one email are ever
+ * evaluated within a 15-minute window; once they are used up, every attempt is refused with
+ * RATE_LIMITED 429 and Retry-After until the window ends, without looking at the password.
+ *
+ * Each attempt reserves a slot atomically before the password is checked
+ * (adapters/aws/rate-limiter.ts reserve), so concurrent guesses cannot slip past the count:
+ * of 32 parallel attempts, 5 are evaluated. A correct password gives its own slot back, so
+ * signing in does not use up the window, but it does not wipe earlier failures either:
+ * clearing them would let concurrent guesses in flight take fresh slots. Unknown emails are
+ * counted like known ones, so the throttle tells nothing about which accounts exist. The
+ * counter is keyed by a hash of the email, not the email.
  */
-import { clear, counterKeys, increment, read } from '../../adapters/aws/rate-limiter.js';
+import { counterKeys, release, reserve } from '../../adapters/aws/rate-limiter.js';
 import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_FAILURES = 5;
@@ -17,17 +22,14 @@ function keyAt(email: string, now: number) {
   return { key: counterKeys.signInFailures(emailCounterId(email), window.start), window };
 }
 
-export async function assertSignInAllowed(email: string, now = Date.now()): Promise<void> {
+/** Takes one of the window's attempts for `email` before its password is checked; RATE_LIMITED when none is left. */
+export async function reserveSignInAttempt(email: string, now = Date.now()): Promise<void> {
   const { key, window } = keyAt(email, now);
-  if ((await read(key, 'failures')) < MAX_FAILURES) return;
+  if (await reserve(key, 'failures', MAX_FAILURES, window.expiresAtS)) return;
   throw rateLimited('too many failed sign-ins for this email', secondsUntil(window.end, now));
 }
 
-export async function recordSignInFailure(email: string, now = Date.now()): Promise<void> {
-  const { key, window } = keyAt(email, now);
-  await increment(key, ['failures'], window.expiresAtS);
-}
-
-export async function clearSignInFailures(email: string, now = Date.now()): Promise<void> {
-  await clear(keyAt(email, now).key);
+/** After a correct password: this attempt was not a failure, so its slot is given back. */
+export async function releaseSignInAttempt(email: string, now = Date.now()): Promise<void> {
+  await release(keyAt(email, now).key, 'failures');
 }

@@ -17,7 +17,11 @@ import { headerValue } from '../json-body.js';
 export const STATE_COOKIE = 'ledger_oauth_state';
 export const CALLBACK_PATH_PREFIX = '/api/auth/callback';
 
-/** The origin the client used to reach us: API Gateway sets Host and X-Forwarded-Proto. */
+/**
+ * The origin the client used to reach us: API Gateway sets Host and X-Forwarded-Proto. Used
+ * only to decide the cookies' Secure attribute; links are built from LEDGER_PUBLIC_URL
+ * (config.ts), never from these client-chosen headers.
+ */
 export function requestOrigin(event: APIGatewayProxyEventV2): string {
   const host = headerValue(event, 'host') ?? event.requestContext?.domainName ?? 'localhost';
   const proto = headerValue(event, 'x-forwarded-proto')?.split(',')[0]?.trim() ?? (config().stage === 'local' ? 'http' : 'https');

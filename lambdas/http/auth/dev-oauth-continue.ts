@@ -8,13 +8,14 @@ import { issueDevCode } from '../../adapters/local/dev-oauth-codes.js';
 import { LedgerError } from '../../domain/errors.js';
 import { routes } from '../../routes.js';
 import { defineHandler } from '../define-handler.js';
-import { CALLBACK_PATH_PREFIX, requestOrigin } from './cookies.js';
+import { publicUrl } from '../../config.js';
+import { CALLBACK_PATH_PREFIX } from './cookies.js';
 import { assertDevProviderEnabled } from './dev-oauth-page.js';
 
-export const handler = defineHandler(routes.devOAuthContinue, async ({ query, route, event }) => {
+export const handler = defineHandler(routes.devOAuthContinue, async ({ query, route }) => {
   assertDevProviderEnabled(route.method, route.path);
   const redirect = new URL(query.redirect_uri);
-  if (redirect.origin !== requestOrigin(event) || redirect.pathname !== `${CALLBACK_PATH_PREFIX}/${query.provider}`) {
+  if (`${redirect.origin}${redirect.pathname}` !== `${publicUrl()}${CALLBACK_PATH_PREFIX}/${query.provider}`) {
     throw new LedgerError('VALIDATION_ERROR', 'query.redirect_uri: not a registered redirect URI of this provider');
   }
   const code = await issueDevCode({

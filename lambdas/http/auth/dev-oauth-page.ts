@@ -1,9 +1,10 @@
 /**
  * The development OAuth provider's consent page: on the local stack it stands in for the
- * Google and GitHub sign-in pages (identity issue, item 1), so social sign-in can be tried
- * and tested end to end without accounts at either. Pressing "Continue" signs in as the
- * email typed there: it is a development tool, so it exists only while the local identity
- * provider is configured and answers NOT_FOUND everywhere else.
+ * Google and GitHub sign-in pages, so social sign-in can be tried and tested end to end
+ * without accounts at either. Pressing "Continue" signs in as the email typed there, so it
+ * is opt-in (LEDGER_DEV_OAUTH=1, config.ts), never deployed (its routes are `localOnly`),
+ * answers NOT_FOUND whenever it is off, and never signs in as an account with a password
+ * (dev-oauth-codes.ts). README, Security.
  */
 import { config } from '../../config.js';
 import { LedgerError } from '../../domain/errors.js';
@@ -11,7 +12,7 @@ import { LedgerError } from '../../domain/errors.js';
 export const DEV_CONTINUE_PATH = '/api/auth/dev-oauth/continue';
 
 export function assertDevProviderEnabled(method: string, path: string): void {
-  if (config().identity.kind !== 'local') throw new LedgerError('NOT_FOUND', `no route for ${method} ${path}`);
+  if (!config().devOAuth) throw new LedgerError('NOT_FOUND', `no route for ${method} ${path}`);
 }
 
 const escapeHtml = (value: string) =>
@@ -35,7 +36,8 @@ export function consentPage(request: ConsentRequest): string {
   <head><meta charset="utf-8"><title>Development sign-in (${providerName})</title></head>
   <body>
     <h1>Development sign-in: ${providerName}</h1>
-    <p>This page stands in for ${providerName} on the local stack. Choose who to sign in as.</p>
+    <p>This page stands in for ${providerName} on the local stack (LEDGER_DEV_OAUTH=1). Choose who to sign in as;
+    an address with a password account signs in with its password instead.</p>
     <form method="get" action="${DEV_CONTINUE_PATH}">
       ${hidden}
       <label>Email <input type="email" name="email" value="dev.user@example.test" required></label>

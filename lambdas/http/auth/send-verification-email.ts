@@ -6,9 +6,8 @@
 import { resendVerificationEmail } from '../../domain/identity/email-verification.js';
 import { routes } from '../../routes.js';
 import { defineHandler } from '../define-handler.js';
-import { requestOrigin } from './cookies.js';
 
-export const handler = defineHandler(routes.sendVerificationEmail, async ({ body, event }) => {
-  await resendVerificationEmail(body, requestOrigin(event));
+export const handler = defineHandler(routes.sendVerificationEmail, async ({ body }) => {
+  await resendVerificationEmail(body);
   return { body: { status: true as const } };
 });

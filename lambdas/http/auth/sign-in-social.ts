@@ -1,14 +1,16 @@
 /**
  * POST /api/auth/sign-in/social (SPEC.md §4.1): {url, redirect: true}. The provider sends
- * the browser back to /api/auth/callback/<provider> on the origin this request came to.
+ * the browser back to /api/auth/callback/<provider> on LEDGER_PUBLIC_URL (never on the
+ * request's Host header; the Cognito app client registers the same URL, lib/identity.ts).
  */
+import { publicUrl } from '../../config.js';
 import { startSocialSignIn } from '../../domain/identity/social.js';
 import { routes } from '../../routes.js';
 import { defineHandler } from '../define-handler.js';
-import { CALLBACK_PATH_PREFIX, requestOrigin, stateCookie } from './cookies.js';
+import { CALLBACK_PATH_PREFIX, stateCookie } from './cookies.js';
 
 export const handler = defineHandler(routes.signInSocial, async ({ body, event }) => {
-  const redirectUri = `${requestOrigin(event)}${CALLBACK_PATH_PREFIX}/${body.provider}`;
+  const redirectUri = `${publicUrl()}${CALLBACK_PATH_PREFIX}/${body.provider}`;
   const started = await startSocialSignIn({ provider: body.provider, callbackURL: body.callbackURL, redirectUri });
   return { body: { url: started.url, redirect: true as const }, cookies: [stateCookie(event, started.state)] };
 });
