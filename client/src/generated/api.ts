@@ -252,7 +252,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Local stack only: the development stand-in for the Google/GitHub consent page. NOT_FOUND elsewhere.
+         * Local stack with LEDGER_DEV_OAUTH=1 only: the development stand-in for the Google/GitHub consent page. NOT_FOUND elsewhere.
          * @description Auth: public.
          */
         get: operations["DevOAuthAuthorize"];
@@ -272,7 +272,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Local stack only: "continue as" on the development provider page; redirects (302) to the callback with a code.
+         * Local stack with LEDGER_DEV_OAUTH=1 only: "continue as" on the development provider page; redirects (302) to the callback with a code. Never for an account with a password.
          * @description Auth: public.
          */
         get: operations["DevOAuthContinue"];
@@ -483,7 +483,7 @@ export type paths = {
         put?: never;
         /**
          * Invites an email with a role (valid 7 days); admin event member.invite.
-         * @description Roles: org_owner, security_admin.
+         * @description Roles: org_owner, security_admin. Only an org_owner may invite with the role org_owner (FORBIDDEN otherwise).
          */
         post: operations["InviteMember"];
         delete?: never;
@@ -524,14 +524,14 @@ export type paths = {
         post?: never;
         /**
          * Removes a member and their assignments (not the last org_owner); admin event member.remove.
-         * @description Roles: org_owner, security_admin.
+         * @description Roles: org_owner, security_admin. Only an org_owner may remove an org_owner (FORBIDDEN otherwise); the last org_owner cannot be removed (VALIDATION_ERROR 409).
          */
         delete: operations["RemoveMember"];
         options?: never;
         head?: never;
         /**
          * Changes a member's role (the last org_owner cannot be demoted); admin event member.role_change.
-         * @description Roles: org_owner, security_admin.
+         * @description Roles: org_owner, security_admin. Only an org_owner may grant or take away org_owner (FORBIDDEN otherwise); nobody may change their own role; the last org_owner can be neither demoted nor removed (VALIDATION_ERROR 409).
          */
         patch: operations["ChangeMemberRole"];
         trace?: never;
