@@ -18,21 +18,12 @@
  * per phase), BENCH_PAYLOAD_BYTES (default 256).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  chainHash,
-  GENESIS,
-  generateKeyPair,
-  OP_VERSION,
-  payloadHash,
-  sha256B64u,
-  signRecord,
-  type OperationRecord,
-} from '@agent-ledger/protocol';
+import { chainHash, GENESIS, generateKeyPair, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
+import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
-import { startLocalStack, TABLE_NAME } from '../local/stack.js';
+import { TABLE_NAME } from '../local/stack.js';
+import { startBenchStack } from './bench-stack.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
 import { apiToken, json } from '../test/support/http-client.js';
 
@@ -102,22 +93,16 @@ interface BenchAgent {
 }
 
 function nextRecord(orgId: string, agent: BenchAgent, payload: string): OperationRecord {
-  return signRecord(
+  return signOperation(
     {
-      op_version: OP_VERSION,
-      operation_id: uuidv7(),
       org_id: orgId,
       agent_id: agent.agentId,
-      issued_at: Date.now(),
-      ttl_ms: 60_000,
-      nonce: randomBytes(16).toString('base64url'),
+      agent_pubkey_kid: 'k1',
+      prev_chain_hash: agent.head,
       operation_type: 'bench.submit',
       subject: { kind: 'bench' },
       action: { verb: 'submit' },
       payload,
-      payload_hash: payloadHash(payload),
-      prev_chain_hash: agent.head,
-      agent_pubkey_kid: 'k1',
     },
     agent.privateKey,
   );
@@ -240,12 +225,7 @@ function report(results: PhaseResult[]): void {
 
 async function main(): Promise<void> {
   log(`starting an in-memory local stack (${AGENTS} agents, up to ${SECONDS}s or ${MAX_OPS} operations per phase)`);
-  const stack = await startLocalStack({
-    port: 0,
-    memory: true,
-    dataDir: join(tmpdir(), 'ledger-bench-unused'),
-    env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR' },
-  });
+  const stack = await startBenchStack();
   try {
     const { token, orgId } = await apiToken(stack.url, 'Bench');
     const agents: BenchAgent[] = [];

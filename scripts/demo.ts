@@ -4,7 +4,7 @@
  *
  *   1. sign up, create a personal workspace, issue an API token (SPEC.md §4.1, §4.2);
  *   2. register an agent with a fresh Ed25519 key (§4.3);
- *   3. sign and submit three chained operation records (§4.5, PROTOCOL.md);
+ *   3. sign and submit three chained operation records through the SDK (§2.1, §4.5);
  *   4. check each receipt offline with only the JWKS document and @agent-ledger/protocol,
  *      then ask the service to verify each operation (signature, chain, receipt, merkle).
  *
@@ -13,20 +13,8 @@
  *   npm run demo
  */
 import { randomBytes } from 'node:crypto';
-import {
-  GENESIS,
-  OP_VERSION,
-  generateKeyPair,
-  payloadHash,
-  signRecord,
-  verifyInclusionProof,
-  verifyReceipt,
-  type Ed25519Jwk,
-  type InclusionProof,
-  type OperationRecord,
-  type Receipt,
-} from '@agent-ledger/protocol';
-import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
+import { verifyInclusionProof } from '@agent-ledger/protocol';
+import { generateKeyPair, LedgerClient, verifyReceipt, type SigningAgent } from '@agent-ledger/client';
 import { apiToken, json } from '../test/support/http-client.js';
 
 const baseUrl = (process.env.DEMO_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
@@ -43,53 +31,37 @@ async function main(): Promise<void> {
   const { token, orgId, email } = await apiToken(baseUrl, 'Demo');
   log(`signed up ${email}, organization ${orgId}, API token issued`);
 
+  const ledger = new LedgerClient({ url: baseUrl, token });
   const agentId = `demo-agent-${randomBytes(3).toString('hex')}`;
   const key = generateKeyPair();
-  await json(baseUrl, 'POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] }, token);
+  await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] });
   log(`registered agent ${agentId} with Ed25519 key k1`);
 
-  const jwks = (await json(baseUrl, 'GET', '/.well-known/service/jwks.json')) as unknown as { keys: Ed25519Jwk[] };
-  let head = GENESIS;
+  // The SDK fills in operation_id, issued_at, nonce, payload_hash, prev_chain_hash and the
+  // signature, and keeps the agent's chain head (SPEC.md §2.1).
+  const agent: SigningAgent = { orgId, agentId, kid: 'k1', privateKey: key.privateKey };
+  const jwks = await ledger.jwks();
   const operations: string[] = [];
   for (const [index, command] of ['git status', 'npm test', 'git push'].entries()) {
-    const payload = { command, cwd: '/work/demo' };
-    const record: OperationRecord = signRecord(
-      {
-        op_version: OP_VERSION,
-        operation_id: uuidv7(),
-        org_id: orgId,
-        agent_id: agentId,
-        issued_at: Date.now(),
-        ttl_ms: 60_000,
-        nonce: randomBytes(16).toString('base64url'),
-        operation_type: 'shell.exec',
-        subject: { kind: 'repository', id: 'acme/demo' },
-        action: { tool: 'Bash', step: index + 1 },
-        payload,
-        payload_hash: payloadHash(payload),
-        prev_chain_hash: head,
-        agent_pubkey_kid: 'k1',
-      },
-      key.privateKey,
-    );
-    const { receipt } = (await json(baseUrl, 'POST', '/v1/operations', record, token)) as unknown as { receipt: Receipt };
-    head = receipt.chain_hash;
+    const { record, receipt } = await ledger.submit(agent, {
+      operation_type: 'shell.exec',
+      subject: { kind: 'repository', id: 'acme/demo' },
+      action: { tool: 'Bash', step: index + 1 },
+      payload: { command, cwd: '/work/demo' },
+    });
     operations.push(record.operation_id);
-    log(`submitted "${command}": seq_no ${receipt.seq_no}, receipt ${verifyReceipt(receipt, jwks) ? 'verifies offline against the JWKS' : 'DOES NOT VERIFY'}`);
+    const offline = verifyReceipt(receipt, jwks, { record, agentPublicKey: key.publicKey }).valid;
+    log(`submitted "${command}": seq_no ${receipt.seq_no}, receipt ${offline ? 'verifies offline against the JWKS' : 'DOES NOT VERIFY'}`);
   }
 
   const deadline = Date.now() + WAIT_FOR_EPOCH_MS;
   for (const operationId of operations) {
-    let result = (await json(baseUrl, 'POST', `/v1/operations/${operationId}/verify`, undefined, token)) as {
-      valid: boolean;
-      checks: Record<string, boolean>;
-      proof?: InclusionProof;
-    };
+    let result = await ledger.verifyOperation(operationId);
     while (!result.proof && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
-      result = (await json(baseUrl, 'POST', `/v1/operations/${operationId}/verify`, undefined, token)) as typeof result;
+      result = await ledger.verifyOperation(operationId);
     }
-    const operation = (await json(baseUrl, 'GET', `/v1/operations/${operationId}`, undefined, token)) as { operation: { chain_hash: string } };
+    const operation = await ledger.getOperation(operationId);
     const proof = result.proof
       ? `inclusion proof in epoch ${result.proof.epoch_id} ${verifyInclusionProof(operation.operation.chain_hash, result.proof) ? 'checks out offline' : 'DOES NOT CHECK OUT'}`
       : 'no epoch covers it yet (epochs close every LEDGER_EPOCH_MS)';

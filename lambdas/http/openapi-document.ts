@@ -2,6 +2,11 @@
  * Generates the OpenAPI 3.1 document from the route table. OpenAPI 3.1 schemas are JSON
  * Schema 2020-12, which zod 4 emits natively, so each route's zod schemas are the single
  * source of both validation and documentation.
+ *
+ * zod emits every schema carrying `.meta({ id })` into the converted schema's own `$defs`,
+ * with `$ref: "#/$defs/<id>"`. Inside an OpenAPI document such a reference resolves against
+ * the document root, where no `$defs` exists, so the named schemas are lifted into
+ * `components.schemas` (OpenAPI 3.1 §4.8.7) and the references are rewritten to point there.
  */
 import * as z from 'zod';
 import type { RouteSpec } from '../routes/route-spec.js';
@@ -9,16 +14,64 @@ import { errorEnvelopeSchema } from '../routes/schemas/common.js';
 
 type JsonSchema = Record<string, unknown>;
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+const COMPONENTS = '#/components/schemas/';
+
+/** The named schemas of one document, filled while its operations are converted. */
+class ComponentSchemas {
+  readonly schemas: Record<string, JsonSchema> = {};
+  private readonly serialized = new Map<string, string>();
+
+  /**
+   * Registers `id` and returns the name it lives under. The same id converted for input and
+   * for output can differ (defaults, transforms); the input variant then gets its own name.
+   */
+  add(id: string, schema: JsonSchema, io: 'input' | 'output'): string {
+    const text = JSON.stringify(schema);
+    for (const name of io === 'input' ? [id, `${id}Input`] : [id]) {
+      const existing = this.serialized.get(name);
+      if (existing === undefined) {
+        this.serialized.set(name, text);
+        this.schemas[name] = schema;
+        return name;
+      }
+      if (existing === text) return name;
+    }
+    throw new Error(`two different schemas carry the OpenAPI component id "${id}"`);
+  }
+}
+
+/** Replaces every `$ref` to `#/$defs/<id>` with the component name `renamed` gives it. */
+function rewriteRefs(value: unknown, renamed: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewriteRefs(item, renamed));
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonSchema = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (key === '$ref' && typeof member === 'string' && member.startsWith('#/$defs/')) {
+      const id = member.slice('#/$defs/'.length);
+      out[key] = `${COMPONENTS}${renamed.get(id) ?? id}`;
+    } else {
+      out[key] = rewriteRefs(member, renamed);
+    }
+  }
+  return out;
+}
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: ComponentSchemas): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
-  return json;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  // Names first (a definition may reference another one), then the rewritten bodies.
+  const renamed = new Map<string, string>();
+  for (const [id, def] of Object.entries(defs)) renamed.set(id, components.add(id, def, io));
+  for (const [id, name] of renamed) components.schemas[name] = rewriteRefs(defs[id], renamed) as JsonSchema;
+  return rewriteRefs(json, renamed) as JsonSchema;
 }
 
 /** Path and query parameters as OpenAPI parameter objects, from object schemas. */
-function parameters(schema: z.ZodType | undefined, location: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: z.ZodType | undefined, location: 'path' | 'query', components: ComponentSchemas): JsonSchema[] {
   if (!schema) return [];
-  const json = schemaOf(schema, 'input');
+  const json = schemaOf(schema, 'input', components);
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({
@@ -40,31 +93,34 @@ function rolesNote(route: RouteSpec): string {
   return `Roles: ${route.auth.join(', ')}.`;
 }
 
-function operation(route: RouteSpec): JsonSchema {
+function operation(route: RouteSpec, components: ComponentSchemas): JsonSchema {
   const success: JsonSchema =
     route.response.body === null
       ? { description: 'OK', content: { [route.response.contentType ?? 'application/octet-stream']: {} } }
-      : { description: 'OK', content: { 'application/json': { schema: schemaOf(route.response.body, 'output') } } };
+      : { description: 'OK', content: { 'application/json': { schema: schemaOf(route.response.body, 'output', components) } } };
   return {
     operationId: route.id,
     summary: route.summary,
     description: route.description === undefined ? rolesNote(route) : `${rolesNote(route)} ${route.description}`,
     security: security(route),
-    parameters: [...parameters(route.request?.params, 'path'), ...parameters(route.request?.query, 'query')],
+    parameters: [...parameters(route.request?.params, 'path', components), ...parameters(route.request?.query, 'query', components)],
     ...(route.request?.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.request.body, 'input') } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.request.body, 'input', components) } } } }
       : {}),
     responses: {
       [String(route.response.status)]: success,
-      default: { description: 'Error (SPEC.md §7)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: { description: 'Error (SPEC.md §7)', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Error` } } } },
     },
   };
 }
 
 export function openApiDocument(routes: readonly RouteSpec[], version: string): Record<string, unknown> {
+  const components = new ComponentSchemas();
+  // The error envelope carries the id `Error`: converting it registers the component.
+  schemaOf(errorEnvelopeSchema, 'output', components);
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, components);
   }
   return {
     openapi: '3.1.0',
@@ -76,7 +132,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API token (SPEC.md §5)' } },
-      schemas: { Error: schemaOf(errorEnvelopeSchema, 'output') },
+      schemas: components.schemas,
     },
   };
 }

@@ -1,14 +1,14 @@
 /**
- * `@agent-ledger/protocol`: PROTOCOL.md in code. Pure (node:crypto, node:buffer and @noble/curves for point decoding only),
- * shared by the service, the SDK and the offline verifier.
+ * `@agent-ledger/protocol`: PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
+ * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus three
+ * libraries that also run in a browser (@noble/curves to decode Ed25519 points for the key
+ * rules, hash-wasm for a resumable SHA-256, asn1js to read RFC 3161 tokens).
  */
-export * from './errors.js';
-export * from './jcs.js';
-export * from './base64url.js';
-export * from './hash.js';
-export * from './ed25519.js';
-export * from './curve.js';
-export * from './jwk.js';
-export * from './record.js';
-export * from './receipt.js';
-export * from './merkle.js';
+export * from './core.js';
+export * from './base64.js';
+export * from './resumablesha256.js';
+export * from './timestamptoken.js';
+export * from './exportbundle.js';
+export * from './exportwriter.js';
+export * from './exportreport.js';
+export * from './exportverify.js';

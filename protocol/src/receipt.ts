@@ -2,13 +2,12 @@
  * The receipt (SPEC.md §2.3) the service returns for an accepted operation, its hash and
  * its signature (PROTOCOL.md "Receipt").
  */
-import type { KeyObject } from 'node:crypto';
 import { b64uDecode, b64uEncode } from './base64url.js';
-import { verify } from './ed25519.js';
 import { ProtocolError } from './errors.js';
 import { sha256B64u } from './hash.js';
 import { canonicalBytes } from './jcs.js';
-import { jwkThumbprint, publicKeyFromJwk, type Jwk } from './jwk.js';
+import type { Jwk } from './jwk.js';
+import { verifyWithJwks } from './jwksverify.js';
 
 /** Current `receipt_version` (PROTOCOL.md: a byte-level change is a new version). */
 export const RECEIPT_VERSION = '1.0';
@@ -133,24 +132,7 @@ export function verifyReceipt(receipt: Receipt, jwks: { keys: readonly Jwk[] }):
   try {
     if (receipt === null || typeof receipt !== 'object') return false;
     if (receiptHash(receipt) !== receipt.receipt_hash) return false;
-    const message = receiptSigningInput(receipt.receipt_hash);
-    if (jwks === null || typeof jwks !== 'object' || !Array.isArray(jwks.keys)) return false;
-    // A fetched JWKS is untrusted JSON: check every entry's shape before using it.
-    for (const entry of jwks.keys as readonly unknown[]) {
-      if (entry === null || typeof entry !== 'object') continue;
-      const jwk = entry as Jwk;
-      if (jwk.kid !== receipt.service_kid) continue;
-      if (typeof jwk.crv !== 'string' || typeof jwk.kty !== 'string' || typeof jwk.x !== 'string') continue;
-      if (jwkThumbprint({ crv: jwk.crv, kty: jwk.kty, x: jwk.x }) !== jwk.kid) continue;
-      let key: KeyObject;
-      try {
-        key = publicKeyFromJwk(jwk);
-      } catch {
-        continue;
-      }
-      if (verify(key, message, receipt.service_signature)) return true;
-    }
-    return false;
+    return verifyWithJwks(jwks, receipt.service_kid, receiptSigningInput(receipt.receipt_hash), receipt.service_signature);
   } catch {
     return false;
   }

@@ -4,17 +4,8 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
-import {
-  chainHash,
-  GENESIS,
-  generateKeyPair,
-  OP_VERSION,
-  payloadHash,
-  signRecord,
-  type OperationRecord,
-  type UnsignedRecord,
-} from '@agent-ledger/protocol';
-import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
+import { chainHash, GENESIS, generateKeyPair, type OperationRecord, type UnsignedRecord } from '@agent-ledger/protocol';
+import { signOperation } from '@agent-ledger/client';
 import type { Api } from './http-client.js';
 
 export interface TestKey {
@@ -60,30 +51,26 @@ export class ClientChain {
     public key: TestKey,
   ) {}
 
-  /** A signed record on the current head; not yet accepted. */
+  /** A signed record on the current head; not yet accepted. Built by the SDK, as an agent would. */
   record(options: RecordOptions = {}): OperationRecord {
     const payload = options.payload === undefined ? { n: this.seqNo + 1 } : options.payload;
-    const unsigned: UnsignedRecord = {
-      op_version: OP_VERSION,
-      operation_id: uuidv7(),
-      org_id: this.orgId,
-      agent_id: this.agentId,
-      issued_at: Date.now(),
-      ttl_ms: 60_000,
-      nonce: randomBytes(16).toString('base64url'),
-      operation_type: 'test.run',
-      subject: { kind: 'repository', id: 'acme/app' },
-      action: { verb: 'run' },
-      payload,
-      payload_hash: payloadHash(payload),
-      prev_chain_hash: this.head,
-      agent_pubkey_kid: (options.key ?? this.key).kid,
-      ...options.fields,
-    };
-    if (options.fields?.payload !== undefined && options.fields.payload_hash === undefined) {
-      unsigned.payload_hash = payloadHash(options.fields.payload);
-    }
-    return { ...signRecord(unsigned, (options.key ?? this.key).privateKey), ...options.after } as OperationRecord;
+    const key = options.key ?? this.key;
+    const { signature: _signature, ...fields } = { payload, ...options.fields } as Partial<OperationRecord>;
+    const record = signOperation(
+      {
+        org_id: this.orgId,
+        agent_id: this.agentId,
+        agent_pubkey_kid: key.kid,
+        prev_chain_hash: this.head,
+        operation_type: 'test.run',
+        subject: { kind: 'repository', id: 'acme/app' },
+        action: { verb: 'run' },
+        payload,
+        ...(fields as Partial<UnsignedRecord>),
+      },
+      key.privateKey,
+    );
+    return { ...record, ...options.after } as OperationRecord;
   }
 
   /** Advances the local head past an accepted record (the SDK's chain state). */

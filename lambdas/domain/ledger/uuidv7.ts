@@ -1,15 +1,2 @@
-/**
- * UUIDv7 (RFC 9562 §5.7): 48-bit Unix ms timestamp, version 7, 74 random bits. The receipt_id
- * of PROTOCOL.md "Receipt" is one; time-ordered ids keep related items close in indexes.
- * (node:crypto has randomUUID, v4 only, before Node 24.)
- */
-import { randomBytes } from 'node:crypto';
-
-export function uuidv7(now = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = 0x70 | (bytes[6]! & 0x0f); // version 7
-  bytes[8] = 0x80 | (bytes[8]! & 0x3f); // variant 10 (RFC 9562 §4.1)
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/** UUIDv7 ids (RFC 9562 §5.7) come from the protocol package, shared with the client SDK. */
+export { uuidv7 } from '@agent-ledger/protocol';

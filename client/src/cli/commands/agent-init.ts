@@ -1,0 +1,146 @@
+/**
+ * `agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project]
+ * [--project-dir DIR] [--on-error deny|allow]`: generates the agent's Ed25519 key, registers
+ * the agent (integration_type = FLAG), writes its files and installs the hook into the
+ * tool's configuration; prints the agent id. Every configuration file is parsed before
+ * anything is registered or written, so a file that does not parse stops it cleanly.
+ * Running it again for the same agent changes nothing.
+ */
+import { createPublicKey, randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { generateKeyPair, GENESIS } from '@agent-ledger/protocol/core';
+import { isApiError, LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
+import { LedgerClient } from '../../sdk/client.js';
+import { ON_ERROR, readConfig, writeChain, writeConfig, type AgentConfig } from '../../local/agent-state.js';
+import { readCredentials } from '../../local/credentials.js';
+import { exists, writeFileAtomic } from '../../local/files.js';
+import { agentDir, agentFiles } from '../../local/paths.js';
+import { HOOKLESS_FLAGS, isToolFlag, TOOL_FLAGS, TOOL_NAMES } from '../../tools/flags.js';
+import { applyPlan } from '../../install/apply.js';
+import { ConfigError } from '../../install/config-error.js';
+import { checkScope, defaultScope, hookCommandLine, INSTALLERS, type InstallPlan, type Scope } from '../../install/targets.js';
+import { oneOf, parseOptions, required } from '../args.js';
+import { CliError, usageError } from '../errors.js';
+
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
+
+export async function agentInit(args: string[]): Promise<number> {
+  const { values } = parseOptions(args, {
+    tool: { type: 'string' },
+    'agent-id': { type: 'string' },
+    scope: { type: 'string' },
+    'project-dir': { type: 'string' },
+    'on-error': { type: 'string' },
+  });
+  const tool = required(values.tool, '--tool');
+  if (!isToolFlag(tool) && !(HOOKLESS_FLAGS as readonly string[]).includes(tool)) {
+    throw usageError(`unknown tool "${tool}": use one of ${[...TOOL_FLAGS, ...HOOKLESS_FLAGS].join(', ')}`);
+  }
+  const onError = oneOf(values['on-error'], '--on-error', ON_ERROR, 'deny');
+  const agentId = values['agent-id'] ?? generatedAgentId(tool);
+  const paths = agentFiles(agentDir(agentId));
+  const credentials = readCredentials();
+
+  // The plan parses every file it will touch: a broken one stops us before anything changes.
+  let plan: InstallPlan | undefined;
+  let scope: Scope = 'user';
+  if (isToolFlag(tool)) {
+    scope = oneOf(values.scope, '--scope', ['user', 'project'] as const, defaultScope(tool));
+    const projectDir = resolve(values['project-dir'] ?? process.cwd());
+    const cliPath = realpathSync(process.argv[1]!);
+    try {
+      checkScope(tool, scope);
+      plan = INSTALLERS[tool].plan({
+        flag: tool,
+        agentId,
+        scope,
+        projectDir,
+        home: homedir(),
+        env: process.env,
+        hookCommand: hookCommandLine(process.execPath, cliPath, tool, agentId),
+        nodePath: process.execPath,
+        cliPath,
+        agentDir: paths.dir,
+      });
+    } catch (error) {
+      if (error instanceof ConfigError) throw new CliError(error.message);
+      throw error;
+    }
+    if (cliPath.includes('/_npx/')) {
+      process.stderr.write(`warning: the hook runs ${cliPath}, inside npx's cache, which npm may delete; install the CLI for good with \`npm install -g @agent-ledger/client\`\n`);
+    }
+  } else if (values.scope !== undefined || values['project-dir'] !== undefined) {
+    throw usageError(`--scope and --project-dir only apply to coding tools; "${tool}" has no hook`);
+  }
+
+  let config: AgentConfig;
+  if (exists(paths.config)) {
+    config = readConfig(paths);
+    if (config.tool !== tool) throw new CliError(`agent ${agentId} is already set up here for ${config.tool}; pick another --agent-id`);
+  } else {
+    config = await register(agentId, tool, onError, credentials.url, credentials.token, paths);
+  }
+
+  if (plan) {
+    const written = applyPlan(plan);
+    const previous = config.install?.files ?? [];
+    config.install = { tool, scope, command: plan.command, files: [...previous, ...written.filter((file) => !previous.some((p) => p.path === file.path))] };
+    writeConfig(paths, config);
+    const name = TOOL_NAMES[tool as keyof typeof TOOL_NAMES];
+    const changed = plan.files.filter((file) => file.before !== file.after).map((file) => file.path);
+    process.stderr.write(
+      changed.length > 0
+        ? `${name}: hook installed (${scope} scope) in\n${changed.map((path) => `  ${path}`).join('\n')}\n`
+        : `${name}: hook already installed (${scope} scope); nothing changed\n`,
+    );
+    for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
+  }
+  process.stdout.write(`${agentId}\n`);
+  return 0;
+}
+
+async function register(agentId: string, tool: string, onError: 'deny' | 'allow', url: string, token: string, paths: ReturnType<typeof agentFiles>): Promise<AgentConfig> {
+  const { publicKey, privateKey } = generateKeyPair();
+  const kid = `${agentId.slice(0, 100)}-k1`;
+  const client = new LedgerClient({ url, token });
+  let orgId: string;
+  try {
+    const { agent } = await client.registerAgent({
+      agent_id: agentId,
+      integration_type: tool as 'other',
+      keys: [{ kid, public_key: publicKey, algorithm: 'ed25519' }],
+    });
+    orgId = agent.org_id;
+  } catch (error) {
+    if (isApiError(error, 'VALIDATION_ERROR') && error.status === 409) {
+      throw new CliError(`${error.message.replace(/^VALIDATION_ERROR: /, '')} in your organization (it has no files in ${paths.dir}); choose another --agent-id`);
+    }
+    if (error instanceof LedgerApiError || error instanceof LedgerTransportError) throw new CliError(`could not register the agent at ${url}: ${error.message}`);
+    throw error;
+  }
+  if (createPublicKey(privateKey).export({ format: 'jwk' }).x !== publicKey) throw new CliError('internal error: generated key pair does not match');
+  writeFileAtomic(paths.key, privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), 0o600);
+  const config: AgentConfig = {
+    agent_id: agentId,
+    org_id: orgId,
+    url,
+    tool,
+    on_error: onError,
+    kid,
+    public_key: publicKey,
+    timeout_ms: DEFAULT_HOOK_TIMEOUT_MS,
+    max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
+    created_at: new Date().toISOString(),
+  };
+  writeConfig(paths, config);
+  writeChain(paths, { seq_no: 0, chain_hash: GENESIS });
+  return config;
+}
+
+function generatedAgentId(tool: string): string {
+  const host = hostname().split('.')[0]!.replace(/[^A-Za-z0-9-]/g, '').slice(0, 40) || 'host';
+  return `${tool}-${host}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,12 @@
+/**
+ * Every command but the hook. The published CLI carries them as one lazily compiled unit
+ * (client/build.mjs): a coding tool starts the hook on every tool use, and it should not
+ * pay for parsing the installers, the export verifier or the PDF reader it never runs.
+ */
+export { login } from './login.js';
+export { agentInit } from './agent-init.js';
+export { agentUninstall } from './agent-uninstall.js';
+export { status } from './status.js';
+export { submit } from './submit.js';
+export { verify } from './verify.js';
+export { exportCommand } from './export.js';

@@ -1,0 +1,88 @@
+/**
+ * `agent-ledger status [--agent ID]`: for one agent or every agent under AGENT_LEDGER_HOME,
+ * the local chain head, the service's status and head, the cached freeze status and the
+ * last errors.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { LedgerClient } from '../../sdk/client.js';
+import { lastErrors, readChain, readConfig, readStatusCache, writeStatusCache } from '../../local/agent-state.js';
+import { readCredentials } from '../../local/credentials.js';
+import { agentDir, agentFiles, ledgerHome } from '../../local/paths.js';
+import { parseOptions } from '../args.js';
+import { CliError } from '../errors.js';
+
+export async function status(args: string[]): Promise<number> {
+  const { values } = parseOptions(args, { agent: { type: 'string' }, json: { type: 'boolean' } });
+  const home = ledgerHome();
+  const ids = values.agent ? [values.agent] : listAgents(home);
+  if (ids.length === 0) {
+    process.stdout.write(`no agents in ${join(home, 'agents')}: create one with \`agent-ledger agent init --tool FLAG\`\n`);
+    return 0;
+  }
+  let token: string | undefined;
+  try {
+    token = readCredentials().token;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+  }
+  let problems = 0;
+  const reports = [];
+  for (const id of ids) {
+    const report = await agentStatus(id, token);
+    if (report.problem) problems += 1;
+    reports.push(report);
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(reports.map(({ lines: _lines, problem: _problem, ...report }) => report), null, 2)}\n`);
+  else for (const report of reports) process.stdout.write(`${report.lines.join('\n')}\n\n`);
+  return problems > 0 ? 1 : 0;
+}
+
+function listAgents(home: string): string[] {
+  try {
+    return readdirSync(join(home, 'agents')).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function agentStatus(id: string, token: string | undefined) {
+  const paths = agentFiles(agentDir(id));
+  const lines = [`agent ${id}`];
+  let problem = false;
+  let service: { status: string; seq_no: number; chain_hash: string } | { error: string } | undefined;
+  let local: ReturnType<typeof readChain> | { error: string };
+  const config = readConfig(paths);
+  lines.push(`  tool        ${config.tool}${config.install ? ` (hook installed, ${config.install.scope} scope)` : ' (no hook installed)'}`);
+  lines.push(`  service     ${config.url}  organization ${config.org_id}  on-error ${config.on_error}`);
+  try {
+    local = readChain(paths);
+    lines.push(`  local head  ${local ? `seq_no ${local.seq_no}  ${local.chain_hash}` : 'none (fetched from the service at the next submit)'}`);
+  } catch (error) {
+    local = { error: (error as Error).message };
+    lines.push(`  local head  ${local.error}`);
+    problem = true;
+  }
+  if (token) {
+    try {
+      const detail = await new LedgerClient({ url: config.url, token }).getAgent(id);
+      service = { status: detail.agent.status, seq_no: detail.chain.seq_no, chain_hash: detail.chain.chain_hash };
+      writeStatusCache(paths, detail.agent.status);
+      lines.push(`  status      ${service.status}`);
+      lines.push(`  head        seq_no ${service.seq_no}  ${service.chain_hash}`);
+      if (local && !('error' in local) && local.chain_hash !== service.chain_hash) {
+        lines.push('  note        the local head is behind the service; the next submit resynchronises it');
+      }
+    } catch (error) {
+      service = { error: (error as Error).message };
+      lines.push(`  status      unknown: ${service.error}`);
+      problem = true;
+    }
+  } else {
+    const cached = readStatusCache(paths);
+    lines.push(`  status      ${cached ? `${cached.status} (cached)` : 'unknown (not logged in)'}`);
+  }
+  const errors = lastErrors(paths, 5);
+  lines.push(errors.length > 0 ? `  last errors\n${errors.map((line) => `    ${line}`).join('\n')}` : '  last errors none');
+  return { agent_id: id, tool: config.tool, url: config.url, local, service, errors, lines, problem };
+}

@@ -1,0 +1,108 @@
+/**
+ * `agent-ledger`: the CLI entry point. Coding tools start the hook on every tool use, so its
+ * start-up time is part of every tool call: the hook is the only command compiled at start.
+ * The others are one unit that the published bundle carries as source text and compiles on
+ * first use (client/build.mjs); run from source, they are an ordinary dynamic import.
+ */
+import { createRequire } from 'node:module';
+import { CliError } from './errors.js';
+import { runHook } from './commands/hook.js';
+import type * as CommandModule from './commands/index.js';
+
+/** The other commands' CommonJS bundle, as text (set by client/build.mjs). */
+declare const AGENT_LEDGER_COMMANDS: string | undefined;
+
+type Commands = typeof CommandModule;
+
+async function commands(): Promise<Commands> {
+  if (typeof AGENT_LEDGER_COMMANDS !== 'string') return import('./commands/index.js');
+  const module = { exports: {} as Commands };
+  new Function('require', 'module', 'exports', AGENT_LEDGER_COMMANDS)(createRequire(import.meta.url), module, module.exports);
+  return module.exports;
+}
+
+const HELP = `agent-ledger: record what your coding agents do in an agent-ledger service
+
+Usage:
+  agent-ledger login --url URL [--token-file FILE]
+      Store the service URL and an API token (read from FILE, from stdin when it is not a
+      terminal, or from a no-echo prompt; never from the command line).
+  agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow]
+      Generate a key, register the agent, and install the hook into the tool's settings.
+      Prints the agent id.
+  agent-ledger agent uninstall --agent ID
+      Remove exactly what init installed.
+  agent-ledger hook FLAG --agent ID
+      The hook itself (the coding tool runs it with its event on stdin).
+  agent-ledger status [--agent ID]
+      Chain head, service status and the last errors of one agent or all of them.
+  agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
+      Sign and submit one record; prints its receipt and record as JSON.
+  agent-ledger verify FILE [--jwks FILE|URL] [--json]
+      Verify a receipt (with its record), a JSON export bundle or a PDF export, offline
+      with --jwks FILE. Exit 0 only when everything verifies.
+  agent-ledger export --from T --to T --format json|pdf [--out FILE] [--agent ID] [--type T]
+      Create an export of the organization's records and download it.
+
+Tool flags: augment, claudecode, cline, codex, copilot, cursor, droid, gemini, grok, kimi,
+  kirocli, kiroide, letta, opencode, qwen (and sdk, other: an agent without a hook).
+
+Files: AGENT_LEDGER_HOME (default ~/.agent-ledger) holds credentials (mode 0600) and
+  agents/<agent_id>/{config.json,key,chain.json,status-cache.json,errors.log}.
+`;
+
+declare const AGENT_LEDGER_VERSION: string | undefined;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'hook':
+      return runHook(rest);
+    case 'login':
+      return (await commands()).login(rest);
+    case 'agent': {
+      const [sub, ...args] = rest;
+      if (sub === 'init') return (await commands()).agentInit(args);
+      if (sub === 'uninstall') return (await commands()).agentUninstall(args);
+      throw new CliError(`unknown command "agent ${sub ?? ''}": use "agent init" or "agent uninstall"\nRun \`agent-ledger --help\` for usage.`, 2);
+    }
+    case 'status':
+      return (await commands()).status(rest);
+    case 'submit':
+      return (await commands()).submit(rest);
+    case 'verify':
+      return (await commands()).verify(rest);
+    case 'export':
+      return (await commands()).exportCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(HELP);
+      return 0;
+    case '--version':
+    case '-v':
+      process.stdout.write(`${typeof AGENT_LEDGER_VERSION === 'string' ? AGENT_LEDGER_VERSION : 'dev'}\n`);
+      return 0;
+    default:
+      throw new CliError(`unknown command "${command}"\nRun \`agent-ledger --help\` for usage.`, 2);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // By name: the lazily compiled commands carry their own copy of the CliError class.
+    if (error instanceof Error && error.name === 'CliError') {
+      const { exitCode } = error as CliError;
+      process.stderr.write(`agent-ledger: ${error.message}\n`);
+      process.exitCode = exitCode;
+      return;
+    }
+    const detail = process.env.AGENT_LEDGER_DEBUG && error instanceof Error ? (error.stack ?? error.message) : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`agent-ledger: unexpected error: ${detail}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,28 @@
+/**
+ * What `agent init` changed in a coding tool's configuration, kept in the agent's
+ * config.json so that `agent uninstall` removes exactly that (HOOKS.md: uninstall leaves the
+ * user's other settings byte-for-byte intact).
+ */
+
+/**
+ * - `json` / `toml`: an entry merged into a file the user owns;
+ * - `owned`: a file the installer created whole (a plugin, a hook script, a hook file).
+ */
+export type ChangeKind = 'json' | 'toml' | 'owned';
+
+export interface InstalledFile {
+  path: string;
+  kind: ChangeKind;
+  /** The file's text before install; null when install created it. */
+  original: string | null;
+  /** SHA-256 (hex) of the file right after install: unchanged since means restore `original` as is. */
+  installed_sha256: string;
+}
+
+export interface InstallRecord {
+  tool: string;
+  scope: 'user' | 'project';
+  /** The command line the tool runs (its hash is what Codex trusts). */
+  command: string;
+  files: InstalledFile[];
+}

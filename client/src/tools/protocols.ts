@@ -1,0 +1,254 @@
+/**
+ * How each coding tool talks to its pre-tool-use hook (../shared/HOOKS.md, checked against
+ * each tool's documentation and source): the shape of the event on stdin, and how the hook
+ * says "allow" or "deny". The hook (../cli/commands/hook.ts) reads only this table, so every
+ * tool's field names live in one place; test/fixtures/events/ holds one recorded event per tool.
+ */
+import type { ToolFlag } from './flags.js';
+
+/** A tool call, in the tool's terms, reduced to what the record needs. */
+export interface ToolEvent {
+  /** The event's working directory or first workspace root. */
+  cwd?: string;
+  /** The tool name as the event gives it (action.verb). */
+  toolName: string;
+  /** The tool's input exactly as received (payload.tool_input). */
+  toolInput: unknown;
+  sessionId?: string;
+}
+
+/** What the hook prints and how it exits. */
+export interface HookAnswer {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+export interface RawEvent {
+  /** stdin as read ('' when the tool sent nothing). */
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The event cannot be understood: the hook applies its on-error policy. */
+export class EventError extends Error {
+  override readonly name = 'EventError';
+}
+
+/**
+ * `foreign`: a well-formed event of another tool, which reads this tool's settings file too
+ * (HOOKS.md "Duplicates": Grok Build reads ~/.claude/settings.json and ~/.cursor/hooks.json,
+ * VS Code reads .claude/settings*.json). That tool's own hook records the call; answering
+ * allow without a record here keeps one action from producing two records.
+ */
+export type Decoded = ToolEvent | 'foreign';
+
+export interface HookProtocol {
+  decode(raw: RawEvent): Decoded;
+  allow(): HookAnswer;
+  deny(reason: string): HookAnswer;
+  /** Kiro IDE's older versions never close stdin: read it only briefly (ms). */
+  stdinIdleMs?: number;
+}
+
+type Json = Record<string, unknown>;
+
+function object(text: string): Json {
+  if (text.trim() === '') throw new EventError('the tool sent no event on stdin');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new EventError('the event on stdin is not JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new EventError('the event on stdin is not a JSON object');
+  return value as Json;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const firstOf = (value: unknown): string | undefined => (Array.isArray(value) ? str(value[0]) : undefined);
+
+function toolName(value: unknown, field: string): string {
+  const name = str(value);
+  if (name === undefined) throw new EventError(`the event has no ${field}`);
+  return name;
+}
+
+/** Exit 2 with the reason on stderr: the deny signal most tools share (HOOKS.md). */
+const exit2 = (reason: string): HookAnswer => ({ exitCode: 2, stderr: `${reason}\n` });
+const allowSilently = (): HookAnswer => ({ exitCode: 0 });
+const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** Claude Code's event: snake_case fields and `hook_event_name: "PreToolUse"`. */
+function claudeShape(event: Json): ToolEvent {
+  return {
+    cwd: str(event.cwd),
+    toolName: toolName(event.tool_name, 'tool_name'),
+    toolInput: event.tool_input,
+    sessionId: str(event.session_id),
+  };
+}
+
+/**
+ * Claude-compatible tools: exit 2 with the reason on stderr, the deny all of them honour
+ * whatever they make of stdout (a JSON decision would be lost to a tool that ignores stdout
+ * on exit 2, or that lets the call run when its JSON does not parse).
+ */
+const claudeCompatible = (decode: (event: Json) => Decoded): HookProtocol => ({
+  decode: ({ stdin }) => decode(object(stdin)),
+  allow: allowSilently,
+  deny: exit2,
+});
+
+export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
+  // Claude Code: PreToolUse {session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_use_id}.
+  // Grok Build (camelCase toolName), VS Code (hookEventName) and Cursor (cursor_version) read
+  // the same settings files and send their own shapes: those are foreign here.
+  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event))),
+  // Codex: the Claude fields plus turn_id and model.
+  codex: claudeCompatible(claudeShape),
+  // Qwen Code: the Claude fields plus tool_call_id.
+  qwen: claudeCompatible(claudeShape),
+  // Factory Droid: Claude-compatible; its shell tool is `Execute`.
+  droid: claudeCompatible(claudeShape),
+  // Kimi Code: {hook_event_name, session_id, cwd, tool_name, tool_input, tool_call_id}.
+  kimi: claudeCompatible(claudeShape),
+  // Kiro CLI: {hook_event_name: "preToolUse", cwd, tool_name, tool_input}.
+  kirocli: claudeCompatible(claudeShape),
+  // Augment: {hook_event_name, conversation_id, workspace_roots, tool_name, tool_input}.
+  augment: claudeCompatible((event) => ({
+    cwd: str(event.cwd) ?? firstOf(event.workspace_roots),
+    toolName: toolName(event.tool_name, 'tool_name'),
+    toolInput: event.tool_input,
+    sessionId: str(event.conversation_id) ?? str(event.session_id),
+  })),
+  // Letta Code: {event_type, working_directory, tool_name, tool_input, tool_call_id, agent_id}; only exit 2 blocks.
+  letta: claudeCompatible((event) => ({
+    cwd: str(event.working_directory),
+    toolName: toolName(event.tool_name, 'tool_name'),
+    toolInput: event.tool_input,
+    sessionId: str(event.session_id),
+  })),
+  // Gemini CLI: BeforeTool {session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name, tool_input};
+  // stdout must hold nothing but its JSON, so allow prints nothing and deny uses exit 2.
+  gemini: claudeCompatible(claudeShape),
+  // Cursor: preToolUse {conversation_id, generation_id, hook_event_name, workspace_roots, tool_name, tool_input};
+  // with failClosed it wants an answer on stdout for every call.
+  cursor: {
+    decode: ({ stdin }) => {
+      const event = object(stdin);
+      if (typeof event.toolName === 'string') return 'foreign'; // Grok Build reads ~/.cursor/hooks.json too
+      return {
+        cwd: firstOf(event.workspace_roots) ?? str(event.cwd),
+        toolName: toolName(event.tool_name, 'tool_name'),
+        toolInput: event.tool_input,
+        sessionId: str(event.conversation_id) ?? str(event.session_id),
+      };
+    },
+    allow: () => ({ exitCode: 0, stdout: json({ permission: 'allow' }) }),
+    deny: (reason) => ({ exitCode: 2, stdout: json({ permission: 'deny', user_message: reason, agent_message: reason }), stderr: `${reason}\n` }),
+  },
+  // GitHub Copilot CLI: preToolUse {timestamp, cwd, toolName, toolArgs (a JSON string)}; exit codes
+  // never block, only {"permissionDecision":"deny"} on stdout does.
+  copilot: {
+    decode: ({ stdin }) => {
+      const event = object(stdin);
+      return {
+        cwd: str(event.cwd),
+        toolName: toolName(event.toolName, 'toolName'),
+        toolInput: event.toolArgs,
+        sessionId: str(event.sessionId),
+      };
+    },
+    allow: allowSilently,
+    deny: (reason) => ({ exitCode: 0, stdout: json({ permissionDecision: 'deny', permissionDecisionReason: reason }) }),
+  },
+  // Grok Build: PreToolUse {hookEventName, toolName, toolInput, sessionId, cwd} (camelCase).
+  grok: {
+    decode: ({ stdin }) => {
+      const event = object(stdin);
+      return {
+        cwd: str(event.cwd) ?? str(event.workspaceRoot),
+        toolName: toolName(event.toolName, 'toolName'),
+        toolInput: event.toolInput,
+        sessionId: str(event.sessionId),
+      };
+    },
+    allow: allowSilently,
+    deny: (reason) => ({ exitCode: 2, stdout: json({ decision: 'deny', reason }), stderr: `${reason}\n` }),
+  },
+  // Cline: an executable named PreToolUse gets {clineVersion, hookName, timestamp, taskId,
+  // workspaceRoots, userId, preToolUse: {toolName, parameters}} and must answer {"cancel": bool}.
+  cline: {
+    decode: ({ stdin }) => {
+      const event = object(stdin);
+      const call = (event.preToolUse ?? {}) as Json;
+      return {
+        cwd: firstOf(event.workspaceRoots),
+        toolName: toolName(call.toolName, 'preToolUse.toolName'),
+        toolInput: call.parameters,
+        sessionId: str(event.taskId),
+      };
+    },
+    allow: () => ({ exitCode: 0, stdout: json({ cancel: false }) }),
+    deny: (reason) => ({ exitCode: 0, stdout: json({ cancel: true, errorMessage: reason }) }),
+  },
+  // opencode: the plugin file the installer writes passes {tool, sessionID, callID, args, directory}
+  // (tool.execute.before's input and output.args) and throws on exit 2 with stderr as message.
+  opencode: {
+    decode: ({ stdin }) => {
+      const event = object(stdin);
+      return {
+        cwd: str(event.directory),
+        toolName: toolName(event.tool, 'tool'),
+        toolInput: event.args,
+        sessionId: str(event.sessionID),
+      };
+    },
+    allow: allowSilently,
+    deny: exit2,
+  },
+  // Kiro IDE: a .kiro.hook runCommand. Newer versions send the Kiro CLI event on stdin; older
+  // ones send nothing, keep stdin open, and pass what they have in USER_PROMPT.
+  kiroide: {
+    stdinIdleMs: 300,
+    decode: ({ stdin, env }) => {
+      if (stdin.trim() !== '') return claudeShape(object(stdin));
+      const prompt = env.USER_PROMPT;
+      if (prompt === undefined || prompt === '') throw new EventError('Kiro sent no event on stdin and no USER_PROMPT');
+      try {
+        const event = JSON.parse(prompt) as Json;
+        if (event && typeof event === 'object' && typeof event.tool_name === 'string') return claudeShape(event);
+      } catch {
+        // plain text: recorded as given
+      }
+      return { toolName: 'preToolUse', toolInput: { user_prompt: prompt } };
+    },
+    allow: allowSilently,
+    deny: exit2,
+  },
+};
+
+/**
+ * action.target: the shell command, file path or URL the tool input names, else "".
+ * Tools name these members differently; the first present one wins.
+ */
+const TARGET_FIELDS = ['command', 'cmd', 'file_path', 'filePath', 'absolute_path', 'notebook_path', 'target_file', 'path', 'file', 'url', 'uri'];
+
+export function targetOf(toolInput: unknown): string {
+  let input = toolInput;
+  if (typeof input === 'string') {
+    try {
+      input = JSON.parse(input); // Copilot sends its arguments as a JSON string
+    } catch {
+      return '';
+    }
+  }
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
+  for (const field of TARGET_FIELDS) {
+    const value = (input as Json)[field];
+    if (typeof value === 'string' && value !== '') return value;
+    if (Array.isArray(value) && value.every((part) => typeof part === 'string') && value.length > 0) return value.join(' ');
+  }
+  return '';
+}

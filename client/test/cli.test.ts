@@ -1,0 +1,189 @@
+/**
+ * The CLI as a person uses it: login (secrets only from an owner-only file, stdin or a
+ * prompt), agent init and uninstall (idempotent, byte-for-byte restore), submit and offline
+ * verify of the receipt it prints (exit 0 only when everything verifies), status, and the
+ * refusals of files others can read.
+ */
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
+import { seedOrg, seedUser } from '../../test/support/seed-identity.js';
+import { FIXTURES, login, readJson, runCli, tempHomes } from './support/cli.js';
+
+let stack: TestStack;
+let token: string;
+const homes = tempHomes('cli');
+const env = homes.env;
+const cli = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  const orgId = await seedOrg('CLI');
+  token = (await seedUser(orgId, 'org_owner')).token;
+});
+afterAll(() => stack?.stop());
+
+describe('agent-ledger login', () => {
+  it('refuses a token on the command line and a token file others can read', async () => {
+    const argv = await cli(['login', '--url', stack.baseUrl, `--token=${token}`]);
+    expect(argv.code).toBe(2);
+    expect(argv.stderr).toMatch(/--token is not accepted: secrets never go on the command line/);
+    expect(argv.stderr).not.toContain(token);
+    const file = join(homes.root, 'token-readable');
+    writeFileSync(file, token, { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const readable = await cli(['login', '--url', stack.baseUrl, '--token-file', file]);
+    expect(readable.code).toBe(1);
+    expect(readable.stderr).toMatch(/can be read or changed by others \(mode 644\); fix it with: chmod 600 /);
+  });
+
+  it('rejects a token the service does not accept, and stores a good one with mode 600', async () => {
+    const bad = await cli(['login', '--url', stack.baseUrl], 'not-a-token\n');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/did not accept the token \(UNAUTHORIZED\)/);
+    const good = await cli(['login', '--url', `${stack.baseUrl}/`], `${token}\n`); // piped on stdin
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toMatch(/logged in to http:\/\/127\.0\.0\.1:\d+ as org_owner\./);
+    const credentials = join(homes.ledgerHome, 'credentials');
+    expect(statSync(credentials).mode & 0o777).toBe(0o600);
+    expect(readJson(credentials)).toEqual({ url: stack.baseUrl, token });
+    await login(stack.baseUrl, token, env, homes.root);
+  });
+
+  it('refuses to use credentials that others can read', async () => {
+    const credentials = join(homes.ledgerHome, 'credentials');
+    chmodSync(credentials, 0o640);
+    try {
+      const run = await cli(['agent', 'init', '--tool', 'sdk']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/credentials at .* can be read or changed by others \(mode 640\); fix it with: chmod 600/);
+    } finally {
+      chmodSync(credentials, 0o600);
+    }
+  });
+});
+
+describe('agent init, submit, verify', () => {
+  let receiptFile: string;
+  const jwksFile = join(homes.root, 'jwks.json');
+
+  it('init for an SDK agent prints its id and writes its files owner-only', async () => {
+    const run = await cli(['agent', 'init', '--tool', 'sdk', '--agent-id', 'release-bot']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('release-bot\n');
+    const dir = join(homes.ledgerHome, 'agents', 'release-bot');
+    expect(statSync(join(dir, 'key')).mode & 0o777).toBe(0o600);
+    expect(readJson(join(dir, 'config.json'))).toMatchObject({ agent_id: 'release-bot', tool: 'sdk', on_error: 'deny', url: stack.baseUrl });
+    expect(readJson(join(dir, 'chain.json'))).toEqual({ seq_no: 0, chain_hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+    const unknown = await cli(['agent', 'init', '--tool', 'emacs']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown tool "emacs": use one of augment, claudecode/);
+  });
+
+  it('submit prints a receipt that verify checks offline; one changed byte fails it', async () => {
+    const payloadFile = join(homes.root, 'payload.json');
+    writeFileSync(payloadFile, '{"version": "v42", "approved_by": "ops"}');
+    const run = await cli(['submit', '--agent', 'release-bot', '--type', 'deploy.start', '--verb', 'deploy', '--target', 'api@v42', '--payload-file', payloadFile]);
+    expect(run.code, run.stderr).toBe(0);
+    const output = JSON.parse(run.stdout);
+    expect(output.receipt.seq_no).toBe(1);
+    expect(output.record).toMatchObject({ operation_type: 'deploy.start', action: { verb: 'deploy', target: 'api@v42' }, payload: { version: 'v42', approved_by: 'ops' } });
+    receiptFile = join(homes.root, 'receipt.json');
+    writeFileSync(receiptFile, run.stdout);
+    writeFileSync(jwksFile, JSON.stringify(await (await fetch(`${stack.baseUrl}/.well-known/service/jwks.json`)).json()));
+
+    const ok = await cli(['verify', receiptFile, '--jwks', jwksFile]);
+    expect(ok.code, ok.stdout + ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/ok +service signature/);
+    expect(ok.stdout).toMatch(/receipt verified\n$/);
+
+    const json = await cli(['verify', receiptFile, '--jwks', `${stack.baseUrl}/.well-known/service/jwks.json`, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'receipt', valid: true, checks: expect.arrayContaining([{ name: 'agent signature', ok: true, detail: expect.any(String) }]) });
+
+    // One byte: the target's last character.
+    const tampered = join(homes.root, 'tampered.json');
+    writeFileSync(tampered, readFileSync(receiptFile, 'utf8').replace('"api@v42"', '"api@v43"'));
+    const bad = await cli(['verify', tampered, '--jwks', jwksFile]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/FAIL +chain hash/);
+    expect(bad.stdout).toMatch(/NOT verified \(2 checks failed\)/);
+    const badJson = await cli(['verify', tampered, '--jwks', jwksFile, '--json']);
+    expect(JSON.parse(badJson.stdout).valid).toBe(false);
+  });
+
+  it('verify explains unreadable input and refuses a JWKS that is not one', async () => {
+    const missing = await cli(['verify', join(homes.root, 'nope.json'), '--jwks', jwksFile]);
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/cannot read .*nope\.json: ENOENT/)]);
+    const notJwks = await cli(['verify', receiptFile, '--jwks', receiptFile]);
+    expect(notJwks.stderr).toMatch(/is not a JWKS/);
+  });
+
+  it('a key file others can read is refused with the chmod that fixes it', async () => {
+    const key = join(homes.ledgerHome, 'agents', 'release-bot', 'key');
+    chmodSync(key, 0o644);
+    try {
+      const run = await cli(['submit', '--agent', 'release-bot', '--type', 'deploy.start', '--verb', 'deploy']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/agent key at .*key can be read or changed by others \(mode 644\); fix it with: chmod 600 /);
+    } finally {
+      chmodSync(key, 0o600);
+    }
+  });
+
+  it('status shows the head, the service status and the last errors', async () => {
+    const run = await cli(['status', '--agent', 'release-bot']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/agent release-bot\n {2}tool +sdk \(no hook installed\)/);
+    expect(run.stdout).toMatch(/status +active/);
+    expect(run.stdout).toMatch(/head +seq_no 1 /);
+    const json = await cli(['status', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ agent_id: 'release-bot', service: expect.objectContaining({ status: 'active', seq_no: 1 }) })]);
+  });
+});
+
+describe('agent init and uninstall of a coding tool', () => {
+  it('installs into the existing settings, a second init changes nothing, uninstall restores every byte', async () => {
+    const home = join(homes.root, 'tool-home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settings = join(home, '.claude', 'settings.json');
+    copyFileSync(join(FIXTURES, 'configs', 'claudecode', '.claude', 'settings.json'), settings);
+    const original = readFileSync(settings);
+    const toolEnv = { ...env, HOME: home };
+    const first = await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', 'laptop-claude'], { env: toolEnv });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/Claude Code: hook installed \(user scope\) in\n {2}.*\.claude\/settings\.json/);
+    const installed = readFileSync(settings);
+    const second = await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', 'laptop-claude'], { env: toolEnv });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe('laptop-claude\n');
+    expect(second.stderr).toMatch(/hook already installed \(user scope\); nothing changed/);
+    expect(readFileSync(settings)).toEqual(installed);
+    const other = await runCli(['agent', 'init', '--tool', 'cursor', '--agent-id', 'laptop-claude'], { env: toolEnv });
+    expect(other.stderr).toMatch(/already set up here for claudecode; pick another --agent-id/);
+
+    const uninstall = await runCli(['agent', 'uninstall', '--agent', 'laptop-claude'], { env: toolEnv });
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(uninstall.stderr).toMatch(/restored +.*settings\.json/);
+    expect(readFileSync(settings)).toEqual(original);
+  });
+
+  it('a settings file that does not parse stops init before anything is registered or written', async () => {
+    const home = join(homes.root, 'broken-home');
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(join(home, '.gemini', 'settings.json'), '{"ui": {"theme": "GitHub",}}');
+    const run = await runCli(['agent', 'init', '--tool', 'gemini', '--agent-id', 'broken-gemini'], { env: { ...env, HOME: home } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/settings\.json is not valid JSON \(\w+ at line 1, column \d+\); fix it first: nothing was changed/);
+    expect(readFileSync(join(home, '.gemini', 'settings.json'), 'utf8')).toBe('{"ui": {"theme": "GitHub",}}');
+    const status = await fetch(`${stack.baseUrl}/v1/agents/broken-gemini`, { headers: { authorization: `Bearer ${token}` } });
+    expect(status.status).toBe(404);
+  });
+
+  it('scope a tool does not have is refused', async () => {
+    const run = await cli(['agent', 'init', '--tool', 'kimi', '--scope', 'project']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/kimi has no project configuration: use --scope user/);
+  });
+});

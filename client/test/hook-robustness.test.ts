@@ -1,0 +1,223 @@
+/**
+ * The hook under bad input and failure (SPEC.md §1, client tooling): empty or malformed
+ * events, an unknown flag, a missing agent directory, a corrupt chain.json, a service that
+ * answers 500 or garbage or cannot be reached. Each gets a clear one-line reason, the
+ * configured allow/deny answer, an errors.log line, and never a stack trace on stdout.
+ * Also: 20 concurrent hook processes of one agent make one unforked chain, a stale lock is
+ * recovered, Kiro IDE's never-closed stdin does not hang the hook, another tool's event in
+ * a shared settings file records nothing, and an oversized tool input is recorded by hash.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol';
+import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
+import { seedOrg, seedUser } from '../../test/support/seed-identity.js';
+import { apiClient, type Api } from '../../test/support/http-client.js';
+import { fixture, login, readJson, runCli, tempHomes, type Run } from './support/cli.js';
+
+let stack: TestStack;
+let api: Api;
+const homes = tempHomes('robust');
+const servers: Server[] = [];
+
+async function fakeService(handler: (body: string) => { status: number; type?: string; body: string }): Promise<string> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const answer = handler(body);
+      res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json' });
+      res.end(answer.body);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function initAgent(agentId: string, onError: 'deny' | 'allow' = 'deny', tool = 'claudecode'): Promise<void> {
+  const result = await runCli(['agent', 'init', '--tool', tool, '--agent-id', agentId, '--on-error', onError, '--scope', tool === 'kiroide' ? 'project' : 'user', '--project-dir', homes.root], {
+    env: { ...homes.env, HOME: join(homes.root, `home-${agentId}`) },
+  });
+  if (result.code !== 0) throw new Error(result.stderr);
+}
+
+const hook = (flag: string, agentId: string, input: string | undefined, extra: { env?: Record<string, string>; keepStdinOpen?: boolean } = {}) =>
+  runCli(['hook', flag, '--agent', agentId], { input, env: { ...homes.env, ...extra.env }, ...(extra.keepStdinOpen ? { keepStdinOpen: true } : {}) });
+
+const agentFile = (agentId: string, name: string) => join(homes.ledgerHome, 'agents', agentId, name);
+const errorsLog = (agentId: string) => {
+  try {
+    return readFileSync(agentFile(agentId, 'errors.log'), 'utf8');
+  } catch {
+    return '';
+  }
+};
+function setUrl(agentId: string, url: string): () => void {
+  const path = agentFile(agentId, 'config.json');
+  const original = readFileSync(path, 'utf8');
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(original), url }));
+  return () => writeFileSync(path, original);
+}
+
+/** A deny in Claude Code's protocol: exit 2, nothing on stdout, one line on stderr. */
+function expectDenied(run: Run, reason: RegExp) {
+  expect(run.code).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  expect(run.stderr).toMatch(reason);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+}
+
+const event = fixture('events/claudecode.json');
+const headOf = async (agentId: string) => (await api('GET', `/v1/agents/${agentId}`)).body.chain.seq_no as number;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000' } });
+  const orgId = await seedOrg('Hook robustness');
+  const owner = await seedUser(orgId, 'org_owner');
+  api = apiClient(stack.baseUrl, owner.token);
+  await login(stack.baseUrl, owner.token, homes.env, homes.root);
+  await Promise.all([initAgent('deny-agent'), initAgent('allow-agent', 'allow'), initAgent('busy-agent'), initAgent('kiro-agent', 'deny', 'kiroide')]);
+});
+afterAll(async () => {
+  for (const server of servers) server.close();
+  await stack?.stop();
+});
+
+describe('bad input to the hook', () => {
+  it('an empty stdin: deny with a reason, logged; on-error allow lets the call run with a warning', async () => {
+    expectDenied(await hook('claudecode', 'deny-agent', ''), /no event on stdin; tool use blocked \(on-error deny\)/);
+    expect(errorsLog('deny-agent')).toMatch(/claudecode event: the tool sent no event on stdin/);
+    const allowed = await hook('claudecode', 'allow-agent', '');
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toBe('');
+    expect(allowed.stderr).toMatch(/allowed without a record \(on-error allow\)/);
+    expect(errorsLog('allow-agent')).toMatch(/no event on stdin/);
+  });
+
+  it('a malformed event: deny, logged, no stack trace', async () => {
+    expectDenied(await hook('claudecode', 'deny-agent', '{"tool_name": "Bash", "tool_input":'), /the event on stdin is not JSON/);
+    expectDenied(await hook('claudecode', 'deny-agent', '{"hook_event_name":"PreToolUse","tool_input":{}}'), /tool use blocked/);
+    expect(errorsLog('deny-agent')).toMatch(/the event on stdin is not JSON/);
+  });
+
+  it('an unknown tool flag and a missing --agent', async () => {
+    const unknown = await hook('vim', 'deny-agent', event);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toMatch(/unknown tool flag "vim" \(one of: augment, claudecode/);
+    const noAgent = await runCli(['hook', 'cursor'], { input: event, env: homes.env });
+    expect(noAgent.code).toBe(2);
+    expect(JSON.parse(noAgent.stdout)).toMatchObject({ permission: 'deny', user_message: expect.stringMatching(/needs --agent ID/) });
+  });
+
+  it('a missing agent directory: deny, saying how to create it', async () => {
+    expectDenied(await hook('claudecode', 'never-initialised', event), /no agent directory at .*never-initialised: run `agent-ledger agent init` first/);
+  });
+
+  it('a corrupt chain.json: deny, logged, saying how to resynchronise; deleting it resynchronises from the service', async () => {
+    const before = await headOf('deny-agent');
+    writeFileSync(agentFile('deny-agent', 'chain.json'), '{"seq_no": "three"');
+    expectDenied(await hook('claudecode', 'deny-agent', event), /chain\.json is corrupt; delete it to resynchronise .*rm /);
+    expect(errorsLog('deny-agent')).toMatch(/chain\.json is corrupt/);
+    expect(await headOf('deny-agent')).toBe(before);
+    writeFileSync(agentFile('deny-agent', 'chain.json'), JSON.stringify({ seq_no: 0, chain_hash: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }));
+    const ok = await hook('claudecode', 'deny-agent', event);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(await headOf('deny-agent')).toBe(before + 1);
+  });
+
+  it('a service answering 500, or garbage, or nothing: the on-error policy, logged', async () => {
+    const failing = await fakeService(() => ({ status: 500, body: JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'boom', request_id: 'r1' } }) }));
+    const garbage = await fakeService(() => ({ status: 200, type: 'text/html', body: '<html>proxy login</html>' }));
+    const closed = await fakeService(() => ({ status: 200, body: '{}' }));
+    servers.at(-1)!.close();
+    for (const [url, reason] of [
+      [failing, /failed: INTERNAL_ERROR: boom/],
+      [garbage, /body that is not JSON/],
+      [closed, /could not be reached: .*connection refused/],
+    ] as const) {
+      const restoreDeny = setUrl('deny-agent', url);
+      const restoreAllow = setUrl('allow-agent', url);
+      try {
+        expectDenied(await hook('claudecode', 'deny-agent', event), reason);
+        const allowed = await hook('claudecode', 'allow-agent', event);
+        expect(allowed.code).toBe(0);
+        expect(allowed.stdout).toBe('');
+        expect(allowed.stderr).toMatch(reason);
+        expect(errorsLog('deny-agent')).toMatch(reason);
+      } finally {
+        restoreDeny();
+        restoreAllow();
+      }
+    }
+  });
+
+  it('a refusal by the service (here: an unregistered key) denies whatever the on-error policy', async () => {
+    const path = agentFile('allow-agent', 'config.json');
+    const original = readFileSync(path, 'utf8');
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(original), kid: 'no-such-key' }));
+    try {
+      expectDenied(await hook('claudecode', 'allow-agent', event), /the ledger refused the record \(INVALID_SIGNATURE: .*\); tool use blocked/);
+    } finally {
+      writeFileSync(path, original);
+    }
+  });
+});
+
+describe('hook behaviour', () => {
+  it('20 concurrent hook processes of one agent make seq_no 1 to 20 without a fork', async () => {
+    const runs = await Promise.all(Array.from({ length: 20 }, () => hook('claudecode', 'busy-agent', event)));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const { body } = await api('GET', '/v1/agents/busy-agent');
+    expect(body.chain.seq_no).toBe(20);
+    // The last writer's chain.json is the service's head: every record built on the one before.
+    expect(readJson(agentFile('busy-agent', 'chain.json'))).toMatchObject({ seq_no: 20, chain_hash: body.chain.chain_hash });
+  }, 60_000);
+
+  it('recovers a lock left behind by a process that died', async () => {
+    writeFileSync(agentFile('busy-agent', 'lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), at: Date.now(), token: 'dead' }));
+    const started = Date.now();
+    const run = await hook('claudecode', 'busy-agent', event);
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await headOf('busy-agent')).toBe(21);
+  });
+
+  it('Kiro IDE: stdin never closed and the context in USER_PROMPT: recorded, no hang', async () => {
+    const started = Date.now();
+    const run = await hook('kiroide', 'kiro-agent', undefined, { keepStdinOpen: true, env: { USER_PROMPT: 'Refactor the cart module' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const { body } = await api('GET', `/v1/operations/${readJson(agentFile('kiro-agent', 'chain.json')).operation_id}`);
+    expect(JSON.parse(body.operation.action)).toEqual({ verb: 'preToolUse', target: '' });
+    expect(body.payload).toEqual({ client: 'kiroide', tool_input: { user_prompt: 'Refactor the cart module' } });
+  });
+
+  it("another tool's event in a shared settings file is allowed without a record (HOOKS.md, Duplicates)", async () => {
+    const before = await headOf('deny-agent');
+    const grokEvent = fixture('events/grok.json');
+    const vscodeEvent = JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 's1', tool_name: 'runInTerminal', tool_input: { command: 'ls' } });
+    for (const foreign of [grokEvent, vscodeEvent]) {
+      const run = await hook('claudecode', 'deny-agent', foreign);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    expect((await hook('cursor', 'deny-agent', grokEvent)).code).toBe(0);
+    expect(await headOf('deny-agent')).toBe(before);
+  });
+
+  it('a tool input over the payload limit is recorded as {truncated, sha256, bytes}', async () => {
+    const big = JSON.parse(event);
+    big.tool_input = { file_path: '/home/dev/shop/big.txt', content: 'x'.repeat(300 * 1024) };
+    const run = await hook('claudecode', 'deny-agent', JSON.stringify(big));
+    expect(run.code, run.stderr).toBe(0);
+    const { body } = await api('GET', `/v1/operations/${readJson(agentFile('deny-agent', 'chain.json')).operation_id}`);
+    const full = canonicalBytes({ client: 'claudecode', session_id: big.session_id, tool_input: big.tool_input });
+    expect(body.payload).toEqual({ truncated: true, sha256: sha256B64u(full), bytes: full.byteLength });
+    expect(JSON.parse(body.operation.action)).toEqual({ verb: 'Bash', target: '/home/dev/shop/big.txt' });
+  });
+});

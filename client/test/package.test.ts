@@ -1,0 +1,45 @@
+/**
+ * The published package: `npm pack` of @agent-ledger/client gives a tarball with nothing but
+ * the bundled CLI, the SDK bundle and its self-contained types; installed into an empty
+ * directory with no other package (offline), `agent-ledger --help` runs and the SDK imports.
+ * The tarball is staged from the real package.json and build, outside client/dist, so that
+ * the other test files can keep running the CLI meanwhile.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const clientDir = fileURLToPath(new URL('..', import.meta.url));
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+
+describe('npm pack', () => {
+  it('installs into an empty directory with only Node and runs', () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-ledger-pack-'));
+    const stage = join(root, 'stage');
+    mkdirSync(stage);
+    copyFileSync(join(clientDir, 'package.json'), join(stage, 'package.json'));
+    execFileSync(process.execPath, [join(clientDir, 'build.mjs'), '--types', `--outdir=${join(stage, 'dist')}`], { stdio: 'pipe' });
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], stage)) as [{ filename: string; files: { path: string }[] }];
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.cjs', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+
+    const app = join(root, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), '{"name": "app", "private": true, "type": "module"}\n');
+    npm(['install', '--offline', '--no-audit', '--no-fund', join(root, packed.filename)], app);
+    expect(readdirSync(join(app, 'node_modules')).sort()).toEqual(['.bin', '.package-lock.json', '@agent-ledger']);
+
+    const help = execFileSync(join(app, 'node_modules', '.bin', 'agent-ledger'), ['--help'], { cwd: app, encoding: 'utf8' });
+    expect(help).toMatch(/^agent-ledger: record what your coding agents do/);
+    expect(help).toContain('agent-ledger agent init --tool FLAG');
+    const sdk = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('@agent-ledger/client'); console.log(typeof m.LedgerClient, typeof m.verifyReceipt, m.GENESIS)"], { cwd: app, encoding: 'utf8' });
+    expect(sdk.trim()).toBe('function function AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+
+    // The types stand alone: a consumer type-checks against them with nothing else installed.
+    writeFileSync(join(app, 'use.ts'), "import { LedgerClient, type Receipt } from '@agent-ledger/client';\nconst c = new LedgerClient({ url: 'http://127.0.0.1:3000' });\nexport const r: Promise<Receipt> = c.submitOperation(null as never).then((x) => x.receipt);\n");
+    const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
+    execFileSync(process.execPath, [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', fileURLToPath(new URL('../../node_modules/@types', import.meta.url)), 'use.ts'], { cwd: app, stdio: 'pipe' });
+  }, 120_000);
+});

@@ -1,0 +1,18 @@
+/**
+ * `@agent-ledger/protocol/core`: the records, receipts, keys and hashes of PROTOCOL.md
+ * without the export bundle. A coding-tool hook starts a process per tool use and needs
+ * only these; importing them from here keeps the export verifier and its ASN.1 reader out
+ * of its start-up (the `agent-ledger` CLI is one bundle whose other commands load lazily).
+ */
+export * from './errors.js';
+export * from './jcs.js';
+export * from './base64url.js';
+export * from './hash.js';
+export * from './ed25519.js';
+export * from './curve.js';
+export * from './jwk.js';
+export * from './record.js';
+export * from './receipt.js';
+export * from './merkle.js';
+export * from './uuid.js';
+export * from './jwksverify.js';

@@ -1,0 +1,119 @@
+/**
+ * The report of verifyExportBundle (docs/EXPORT.md, "What the verifier checks"): a tally of
+ * every check by name, and a finding, with its place in the bundle, for every check that
+ * failed or could not be made from what the bundle holds ("not covered").
+ */
+import type { ExportHeader } from './exportbundle.js';
+
+/** The checks, in docs/EXPORT.md order. */
+export const EXPORT_CHECKS = [
+  'bundle',
+  'canonical',
+  'manifest_digest',
+  'manifest_signature',
+  'summary',
+  'service_key',
+  'agent_key',
+  'epoch',
+  'anchor',
+  'operation',
+  'scope',
+  'order',
+  'row',
+  'signature',
+  'payload',
+  'chain_hash',
+  'chain_link',
+  'receipt',
+  'receipt_row',
+  'inclusion',
+] as const;
+
+export type ExportCheckName = (typeof EXPORT_CHECKS)[number];
+
+/** How often a check passed, failed, or could not be made. */
+export type ExportCheckTally = { passed: number; failed: number; not_covered: number };
+
+/** A check that did not pass, and where: e.g. `operations[12].signature`, `epochs[3].anchor`. */
+export type ExportFinding = {
+  where: string;
+  check: ExportCheckName;
+  status: 'failed' | 'not_covered';
+  reason: string;
+};
+
+export type ExportVerificationReport = {
+  /** true when no check failed (checks not covered do not count against it) */
+  valid: boolean;
+  /** which JWKS the manifest and receipt signatures were checked against */
+  trust: 'trusted_jwks' | 'bundled_jwks';
+  bundle_version: string | null;
+  /** body.export when it is well-formed */
+  export: ExportHeader | null;
+  counts: { operations: number; agents: number; agent_keys: number; epochs: number; anchored_epochs: number };
+  totals: ExportCheckTally;
+  checks: Record<ExportCheckName, ExportCheckTally>;
+  /** every failed and not-covered check, in the order they were made */
+  findings: ExportFinding[];
+};
+
+/**
+ * Collects check outcomes into an {@link ExportVerificationReport}.
+ *
+ * @example
+ * const r = new ReportBuilder('bundled_jwks');
+ * r.check('operations[0].signature', 'signature', false, 'does not verify');
+ * r.build().valid; // false
+ */
+export class ReportBuilder {
+  private readonly tallies = Object.fromEntries(
+    EXPORT_CHECKS.map((c) => [c, { passed: 0, failed: 0, not_covered: 0 }]),
+  ) as Record<ExportCheckName, ExportCheckTally>;
+  private readonly findings: ExportFinding[] = [];
+  bundleVersion: string | null = null;
+  header: ExportHeader | null = null;
+  counts = { operations: 0, agents: 0, agent_keys: 0, epochs: 0, anchored_epochs: 0 };
+
+  constructor(private readonly trust: ExportVerificationReport['trust']) {}
+
+  pass(check: ExportCheckName): void {
+    this.tallies[check].passed += 1;
+  }
+
+  fail(where: string, check: ExportCheckName, reason: string): void {
+    this.tallies[check].failed += 1;
+    this.findings.push({ where, check, status: 'failed', reason });
+  }
+
+  /** `count` checks that could not be made, reported once (e.g. every payload left out). */
+  notCovered(where: string, check: ExportCheckName, reason: string, count = 1): void {
+    this.tallies[check].not_covered += count;
+    this.findings.push({ where, check, status: 'not_covered', reason });
+  }
+
+  /** Pass when `ok`, else fail with `reason`. */
+  check(where: string, check: ExportCheckName, ok: boolean, reason: string): boolean {
+    if (ok) this.pass(check);
+    else this.fail(where, check, reason);
+    return ok;
+  }
+
+  build(): ExportVerificationReport {
+    const totals = { passed: 0, failed: 0, not_covered: 0 };
+    for (const t of Object.values(this.tallies)) {
+      totals.passed += t.passed;
+      totals.failed += t.failed;
+      totals.not_covered += t.not_covered;
+    }
+    return {
+      valid: totals.failed === 0,
+      trust: this.trust,
+      bundle_version: this.bundleVersion,
+      export: this.header,
+      counts: { ...this.counts },
+      totals,
+      checks: structuredClone(this.tallies),
+      findings: [...this.findings],
+    };
+  }
+}

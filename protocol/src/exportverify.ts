@@ -1,0 +1,229 @@
+/**
+ * verifyExportBundle: every check of docs/EXPORT.md "What the verifier checks", offline,
+ * from the bundle alone (and, optionally, a JWKS you trust more than the bundled one).
+ */
+import { b64uDecode } from './base64url.js';
+import { sha256 } from './hash.js';
+import { canonicalBytes } from './jcs.js';
+import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from './exportbundle.js';
+import { checkServiceJwks, indexAgentKeys, indexEpochs } from './exportmaterial.js';
+import { checkChainLinks, checkOperation, type OperationTally } from './exportoperations.js';
+import { ReportBuilder, type ExportVerificationReport } from './exportreport.js';
+import {
+  BODY_SHAPE,
+  BUNDLE_SHAPE,
+  HEADER_SHAPE,
+  JWKS_SHAPE,
+  MANIFEST_SHAPE,
+  MATERIAL_SHAPE,
+  QUERY_SHAPE,
+  SUMMARY_SHAPE,
+  isHashB64u,
+  shapeProblem,
+} from './exportshape.js';
+import type { Jwk } from './jwk.js';
+import { verifyWithJwks } from './jwksverify.js';
+
+/** Options of {@link verifyExportBundle}. */
+export type VerifyExportOptions = {
+  /**
+   * A service JWKS you trust (e.g. fetched yourself from
+   * `/.well-known/service/jwks.json`, or `agent-ledger verify --jwks FILE`). When given, the
+   * manifest and every receipt must verify with one of its keys instead of the bundled
+   * ones, and each bundled key is compared with it.
+   */
+  jwks?: { keys: readonly Jwk[] };
+};
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const utf8Encoder = new TextEncoder();
+const FILE_HEAD = utf8Encoder.encode('{"body":');
+const MANIFEST_HEAD = utf8Encoder.encode(',"manifest":');
+
+function headerOf(value: unknown): ExportHeader | null {
+  if (shapeProblem(value, HEADER_SHAPE) !== null) return null;
+  const h = value as ExportHeader;
+  if (shapeProblem(h.query, QUERY_SHAPE) !== null) return null;
+  if ((h.format !== 'json' && h.format !== 'pdf') || !(h.query.start_time < h.query.end_time)) return null;
+  return h;
+}
+
+/** The parsed file, and the body's canonical bytes when they were already computed. */
+type Parsed = { value: unknown; bodyBytes: Uint8Array | null };
+
+function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
+  if (offset + b.byteLength > a.byteLength) return false;
+  for (let k = 0; k < b.byteLength; k++) if (a[offset + k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * Parse the file, and check that it is exactly JCS of what it parses to. For a bundle the
+ * check is made piecewise ('{"body":' JCS(body) ',"manifest":' JCS(manifest) '}'), so that
+ * the body's canonical bytes serve the manifest digest too: one JCS pass, not two.
+ */
+function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined {
+  let text: string;
+  try {
+    text = typeof input === 'string' ? input : utf8Decoder.decode(input);
+  } catch {
+    report.fail('bundle', 'bundle', 'the file is not UTF-8');
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    report.fail('bundle', 'bundle', 'the file is not JSON');
+    return undefined;
+  }
+  const bytes = typeof input === 'string' ? utf8Encoder.encode(input) : input;
+  let canonical = false;
+  let bodyBytes: Uint8Array | null = null;
+  try {
+    if (shapeProblem(value, BUNDLE_SHAPE) === null) {
+      const { body, manifest } = value as ExportBundle;
+      bodyBytes = canonicalBytes(body);
+      const tail = canonicalBytes(manifest);
+      canonical =
+        bytes.byteLength === FILE_HEAD.byteLength + bodyBytes.byteLength + MANIFEST_HEAD.byteLength + tail.byteLength + 1 &&
+        equalBytes(bytes, FILE_HEAD) &&
+        equalBytes(bytes, bodyBytes, FILE_HEAD.byteLength) &&
+        equalBytes(bytes, MANIFEST_HEAD, FILE_HEAD.byteLength + bodyBytes.byteLength) &&
+        equalBytes(bytes, tail, bytes.byteLength - 1 - tail.byteLength) &&
+        bytes[bytes.byteLength - 1] === 0x7d;
+    } else {
+      const again = canonicalBytes(value);
+      canonical = again.byteLength === bytes.byteLength && equalBytes(bytes, again);
+    }
+  } catch {
+    canonical = false;
+  }
+  report.check('bundle', 'canonical', canonical, 'the file is not the RFC 8785 canonical form of its content (reformatted, or a member repeated)');
+  return { value, bodyBytes };
+}
+
+function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys: readonly Jwk[] }, bodyBytes: Uint8Array | null): void {
+  const problem = shapeProblem(bundle.manifest, MANIFEST_SHAPE);
+  if (problem !== null) {
+    report.fail('manifest', 'manifest_digest', problem);
+    report.fail('manifest', 'manifest_signature', problem);
+    return;
+  }
+  const m = bundle.manifest;
+  let digest: Uint8Array | null = null;
+  try {
+    digest = sha256(bodyBytes ?? canonicalBytes(bundle.body));
+  } catch {
+    digest = null;
+  }
+  const claimed = isHashB64u(m.body_sha256) ? b64uDecode(m.body_sha256) : null;
+  const same = digest !== null && claimed !== null && equalBytes(digest, claimed);
+  report.check('manifest.body_sha256', 'manifest_digest', same, 'body_sha256 is not the SHA-256 of the canonical body: the body was changed');
+  // Checked over the claimed digest, so that the two verdicts say which part was changed.
+  const signed = claimed !== null && verifyWithJwks(jwks, m.service_kid, claimed, m.signature);
+  report.check('manifest.signature', 'manifest_signature', signed, `the signature does not verify over body_sha256 with service key ${m.service_kid}`);
+}
+
+function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSummary): void {
+  const problem = shapeProblem(declared, SUMMARY_SHAPE);
+  if (problem !== null) return report.fail('summary', 'summary', problem);
+  const d = declared as ExportSummary;
+  const off = (Object.keys(actual) as (keyof ExportSummary)[]).filter((k) => d[k] !== actual[k]);
+  report.check('summary', 'summary', off.length === 0, off.map((k) => `${k} is ${d[k]}, counted ${actual[k]}`).join('; '));
+}
+
+/**
+ * Verify an export bundle offline (docs/EXPORT.md). `bundle` is the parsed JSON, or the
+ * file's bytes or text (then the file must also be exactly canonical: check `canonical`).
+ * Never throws: every problem is a finding naming the check and the place, e.g.
+ * `operations[12].signature` or `epochs[3].anchor`. `valid` is true when no check failed;
+ * gaps in an agent's seq_no (a filtered export), operations not yet in an epoch,
+ * unanchored epochs and payloads left out are "not covered", not failures.
+ *
+ * It does not check the RFC 3161 token's signature and certificate chain (that trust
+ * decision is `openssl ts -verify -CAfile`'s), nor anything the bundle does not hold.
+ *
+ * @example
+ * const report = verifyExportBundle(await readFile('export.json'), { jwks: trustedJwks });
+ * if (!report.valid) for (const f of report.findings) console.log(f.status, f.where, f.reason);
+ */
+export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions = {}): ExportVerificationReport {
+  // A trusted JWKS that is not one trusts no key: never fall back to the bundled keys.
+  const given = options.jwks;
+  const trusted = given === undefined ? null : given !== null && Array.isArray(given.keys) ? given : { keys: [] };
+  const report = new ReportBuilder(trusted !== null ? 'trusted_jwks' : 'bundled_jwks');
+  if (trusted !== null && trusted.keys.length === 0) report.fail('options.jwks', 'service_key', 'the trusted JWKS has no keys');
+  const parsed = typeof bundle === 'string' || bundle instanceof Uint8Array ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
+  if (parsed === undefined) return report.build();
+  const value = parsed.value;
+
+  const top = shapeProblem(value, BUNDLE_SHAPE) ?? shapeProblem((value as ExportBundle).body, BODY_SHAPE);
+  if (top !== null) {
+    report.fail('bundle', 'bundle', `not an export bundle: ${top}`);
+    return report.build();
+  }
+  const b = value as ExportBundle;
+  const body = b.body;
+  report.bundleVersion = body.bundle_version;
+  if (body.bundle_version !== EXPORT_BUNDLE_VERSION) {
+    report.fail('bundle', 'bundle', `bundle_version ${body.bundle_version} is not ${EXPORT_BUNDLE_VERSION}; this verifier reads ${EXPORT_BUNDLE_VERSION} only`);
+    return report.build();
+  }
+  const material = body.verification_material;
+  const materialProblem = shapeProblem(material, MATERIAL_SHAPE) ?? shapeProblem(material.service_jwks, JWKS_SHAPE);
+  if (materialProblem !== null) {
+    report.fail('verification_material', 'bundle', materialProblem);
+    return report.build();
+  }
+  const header = headerOf(body.export);
+  report.header = header;
+  report.check('export', 'bundle', header !== null, 'export is not a well-formed header (docs/EXPORT.md)');
+
+  const bundledJwks = material.service_jwks as { keys: Jwk[] };
+  const jwks = trusted ?? bundledJwks;
+  checkManifest(report, b, jwks, parsed.bodyBytes);
+  checkServiceJwks(report, bundledJwks.keys, trusted?.keys ?? null);
+
+  const keys = indexAgentKeys(material.agent_keys);
+  const epochs = indexEpochs(report, material.epochs, header?.org_id ?? null);
+  const tally: OperationTally = { agents: new Set(), proofs: 0, payloads: 0, omittedPayloads: 0 };
+  const ctx = { report, header, keys, epochs, jwks };
+  const checked: (ExportOperation | null)[] = [];
+  let previous: ExportOperation | null = null;
+  body.operations.forEach((raw: unknown, i: number) => {
+    const op = checkOperation(ctx, i, raw, tally, previous);
+    checked.push(op);
+    if (op !== null) previous = op;
+  });
+  checkChainLinks(report, checked);
+  if (tally.omittedPayloads > 0) {
+    report.notCovered('export.include_payloads', 'payload', `payloads were left out of the export (${tally.omittedPayloads} operations)`, tally.omittedPayloads);
+  }
+
+  for (const k of keys.values()) {
+    const reason = k.problem ?? (k.used ? null : 'signed no record of this bundle');
+    report.check(`agent_keys[${k.index}]`, 'agent_key', reason === null, reason ?? '');
+  }
+  for (const e of epochs.values()) {
+    const reason = e.problem ?? (e.used ? null : "no operation's proof points to this epoch");
+    report.check(`epochs[${e.index}]`, 'epoch', reason === null, reason ?? '');
+  }
+
+  report.counts = {
+    operations: body.operations.length,
+    agents: tally.agents.size,
+    agent_keys: material.agent_keys.length,
+    epochs: material.epochs.length,
+    anchored_epochs: report.counts.anchored_epochs,
+  };
+  checkSummary(report, body.summary, {
+    operations: body.operations.length,
+    agents: tally.agents.size,
+    agent_keys: material.agent_keys.length,
+    epochs: material.epochs.length,
+    proofs: tally.proofs,
+    payloads: tally.payloads,
+  });
+  return report.build();
+}
