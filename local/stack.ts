@@ -16,6 +16,7 @@ import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
 import { startS3Local } from './s3-local.js';
 import { startServing } from './serve.js';
+import { fileCheckpoints } from './stream-poller.js';
 import { ensureTable } from './table.js';
 import { removeWhenGone } from './watchdog.js';
 
@@ -119,7 +120,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const config = parseConfig(process.env);
     resetConfigForTests();
 
-    const serving = await startServing({ port: options.port ?? 3000, epochMs: config.epochMs });
+    const serving = await startServing({
+      port: options.port ?? 3000,
+      epochMs: config.epochMs,
+      // Kept with the table, so events committed while the stack was down go out at the next start.
+      ...(options.memory ? {} : { checkpoints: fileCheckpoints(join(storageDir, 'stream-checkpoints.json')) }),
+    });
     stoppers.push(() => serving.stop());
 
     let stopping: Promise<void> | undefined;

@@ -7,6 +7,13 @@ export type EventType = 'operation.accepted' | 'epoch.created' | 'agent.status_c
 
 export interface EventMessage {
   event: EventType;
+  /**
+   * A stable id of the fact (docs/EVENTS.md): the same on every re-send of the message, so the
+   * webhook worker derives each delivery's id from it and receivers de-duplicate on that.
+   * operation.accepted: the receipt's queue_message_id; epoch.created: the epoch_id;
+   * agent.status_changed: the id of the admin log entry of the change.
+   */
+  event_id: string;
   org_id: string;
   /** Unix ms when the event happened. */
   timestamp: number;

@@ -37,12 +37,9 @@ export const MAX_TRANSACTION_ITEMS = 100;
 /** DynamoDB's limit of keys per BatchGetItem. */
 export const MAX_BATCH_GET_KEYS = 100;
 
-/** Width of zero-padded numbers in sort keys, so that seq_no and Unix ms sort as strings do. */
-const SEQ_WIDTH = 12;
+/** Width of zero-padded Unix ms in sort keys, so that they sort as strings do. */
 const MS_WIDTH = 13;
 
-/** A 12-digit, zero-padded seq_no. */
-export const padSeq = (seqNo: number): string => String(seqNo).padStart(SEQ_WIDTH, '0');
 /** A 13-digit, zero-padded Unix ms: sort keys that order as the numbers do. */
 export const padMs = (ms: number): string => String(ms).padStart(MS_WIDTH, '0');
 

@@ -6,20 +6,39 @@
  *
  * Tenancy is in the key: every partition key value starts with `ORG#<org_id>` except the
  * few global lookups (user by email, token by hash), whose items then carry the org.
+ *
+ * Projections (docs/COST.md, Indexes): an index entry is written, and paid for, whenever an
+ * item it projects is written, so an index projects only what its readers use. gsi1's
+ * readers list whole invitations and assignments (ALL); gsi2 is the operations' time
+ * index, whose readers (the sealer, audit and export queries) need the leaf fields and the
+ * filter fields and read whole rows by key when they need more; gsi3 lists agents by their
+ * last active window and epochs by follow-up stage, by key only.
  */
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
   /** Items with this attribute (Unix seconds) are removed by DynamoDB TTL: sessions, counters. */
   ttlAttribute: 'expires_at_s',
+  /**
+   * The table's stream (DynamoDB Streams, new images): the transactional outbox of the events
+   * queue (lambdas/workers/forward-events.ts): an accepted operation and a new epoch each
+   * become their event from the stream record of the item that commits them.
+   */
+  stream: 'NEW_IMAGE',
   globalIndexes: [
-    /** Lookups by a unique id: operation by operation_id, token by hash, user by email, ... */
-    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-    /** Organization-wide time order: operations by created_at, admin events, epochs. */
-    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    /** Sparse: operations not yet sealed into an epoch, by organization and time; epochs with follow-ups left (store/epochs.ts). */
-    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+    /** Lookups by a unique id: invitations by invitee, assignments by user. */
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
+    /** Operations of an organization in (created_at, operation_id) order, sharded by agent (ledger-items.ts). */
+    {
+      name: 'gsi2',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      projection: { type: 'INCLUDE', attributes: ['operation_id', 'created_at', 'chain_hash', 'agent_id', 'operation_type'] },
+    },
+    /** Sparse: agents by their last active epoch window; epochs with follow-ups left (store/epochs.ts). */
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'KEYS_ONLY' } },
   ],
 } as const;
 
 export type IndexName = (typeof TABLE_DESIGN.globalIndexes)[number]['name'];
+export type IndexProjection = (typeof TABLE_DESIGN.globalIndexes)[number]['projection'];

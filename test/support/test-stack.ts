@@ -26,6 +26,7 @@ import { applyEnv, localEnv } from '../../local/env.js';
 import { ensureLocalKeys } from '../../local/keys.js';
 import { ensureBuckets, localS3Client } from '../../local/s3-local.js';
 import type { Schedule } from '../../local/schedule.js';
+import type { StreamPoller } from '../../local/stream-poller.js';
 import { startServing } from '../../local/serve.js';
 import { ensureTable } from '../../local/table.js';
 import { removeWhenGone } from '../../local/watchdog.js';
@@ -48,6 +49,8 @@ export interface TestStack {
   s3Endpoint: string;
   /** The in-process queue the handlers send to; `drain()` waits for the workers. */
   queue: MemoryQueue;
+  /** The table's stream poller (the events outbox): `drain()` waits until every committed event is on the queue. */
+  stream: StreamPoller;
   /** The epoch timer; `runNow()` runs the scheduled workers without waiting for it. */
   schedule: Schedule;
   stop(): Promise<void>;
@@ -110,6 +113,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       dynamoEndpoint,
       s3Endpoint,
       queue: serving.queue,
+      stream: serving.stream,
       schedule: serving.schedule,
       stop,
     };

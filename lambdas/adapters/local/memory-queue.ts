@@ -123,6 +123,11 @@ export class MemoryQueue implements Queue {
     return messageId;
   }
 
+  async sendBatch(queue: QueueName, messages: readonly QueueMessage[]): Promise<number[]> {
+    for (const message of messages) await this.send(queue, message);
+    return [];
+  }
+
   async ping(): Promise<void> {}
 
   /**

@@ -54,6 +54,15 @@ export async function changeStatus(
     if (refused) throw conflict(refused);
     const keys = transition === 'revoke' ? await listKeys(caller.orgId, agentId) : [];
     const revokeKeys = keys.filter((key) => key.status !== 'revoked');
+    const event = adminEventPut({
+      orgId: caller.orgId,
+      actor: caller.userId,
+      action,
+      targetType: 'agent',
+      targetId: agentId,
+      details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
+      now,
+    });
     const committed = await changeAgentStatus({
       orgId: caller.orgId,
       agentId,
@@ -62,18 +71,11 @@ export async function changeStatus(
       now,
       keysVersion: agent.keys_version,
       revokeKeys,
-      event: adminEventPut({
-        orgId: caller.orgId,
-        actor: caller.userId,
-        action,
-        targetType: 'agent',
-        targetId: agentId,
-        details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
-        now,
-      }),
+      event,
     });
     if (!committed) return RETRY;
     return {
+      eventId: String(event.Put!.Item!.event_id),
       agent: agentView({ ...agent, status: to, updated_at: now }),
       previous_status: agent.status,
       ...(transition === 'revoke'
@@ -81,6 +83,7 @@ export async function changeStatus(
         : {}),
     };
   });
-  await announceStatusChange(ports, { orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
-  return result;
+  const { eventId, ...answer } = result;
+  await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: answer.previous_status, status: to, reason, at: now });
+  return answer;
 }

@@ -11,6 +11,8 @@ import type { EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
 
 export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, input: {
+  /** The admin log entry of the change: the event's stable id. */
+  eventId: string;
   orgId: string;
   agentId: string;
   previousStatus: AgentStatus;
@@ -20,6 +22,7 @@ export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, inpu
 }): Promise<void> {
   const message: EventMessage = {
     event: 'agent.status_changed',
+    event_id: input.eventId,
     org_id: input.orgId,
     timestamp: input.at,
     data: { agent_id: input.agentId, previous_status: input.previousStatus, status: input.status, reason: input.reason },

@@ -1,14 +1,37 @@
 /**
  * Reads the caller behind a token hash: the token item, then its user (for the current
  * organization and role). Two point reads; a revoked token still works until its grace
- * period ends (token rotation, SPEC.md §4.1). The user item is read on every request, so a
- * role change or removal applies to the very next request; the
- * reads are strongly consistent so "next" holds even right after the write.
+ * period ends (token rotation, SPEC.md §4.1). The reads are strongly consistent.
+ *
+ * API tokens (what agents submit with: the hot path) are cached per process for
+ * LEDGER_CALLER_CACHE_MS (default 5 s; docs/COST.md, Caches): within that time a process may
+ * still accept an API token that was revoked (its user removed from the organization or
+ * given another role since). Expiry and the end of a rotation grace period are checked
+ * against the cached token's own times on every request, so they apply to the millisecond.
+ * Session tokens (people in the console) are read on every request: signing out and role
+ * changes apply to the very next request.
  */
 import type { TokenItem } from '../../store/identity-items.js';
 import { getToken } from '../../store/tokens.js';
 import { getUser } from '../../store/users.js';
+import { config } from '../../config.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 import type { Caller } from './caller.js';
+
+/** Processes remember this many API tokens at most. */
+const MAX_CACHED_TOKENS = 10_000;
+
+let apiTokens: TtlCache<{ token: TokenItem; caller: Caller | null }> | undefined;
+
+function tokenCache(): TtlCache<{ token: TokenItem; caller: Caller | null }> {
+  apiTokens ??= new TtlCache(config().callerCacheMs, MAX_CACHED_TOKENS);
+  return apiTokens;
+}
+
+/** Forgets every cached API token of this process (tests that change the cache's lifetime). */
+export function resetCallerCacheForTests(): void {
+  apiTokens = undefined;
+}
 
 export function tokenUsable(token: TokenItem, now: number): boolean {
   if (token.expires_at !== null && now >= token.expires_at) return false;
@@ -46,4 +69,21 @@ export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
 export async function loadCaller(hash: string, now: number): Promise<Caller | null> {
   const token = await loadToken(hash, now);
   return token ? loadTokenUser(token) : null;
+}
+
+/**
+ * The caller behind a token hash, through the per-process API token cache (module comment):
+ * null for an unknown, expired, ended or orphaned token.
+ */
+export async function loadCallerCached(hash: string, now: number): Promise<{ token: TokenItem; caller: Caller } | null> {
+  const cache = tokenCache();
+  let entry = cache.get(hash);
+  if (!entry) {
+    const token = await getToken(hash);
+    if (!token) return null;
+    entry = { token, caller: await loadTokenUser(token) };
+    if (token.kind === 'api') cache.set(hash, entry);
+  }
+  if (!tokenUsable(entry.token, now) || !entry.caller) return null;
+  return { token: entry.token, caller: entry.caller };
 }

@@ -10,7 +10,9 @@
 import { b64uEncode, leafHash, MerkleTree, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
 import { readEpochItem, type EpochItem } from '../../store/epochs.js';
 import { loadLeafList } from './commit-epoch.js';
+import { config } from '../../config.js';
 import { startTimeOfEpochId } from './epoch-id.js';
+import { windowStart } from './window.js';
 import { LeafListMismatchError } from './leaf-list.js';
 import { WeightedCache } from './weighted-cache.js';
 
@@ -19,6 +21,8 @@ export const MAX_CACHED_LEAVES = 250_000;
 
 interface EpochTree {
   operationIds: string[];
+  /** operation_id → leaf index: where an operation sits in its epoch's list. */
+  leafIndex: Map<string, number>;
   tree: MerkleTree;
 }
 
@@ -29,21 +33,39 @@ async function treeOf(item: EpochItem): Promise<EpochTree> {
   const hit = cache.get(key);
   if (hit) return hit;
   const list = await loadLeafList(item);
+  const operationIds = list.leaves.map((leaf) => leaf.operation_id);
   const entry = {
-    operationIds: list.leaves.map((leaf) => leaf.operation_id),
+    operationIds,
+    leafIndex: new Map(operationIds.map((id, index) => [id, index])),
     tree: new MerkleTree(list.leaves.map((leaf) => leafHash(leaf.chain_hash))),
   };
   cache.set(key, entry, entry.tree.size);
   return entry;
 }
 
-/** What a sealed row carries (set by the sealer when it marks members). */
+/**
+ * What the Merkle check needs of a row. An operation is in the epoch of its created_at window
+ * (domain/epochs/seal-organization.ts), at its place in that epoch's leaf list; rows sealed
+ * before sealing became read-only carry the epoch and leaf the sealer marked on them.
+ */
 export interface SealedRow {
   org_id: string;
   operation_id: string;
   chain_hash: string;
+  created_at: number;
   epoch_id?: string;
   leaf_index?: number;
+}
+
+/** The row's epoch item and leaf index, or undefined while no epoch covers it. */
+async function placeOf(row: SealedRow, epochMs: number): Promise<{ item: EpochItem | undefined; index: number | undefined } | undefined> {
+  if (row.epoch_id !== undefined && row.leaf_index !== undefined) {
+    const startTime = startTimeOfEpochId(row.epoch_id);
+    const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
+    return { item: item?.epoch_id === row.epoch_id ? item : undefined, index: row.leaf_index };
+  }
+  const item = await readEpochItem(row.org_id, windowStart(row.created_at, epochMs));
+  return item ? { item, index: undefined } : undefined;
 }
 
 export interface MerkleEvidence {
@@ -53,11 +75,11 @@ export interface MerkleEvidence {
 }
 
 /** undefined while no epoch covers the operation (checks.merkle is then absent). */
-export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | undefined> {
-  if (row.epoch_id === undefined || row.leaf_index === undefined) return undefined;
-  const startTime = startTimeOfEpochId(row.epoch_id);
-  const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
-  if (!item || item.epoch_id !== row.epoch_id) return { merkle: false };
+export async function merkleEvidence(row: SealedRow, epochMs = config().epochMs): Promise<MerkleEvidence | undefined> {
+  const place = await placeOf(row, epochMs);
+  if (!place) return undefined;
+  const { item } = place;
+  if (!item) return { merkle: false };
   let entry: EpochTree;
   try {
     entry = await treeOf(item);
@@ -65,8 +87,9 @@ export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | u
     if (error instanceof LeafListMismatchError) return { merkle: false };
     throw error;
   }
-  const index = row.leaf_index;
-  if (!Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
+  // An operation missing from its own window's epoch is damaged evidence, never "not yet covered".
+  const index = place.index ?? entry.leafIndex.get(row.operation_id);
+  if (index === undefined || !Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
   const proof: InclusionProof = {
     epoch_id: item.epoch_id,
     leaf_index: index,
