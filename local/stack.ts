@@ -46,6 +46,8 @@ export interface LocalStack {
   storageDir: string;
   /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
   devOAuth: boolean;
+  /** Resolves once every event committed so far is on the events queue (the stream poller caught up). */
+  drainEvents(): Promise<void>;
   /** Stops everything in reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -136,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       s3Endpoint: s3.endpoint,
       storageDir,
       devOAuth: config.devOAuth,
+      drainEvents: () => serving.stream.drain(),
       stop: () => (stopping ??= unwind(stoppers)),
     };
   } catch (error) {

@@ -32,6 +32,8 @@ import { lambdaContext } from './lambda-context.js';
 
 const IDLE_POLL_MS = 100;
 const MAX_ATTEMPTS = 5;
+/** How often the shard list is read again (shards split and close now and then). */
+const SHARD_REFRESH_MS = 2_000;
 
 /** Where checkpoints are kept: in memory (tests), or a JSON file (`npm start`). */
 export interface CheckpointStore {
@@ -224,10 +226,18 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     return result;
   }
 
+  let shardList: Shard[] = [];
+  let shardsReadAt = -Infinity;
+
   async function pass(): Promise<void> {
-    const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    const anyOpen = shardList.some((shard) => !shards.get(shard.ShardId!)?.closed);
+    if (!anyOpen || Date.now() - shardsReadAt > SHARD_REFRESH_MS) {
+      const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+      shardList = ordered(described.StreamDescription?.Shards ?? []);
+      shardsReadAt = Date.now();
+    }
     let handled = 0;
-    for (const shard of ordered(described.StreamDescription?.Shards ?? [])) {
+    for (const shard of shardList) {
       const id = shard.ShardId!;
       let state = shards.get(id);
       if (!state) shards.set(id, (state = { iterator: undefined, closed: false, attempts: 0, retryAt: 0 }));
@@ -259,6 +269,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     async drain(timeoutMs = 10_000) {
       // Two idle passes that both started after this call: everything committed before it was seen.
       const deadline = Date.now() + timeoutMs;
+      shardsReadAt = -Infinity; // a shard opened since the last refresh is read too
       const start = passes;
       while (!stopped && !(passes >= start + 2 && idlePasses >= 2)) {
         if (Date.now() > deadline) throw new Error(`stream not drained within ${timeoutMs} ms`);
