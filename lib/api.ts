@@ -9,8 +9,9 @@
  */
 import { join } from 'node:path';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import type {
+  CfnStage} from 'aws-cdk-lib/aws-apigatewayv2';
 import {
-  CfnStage,
   HttpApi,
   HttpRoute,
   HttpRouteKey,
