@@ -246,7 +246,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     }
     await checkpointStore.save(checkpoints);
     passes += 1;
-    idlePasses = handled === 0 ? idlePasses + 1 : 0;
+    // A shard waiting to retry a failed batch is not idle, however quiet this pass was.
+    const retrying = [...shards.values()].some((state) => state.attempts > 0);
+    idlePasses = handled === 0 && !retrying ? idlePasses + 1 : 0;
   }
 
   function schedule(delay: number): void {

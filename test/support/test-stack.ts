@@ -26,7 +26,7 @@ import { applyEnv, localEnv } from '../../local/env.js';
 import { ensureLocalKeys } from '../../local/keys.js';
 import { ensureBuckets, localS3Client } from '../../local/s3-local.js';
 import type { Schedule } from '../../local/schedule.js';
-import type { StreamPoller } from '../../local/stream-poller.js';
+import type { CheckpointStore, StreamPoller } from '../../local/stream-poller.js';
 import { startServing } from '../../local/serve.js';
 import { ensureTable } from '../../local/table.js';
 import { removeWhenGone } from '../../local/watchdog.js';
@@ -37,6 +37,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Visibility timeout of the queue workers; default each worker's timeout. Short values make retry tests quick. */
   visibilityTimeoutMs?: number;
+  /** Where the stream poller keeps its checkpoints (a test that restarts the forwarder shares them); in memory by default. */
+  checkpoints?: CheckpointStore;
 }
 
 export interface TestStack {
@@ -88,6 +90,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         port: 0,
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
+        ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       });
     } catch (error) {
       restoreEnv();

@@ -4,12 +4,14 @@
  * period ends (token rotation, SPEC.md §4.1). The reads are strongly consistent.
  *
  * API tokens (what agents submit with: the hot path) are cached per process for
- * LEDGER_CALLER_CACHE_MS (default 5 s; docs/COST.md, Caches): within that time a process may
- * still accept an API token that was revoked (its user removed from the organization or
- * given another role since). Expiry and the end of a rotation grace period are checked
- * against the cached token's own times on every request, so they apply to the millisecond.
- * Session tokens (people in the console) are read on every request: signing out and role
- * changes apply to the very next request.
+ * LEDGER_CALLER_CACHE_MS (default 5 s; docs/COST.md, Caches). A change made through this
+ * process (a rotation, a role change, a removal) drops the entries it concerns at once
+ * (`forgetCachedCallers`); another process may still act on what it read for up to
+ * LEDGER_CALLER_CACHE_MS. So a removed member's or a demoted member's API token, and a
+ * rotated token whose grace period is shorter than that, stop working within
+ * LEDGER_CALLER_CACHE_MS. An expiry is checked against the cached token's own time on every
+ * request, to the millisecond. Session tokens (people in the console) are read on every
+ * request: signing out and role changes apply to the very next request.
  */
 import type { TokenItem } from '../../store/identity-items.js';
 import { getToken } from '../../store/tokens.js';
@@ -22,6 +24,8 @@ import type { Caller } from './caller.js';
 const MAX_CACHED_TOKENS = 10_000;
 
 let apiTokens: TtlCache<{ token: TokenItem; caller: Caller | null }> | undefined;
+/** user id → the token hashes cached for that user, so a change to the user drops them all. */
+const hashesOfUser = new Map<string, Set<string>>();
 
 function tokenCache(): TtlCache<{ token: TokenItem; caller: Caller | null }> {
   apiTokens ??= new TtlCache(config().callerCacheMs, MAX_CACHED_TOKENS);
@@ -31,6 +35,16 @@ function tokenCache(): TtlCache<{ token: TokenItem; caller: Caller | null }> {
 /** Forgets every cached API token of this process (tests that change the cache's lifetime). */
 export function resetCallerCacheForTests(): void {
   apiTokens = undefined;
+  hashesOfUser.clear();
+}
+
+/** Drops what this process cached about a token, or about every token of a user, after changing it. */
+export function forgetCachedCallers(which: { tokenHash?: string; userId?: string }): void {
+  if (which.tokenHash) apiTokens?.delete(which.tokenHash);
+  if (which.userId) {
+    for (const hash of hashesOfUser.get(which.userId) ?? []) apiTokens?.delete(hash);
+    hashesOfUser.delete(which.userId);
+  }
 }
 
 export function tokenUsable(token: TokenItem, now: number): boolean {
@@ -82,7 +96,14 @@ export async function loadCallerCached(hash: string, now: number): Promise<{ tok
     const token = await getToken(hash);
     if (!token) return null;
     entry = { token, caller: await loadTokenUser(token) };
-    if (token.kind === 'api') cache.set(hash, entry);
+    if (token.kind === 'api') {
+      cache.set(hash, entry);
+      let hashes = hashesOfUser.get(token.user_id);
+      if (!hashes) hashesOfUser.set(token.user_id, (hashes = new Set()));
+      // Bounded by the cache: a user's set is replaced once it outgrows it.
+      if (hashes.size > MAX_CACHED_TOKENS) hashes.clear();
+      hashes.add(hash);
+    }
   }
   if (!tokenUsable(entry.token, now) || !entry.caller) return null;
   return { token: entry.token, caller: entry.caller };
