@@ -113,8 +113,9 @@ export class UsageMeter {
   }
 
   /** Counts queue sends as SQS requests. */
-  instrumentQueue(queue: { send: (...args: never[]) => Promise<unknown>; sendBatch: (queue: never, messages: readonly unknown[]) => Promise<unknown> }): void {
+  instrumentQueue(queue: { send: (...args: never[]) => Promise<unknown>; sendBatch?: (queue: never, messages: readonly unknown[]) => Promise<unknown> }): void {
     const send = queue.send.bind(queue) as (...args: unknown[]) => Promise<unknown>;
+    if (!queue.sendBatch) throw new Error('the queue has no sendBatch');
     const sendBatch = queue.sendBatch.bind(queue) as (name: unknown, messages: readonly unknown[]) => Promise<unknown>;
     let inBatch = false;
     (queue as { send: unknown }).send = async (...args: unknown[]) => {
