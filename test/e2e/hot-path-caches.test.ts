@@ -19,7 +19,7 @@ import { seedUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
 const CACHE_MS = 1_500;
-const stack = useLedgerStack({ env: { LEDGER_CALLER_CACHE_MS: String(CACHE_MS), LEDGER_TOKEN_GRACE_SECONDS: '1', LEDGER_RATE_LIMIT_RPS: '1000' } });
+const stack = useLedgerStack({ env: { LEDGER_CALLER_CACHE_MS: String(CACHE_MS), LEDGER_TOKEN_GRACE_SECONDS: '3', LEDGER_RATE_LIMIT_RPS: '1000' } });
 let orgId: string;
 let admin: Api;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -90,21 +90,34 @@ export async function loadCaller(hash: string, now: number): Promise<Caller | nu
  * null for an unknown, expired, ended or orphaned token.
  */
 export async function loadCallerCached(hash: string, now: number): Promise<{ token: TokenItem; caller: Caller } | null> {
-  const cache = tokenCache();
-  let entry = cache.get(hash);
-  if (!entry) {
-    const token = await getToken(hash);
-    if (!token) return null;
-    entry = { token, caller: await loadTokenUser(token) };
-    if (token.kind === 'api') {
-      cache.set(hash, entry);
-      let hashes = hashesOfUser.get(token.user_id);
-      if (!hashes) hashesOfUser.set(token.user_id, (hashes = new Set()));
-      // Bounded by the cache: a user's set is replaced once it outgrows it.
-      if (hashes.size > MAX_CACHED_TOKENS) hashes.clear();
-      hashes.add(hash);
-    }
-  }
-  if (!tokenUsable(entry.token, now) || !entry.caller) return null;
+  const entry = tokenCache().get(hash) ?? (await loadOnce(hash));
+  if (!entry || !tokenUsable(entry.token, now) || !entry.caller) return null;
   return { token: entry.token, caller: entry.caller };
+}
+
+/** Requests that miss the cache at the same moment (it just expired) share one read of the token and its user. */
+const loading = new Map<string, Promise<{ token: TokenItem; caller: Caller | null } | null>>();
+
+function loadOnce(hash: string): Promise<{ token: TokenItem; caller: Caller | null } | null> {
+  let pending = loading.get(hash);
+  if (!pending) {
+    pending = load(hash).finally(() => loading.delete(hash));
+    loading.set(hash, pending);
+  }
+  return pending;
+}
+
+async function load(hash: string): Promise<{ token: TokenItem; caller: Caller | null } | null> {
+  const token = await getToken(hash);
+  if (!token) return null;
+  const entry = { token, caller: await loadTokenUser(token) };
+  if (token.kind === 'api') {
+    tokenCache().set(hash, entry);
+    let hashes = hashesOfUser.get(token.user_id);
+    if (!hashes) hashesOfUser.set(token.user_id, (hashes = new Set()));
+    // Bounded by the cache: a user's set is replaced once it outgrows it.
+    if (hashes.size > MAX_CACHED_TOKENS) hashes.clear();
+    hashes.add(hash);
+  }
+  return entry;
 }

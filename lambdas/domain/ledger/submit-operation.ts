@@ -45,7 +45,7 @@ import { buildRow } from './operation-row.js';
 import { prepareRecord, type PreparedRecord } from './prepared-record.js';
 import { signReceipt, withReceipt } from './receipt-builder.js';
 import { checkAgent, checkFreshness, checkIntegrity, checkKey, checkPayloadSize } from './record-checks.js';
-import { readSubmissionState } from './submission-state.js';
+import { readSubmissionState, rememberHead } from './submission-state.js';
 import { uuidv7 } from './uuidv7.js';
 
 /**
@@ -117,15 +117,24 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
   const inlinePayload = prepared.payloadBytes.byteLength <= inlinePayloadBytes;
   let payloadWrite: Promise<void> | undefined;
 
+  let fresh = false;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
-    const { agent, key, visible } = await readSubmissionState(caller, record.agent_id, record.agent_pubkey_kid);
-    checkAgent(agent, visible, record.agent_id);
-    checkKey(key, record.agent_pubkey_kid);
-    if (round === 1) {
+    const state = await readSubmissionState(caller, record.agent_id, record.agent_pubkey_kid, { prevChainHash: record.prev_chain_hash, fresh });
+    const { agent, key } = state;
+    try {
+      checkAgent(agent, state.visible, record.agent_id);
+      checkKey(key, record.agent_pubkey_kid);
       // A kid's public key never changes (kids are never reused), so these hold for every round.
       checkPayloadSize(prepared, maxPayloadBytes);
       checkIntegrity(prepared, key);
       checkFreshness(prepared, receivedAt);
+    } catch (refusal) {
+      // A refusal is answered on fresh state only (PROTOCOL.md check order): the cached head
+      // may be behind a status or key change that outranks it.
+      if (state.fresh) throw refusal;
+      fresh = true;
+      round -= 1;
+      continue;
     }
     if (agent.chain_hash !== record.prev_chain_hash) throw await staleHeadError(record, agent);
     if (agent.sealed_until !== undefined && agent.sealed_until > receivedAt) {
@@ -143,7 +152,12 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
       activeWindow: windowStart(receivedAt, epochMs),
     };
     const result = await commitOperation(withReceipt(row, receipt), expected);
-    if (result.committed) return receipt;
+    if (result.committed) {
+      rememberHead(agent.org_id, agent.agent_id, { ...agent, seq_no: row.seq_no, chain_hash: row.chain_hash, head_operation_id: row.operation_id });
+      return receipt;
+    }
+    rememberHead(agent.org_id, agent.agent_id, null);
+    fresh = true;
     const outcome = interpretCancellation(result, expected, record.agent_id, receivedAt);
     if (outcome === 'restamp') {
       receivedAt = restamped(result.agent?.sealedUntil ?? receivedAt);
