@@ -103,12 +103,20 @@ describe('the outbox', () => {
   });
 });
 
+/** Runs `test` with a forwarder restarted from the shared checkpoints and the queue recorded; stops it after. */
+async function withForwarder(test: (forwarder: Awaited<ReturnType<typeof restartedForwarder>>, client: ClientChain) => Promise<void>) {
+  log = recordQueue(stack.queue);
+  const forwarder = await restartedForwarder();
+  try {
+    await test(forwarder, await chain());
+  } finally {
+    await forwarder.stop();
+  }
+}
+
 describe('forwarding failures (a forwarder restarted from the shared checkpoints)', () => {
-  it('a queue outage: the batch is retried from the first unsent record, and each event goes out once', async () => {
-    log = recordQueue(stack.queue);
-    const forwarder = await restartedForwarder();
-    try {
-      const client = await chain();
+  it('a queue outage: the batch is retried from the first unsent record, and each event goes out once', () =>
+    withForwarder(async (forwarder, client) => {
       const original = stack.queue.sendBatch.bind(stack.queue) as MemoryQueue['sendBatch'];
       vi.spyOn(stack.queue, 'sendBatch')
         .mockRejectedValueOnce(new Error('injected SQS outage'))
@@ -118,16 +126,10 @@ describe('forwarding failures (a forwarder restarted from the shared checkpoints
       await forwarder.poller.drain();
       for (const receipt of receipts) expect(acceptedFor(receipt.operation_id).map((event) => event.event_id)).toEqual([receipt.queue_message_id]);
       expect(forwarder.poller.givenUp).toEqual([]);
-    } finally {
-      await forwarder.stop();
-    }
-  });
+    }));
 
-  it('a forwarder that dies after sending, before its checkpoint: the message goes out again with the same event_id', async () => {
-    log = recordQueue(stack.queue);
-    const forwarder = await restartedForwarder();
-    try {
-      const client = await chain();
+  it('a forwarder that dies after sending, before its checkpoint: the message goes out again with the same event_id', () =>
+    withForwarder(async (forwarder, client) => {
       const original = stack.queue.sendBatch.bind(stack.queue) as MemoryQueue['sendBatch'];
       let died = false;
       vi.spyOn(stack.queue, 'sendBatch').mockImplementation(async (name, messages) => {
@@ -144,8 +146,5 @@ describe('forwarding failures (a forwarder restarted from the shared checkpoints
       expect(events.length).toBeGreaterThanOrEqual(2);
       // At least once on the queue, exactly one event: the webhook worker keys deliveries on event_id.
       expect(new Set(events.map((event) => event.event_id))).toEqual(new Set([res.body.receipt.queue_message_id]));
-    } finally {
-      await forwarder.stop();
-    }
-  });
+    }));
 });
