@@ -115,11 +115,16 @@ async function updateExport(orgId: string, exportId: string, update: Update): Pr
         Key: exportKeys.export(orgId, exportId),
         UpdateExpression: expression,
         ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
-        ExpressionAttributeNames: { ...names, '#status': 'status', '#lease_id': 'lease_id', '#lease_until': 'lease_until' },
+        ExpressionAttributeNames: { ...names, ...conditionNames(update.condition) },
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       }),
     ),
   );
+}
+
+/** The attribute names a condition refers to (DynamoDB refuses names an expression does not use). */
+function conditionNames(condition: string): Record<string, string> {
+  return Object.fromEntries(['status', 'lease_id', 'lease_until'].filter((name) => condition.includes(`#${name}`)).map((name) => [`#${name}`, name]));
 }
 
 const HOLDS_LEASE = '#lease_id = :run';
