@@ -16,7 +16,7 @@ import { signer } from '../runtime/signer.js';
 /** Time kept back from the Lambda deadline for the last part and the saves (at most a quarter of the run). */
 const STOP_MARGIN_MS = 60_000;
 /** The lease outlives the invocation by this much, so it expires only once the run is certainly over. */
-const LEASE_MARGIN_MS = 10_000;
+const LEASE_MARGIN_MS = 5_000;
 /** Operations read and written per page. */
 const PAGE_SIZE = 250;
 
