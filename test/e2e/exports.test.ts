@@ -6,6 +6,10 @@
  * manifest makes the verifier fail and name the place. Then the API's rules: range checks,
  * roles, tenancy, download before done.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { verifyExportBundle, type ExportBundle } from '@agent-ledger/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pdfAttachments } from '../../client/src/verify/pdf-attachment.js';
@@ -106,6 +110,7 @@ describe('a PDF export', () => {
     expect(report.valid).toBe(true);
     expect(report.counts.operations).toBe(8);
     expect(report.export).toMatchObject({ format: 'pdf', include_payloads: false });
+    await rendersItsText(bytes, done.export.export_id);
   });
 });
 
@@ -182,6 +187,27 @@ describe('reading exports', () => {
     expect((await auditor('GET', '/v1/exports/not-an-id')).body.error.code).toBe('VALIDATION_ERROR');
   });
 });
+
+/**
+ * The report as poppler reads it: every page rasterizes (pdftoppm), and the text layer holds
+ * the CJK target, the visible stand-in of the right-to-left override and the page numbers.
+ * EXPORT_PDF_KEEP=<dir> keeps the PDF and the PNG of the operations page to look at.
+ */
+async function rendersItsText(pdf: Uint8Array, exportId: string): Promise<void> {
+  const dir = process.env.EXPORT_PDF_KEEP ?? mkdtempSync(join(tmpdir(), 'export-pdf-'));
+  try {
+    const file = join(dir, `export-${exportId}.pdf`);
+    writeFileSync(file, pdf);
+    execFileSync('pdftoppm', ['-r', '110', '-f', '2', '-l', '2', '-png', file, join(dir, 'page')]);
+    const png = readdirSync(dir).find((name) => name.startsWith('page') && name.endsWith('.png'));
+    expect(png).toBeDefined();
+    expect(statSync(join(dir, png!)).size).toBeGreaterThan(10_000);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8');
+    for (const expected of ['設計.md', '🚀', '<U+202E>', 'How to verify this export', 'page 2 of', `export-${exportId}.json`]) expect(text).toContain(expected);
+  } finally {
+    if (!process.env.EXPORT_PDF_KEEP) rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** The file with one character of `text` (found in it) replaced by another base64url character. */
 function flipOneByte(file: Uint8Array, text: string): Uint8Array {

@@ -7,10 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PDF_FONT_DIR, PDF_FONT_FILES, type PdfFontRole } from '../../../shared/pdf-fonts.js';
+import { PDF_FONT_DIR, PDF_FONT_FILES, type PdfFontFile } from '../../../shared/pdf-fonts.js';
 import { isWoff, woffToSfnt } from './woff.js';
 
-const cache = new Map<PdfFontRole, Promise<Uint8Array>>();
+const cache = new Map<PdfFontFile, Promise<Uint8Array>>();
 
 async function read(packagePath: string): Promise<Uint8Array> {
   const bundled = fileURLToPath(new URL(`./${PDF_FONT_DIR}/${basename(packagePath)}`, import.meta.url));
@@ -22,12 +22,12 @@ async function read(packagePath: string): Promise<Uint8Array> {
 }
 
 /** The font as a plain sfnt (a WOFF file is unwrapped once, woff.ts says why). */
-async function load(role: PdfFontRole): Promise<Uint8Array> {
+async function load(role: PdfFontFile): Promise<Uint8Array> {
   const bytes = await read(PDF_FONT_FILES[role]);
   return isWoff(bytes) ? woffToSfnt(bytes) : bytes;
 }
 
-export function fontBytes(role: PdfFontRole): Promise<Uint8Array> {
+export function fontBytes(role: PdfFontFile): Promise<Uint8Array> {
   let bytes = cache.get(role);
   if (!bytes) {
     bytes = load(role);

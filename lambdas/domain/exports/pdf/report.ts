@@ -39,16 +39,14 @@ interface ReportContext {
 
 async function embedFonts(doc: PDFDocument): Promise<ReportFonts> {
   doc.registerFontkit(fontkit);
-  const roles = ['text', 'emoji', 'fallback'] as const;
-  const entries = await Promise.all(
-    roles.map(async (role) => {
-      const bytes = await fontBytes(role);
-      const coverage = fontkit.create(bytes);
-      const pdf = await doc.embedFont(bytes, { subset: true });
-      return [role, { pdf, has: (cp: number) => coverage.hasGlyphForCodePoint(cp) }] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as ReportFonts;
+  const bytes = await fontBytes('unicode');
+  const coverage = fontkit.create(bytes);
+  const helvetica = await doc.embedFont(StandardFonts.Helvetica);
+  const winAnsi = new Set(helvetica.getCharacterSet());
+  return {
+    text: { pdf: helvetica, has: (cp) => winAnsi.has(cp) },
+    unicode: { pdf: await doc.embedFont(bytes, { subset: true }), has: (cp) => coverage.hasGlyphForCodePoint(cp) },
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,13 +6,15 @@
  *   ...) and invisible characters are replaced by a visible `<U+XXXX>`: a right-to-left
  *   override in a target must show, not reorder what the auditor reads (the "Trojan Source"
  *   trick, CVE-2021-42574). Lone surrogates likewise.
- * - Every other code point is drawn with the first embedded font that has a glyph for it
- *   (text, then emoji, then the fallback, shared/pdf-fonts.ts), else replaced by `<U+XXXX>`.
+ * - Every other code point is drawn with Helvetica when it can encode it, else with the
+ *   embedded Unicode font (shared/pdf-fonts.ts) when it has a glyph, else replaced by `<U+XXXX>`.
  * - pdf-lib lays out left to right without shaping, so a run of right-to-left letters is
  *   reversed into visual order (Hebrew reads right; Arabic shows unjoined letter forms).
  */
 import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
-import type { PdfFontRole } from '../../../shared/pdf-fonts.js';
+
+/** Helvetica for what it can encode (WinAnsi), the embedded Unicode font for the rest. */
+export type PdfFontRole = 'text' | 'unicode';
 
 /** A font embedded in the document, with its coverage. */
 export interface ReportFont {
@@ -101,7 +103,7 @@ export class TextFitter {
         push('text', codeLabel(cp));
         continue;
       }
-      const role = (['text', 'emoji', 'fallback'] as const).find((r) => this.fonts[r].has(cp));
+      const role = (['text', 'unicode'] as const).find((r) => this.fonts[r].has(cp));
       if (role === undefined) push('text', codeLabel(cp));
       else push(role, String.fromCodePoint(cp));
     }
