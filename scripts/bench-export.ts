@@ -67,7 +67,7 @@ async function exportAndWait(api: Api, body: Record<string, unknown>): Promise<{
 async function main(): Promise<void> {
   const stack = await startBenchStack();
   try {
-    const { token, orgId } = await apiToken(stack.url, 'Bench Export');
+    const { token, orgId } = await apiToken(stack.url, 'BenchExport');
     const api = apiClient(stack.url, token);
     // Imported once the stack has set the environment (config(), SDK clients).
     const { seedOperations } = await import('../test/support/operation-seed.js');
