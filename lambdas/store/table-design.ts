@@ -7,31 +7,14 @@
  * Tenancy is in the key: every partition key value starts with `ORG#<org_id>` except the
  * few global lookups (user by email, token by hash), whose items then carry the org.
  */
+import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
 /**
  * The stored operation row's members (SPEC.md §2.2) other than the index keys: what the audit
  * indexes carry, so that an audit page is read from the index alone, while the sealer's and
  * the receipt's later updates of a row (epoch_id, leaf_index, queue_message_id, ...) touch
  * attributes these indexes do not hold and therefore cost them no write.
  */
-const STORED_ROW_ATTRIBUTES = [
-  'operation_id',
-  'org_id',
-  'agent_id',
-  'seq_no',
-  'operation_type',
-  'issued_at',
-  'ttl_ms',
-  'nonce',
-  'subject',
-  'action',
-  'payload_hash',
-  'prev_chain_hash',
-  'chain_hash',
-  'agent_pubkey_kid',
-  'signature',
-  'store_payload_key',
-  'created_at',
-] as const;
+const STORED_ROW_ATTRIBUTES = STORED_ROW_FIELDS;
 
 /** What an index holds besides its keys: every attribute, or the ones listed. */
 export type IndexProjection = 'all' | { include: readonly string[] };
