@@ -41,6 +41,8 @@ export class LedgerWorkers extends Construct {
         description: `agent-ledger worker ${worker.id}`,
         environment: props.environment,
         timeoutSeconds: worker.timeoutSeconds,
+        ...(worker.memoryMb ? { memorySize: worker.memoryMb } : {}),
+        ...(worker.bundleAssets ? { bundleAssets: worker.bundleAssets } : {}),
       });
       if (worker.trigger.kind === 'queue') {
         fn.function.addEventSource(

@@ -32,6 +32,8 @@ export type Resource =
   | 'signer'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
+  /** Seal and open pagination cursors with the secrets key, under their own encryption context only. */
+  | 'cursors'
   | 'queue:events'
   | 'queue:exports'
   | 'identity';

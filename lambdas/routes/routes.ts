@@ -13,6 +13,8 @@ import { adminRoutes } from './route-table/admin.js';
 import { agentRoutes } from './route-table/agents.js';
 import { operationRoutes } from './route-table/operations.js';
 import { epochRoutes } from './route-table/epochs.js';
+import { auditRoutes } from './route-table/audit.js';
+import { exportRoutes } from './route-table/exports.js';
 
 export const routes = {
   ...publicRoutes,
@@ -23,6 +25,8 @@ export const routes = {
   ...agentRoutes,
   ...operationRoutes,
   ...epochRoutes,
+  ...auditRoutes,
+  ...exportRoutes,
 } satisfies Record<string, RouteSpec>;
 
 

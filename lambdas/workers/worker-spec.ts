@@ -19,4 +19,14 @@ export interface WorkerSpec {
   readonly trigger: WorkerTrigger;
   readonly uses: readonly Resource[];
   readonly timeoutSeconds: number;
+  /** Lambda memory in MB (default lib/function.ts DEFAULT_MEMORY_MB). */
+  readonly memoryMb?: number;
+  /** Files of npm packages copied into `dir` next to the bundle (fonts): data the code reads at run time. */
+  readonly bundleAssets?: BundleAssets;
+}
+
+export interface BundleAssets {
+  readonly dir: string;
+  /** Paths inside node_modules, e.g. `@scope/package/file.ttf`. */
+  readonly packageFiles: readonly string[];
 }

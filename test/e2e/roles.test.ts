@@ -92,6 +92,7 @@ let outsider: SeededUser;
 let expiredToken: string;
 let agentId: string;
 let invitationId: string;
+let exportId: string;
 /** Strings only org A's data contains: none may reach org B's caller. */
 let markers: string[];
 
@@ -116,6 +117,9 @@ beforeAll(async () => {
   const invited = await http(stack.baseUrl, 'POST', '/v1/members/invitations', { token: owner, body: { email: `invitee-${randomUUID()}@example.test`, role: 'readonly_investigator' } });
   expect(invited.status).toBe(201);
   invitationId = invited.json.invitation.invitation_id;
+  const exported = await http(stack.baseUrl, 'POST', '/v1/exports', { token: owner, body: { start_time: Date.now() - 60_000, end_time: Date.now(), format: 'json' } });
+  expect(exported.status).toBe(201);
+  exportId = exported.json.export.export_id;
   markers = [orgA, orgAName, displayName, ...ROLES.map((role) => users[role].email), invited.json.invitation.email];
 });
 
@@ -125,7 +129,7 @@ beforeAll(async () => {
  */
 function pathOf(route: RouteSpec): string {
   const read = route.method === 'GET';
-  const real: Record<string, string> = { agent_id: agentId, user_id: users.org_owner.userId, invitation_id: invitationId, provider: 'google' };
+  const real: Record<string, string> = { agent_id: agentId, user_id: users.org_owner.userId, invitation_id: invitationId, export_id: exportId, provider: 'google' };
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(read && real[name] ? real[name] : `none-${randomUUID()}`));
 }
 
@@ -220,7 +224,7 @@ describe.each(protectedRoutes.map((route) => [keyOf(route), route] as const))('%
   it("another organization's token never gets this organization's data", async () => {
     const res = await send(route, await tokenFor(route, outsider));
     for (const marker of markers) expect(res.text, `${res.status} leaks ${marker}`).not.toContain(marker);
-    if (route.method === 'GET' && /\{(agent_id|user_id|invitation_id)\}/.test(route.path)) {
+    if (route.method === 'GET' && /\{(agent_id|user_id|invitation_id|export_id)\}/.test(route.path)) {
       // Org A's ids named in the path are as unknown to org B as ids that do not exist.
       expect(res.status >= 400, `${res.status} ${res.text.slice(0, 200)}`).toBe(true);
     }

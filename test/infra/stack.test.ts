@@ -64,6 +64,7 @@ const EVERY_RESOURCE: readonly Resource[] = [
   'signer',
   'secrets:encrypt',
   'secrets:decrypt',
+  'cursors',
   'queue:events',
   'queue:exports',
   'identity',
@@ -80,6 +81,7 @@ const SERVICE_OF: Record<Resource, string | undefined> = {
   signer: 'kms',
   'secrets:encrypt': 'kms',
   'secrets:decrypt': 'kms',
+  cursors: 'kms',
   'queue:events': 'sqs',
   'queue:exports': 'sqs',
   identity: 'cognito-idp',
@@ -304,7 +306,9 @@ describe('data', () => {
       ],
     });
     const indexes = table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[];
-    expect(indexes).toHaveLength(3);
+    expect(indexes).toHaveLength(TABLE_DESIGN.globalIndexes.length);
+    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: { ProjectionType: string } }[]).map((index) => index.Projection.ProjectionType);
+    expect(projections).toEqual(TABLE_DESIGN.globalIndexes.map((index) => (index.projection === 'all' ? 'ALL' : 'INCLUDE')));
     expect(indexes.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema }))).toEqual(
       TABLE_DESIGN.globalIndexes.map((index) => ({
         IndexName: index.name,

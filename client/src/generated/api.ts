@@ -928,6 +928,90 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queries the organization's stored operation rows, oldest first (created_at, then operation_id).
+         * @description Roles: org_owner, security_admin, compliance_auditor. Filters agent_id, operation_type, start_time (inclusive) and end_time (exclusive, on created_at), in any combination; limit 1-500 (default 100). Rows are ordered by created_at, then operation_id, oldest first. total_count counts every match; cursor is present only when more rows follow. Pass it back with the same filters: a cursor of another organization or other filters, or an altered one, is VALIDATION_ERROR. The first page fixes the listing: operations created after it are neither listed nor counted by its later pages, so total_count stays stable while new operations arrive.
+         */
+        post: operations["AuditQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's exports, newest first (limit 1-100, default 50, and cursor).
+         * @description Roles: org_owner, security_admin, compliance_auditor.
+         */
+        get: operations["ListExports"];
+        put?: never;
+        /**
+         * Queues an export of the operations created in [start_time, end_time), as a JSON bundle or a PDF report.
+         * @description Roles: org_owner, security_admin, compliance_auditor. start_time and end_time are integers (Unix ms); start_time < end_time, the range covers at most 366 days, and start_time is not in the future. agent_id and operation_type filter like the audit query; include_payloads (default true) false leaves payloads out. Answers 201 with the export queued; admin event export.create. The export moves queued → running → done, or failed with a reason; progress counts the operations written.
+         */
+        post: operations["CreateExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One export with its status and progress; download_url once it is done.
+         * @description Roles: org_owner, security_admin, compliance_auditor.
+         */
+        get: operations["GetExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirects (302) to the file: a presigned S3 URL valid for 5 minutes, served as attachment export-<id>.json or .pdf.
+         * @description Roles: org_owner, security_admin, compliance_auditor. Before the export is done: VALIDATION_ERROR with HTTP 409. The Location URL is presigned with response-content-disposition attachment; filename=export-<export_id>.json (or .pdf); S3 serves the bytes.
+         */
+        get: operations["DownloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1076,6 +1160,29 @@ export type components = {
             tsa_url: string;
             tsa_token: string;
             anchored_at: number;
+        };
+        Export: {
+            export_id: string;
+            org_id: string;
+            /**
+             * @description queued, then running while the worker writes the file, then done (store_export_key and completed_at set) or failed (error says why)
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description JSON: {start_time, end_time, agent_id|null, operation_type|null, format, include_payloads} */
+            query_params: string;
+            store_export_key: string | null;
+            created_at: number;
+            /** @description when it became done or failed */
+            completed_at: number | null;
+            /** @description operations written to the file so far */
+            progress: {
+                operations_done: number;
+                /** @description null until the worker has counted the matching operations */
+                operations_total: number | null;
+            };
+            /** @description why the export failed (status failed only) */
+            error?: string;
         };
     };
     responses: never;
@@ -3034,6 +3141,212 @@ export interface operations {
                         epoch: components["schemas"]["Epoch"];
                         anchor: components["schemas"]["EpochAnchor"] | null;
                     };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuditQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id?: string;
+                    operation_type?: string;
+                    /** @description Unix ms, inclusive, on created_at */
+                    start_time?: number;
+                    /** @description Unix ms, exclusive, on created_at */
+                    end_time?: number;
+                    /** @description from the previous page of the same query; bound to the organization and the filters */
+                    cursor?: string;
+                    /** @default 100 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description oldest first: created_at, then operation_id */
+                        operations: components["schemas"]["StoredOperation"][];
+                        /** @description every operation the query matches, counted on the first page and repeated by its later pages */
+                        total_count: number;
+                        /** @description present only when more operations follow */
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListExports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first */
+                        exports: components["schemas"]["Export"][];
+                        /** @description present only when older exports follow */
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreateExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unix ms, inclusive, on created_at; not in the future */
+                    start_time: number;
+                    /** @description Unix ms, exclusive; after start_time, at most 366 days after it */
+                    end_time: number;
+                    /**
+                     * @description json: the export bundle (docs/EXPORT.md); pdf: a report that embeds the same bundle as a file attachment
+                     * @enum {string}
+                     */
+                    format: "json" | "pdf";
+                    agent_id?: string | null;
+                    operation_type?: string | null;
+                    /**
+                     * @description false leaves payloads out of the bundle; their hashes still bind them
+                     * @default true
+                     */
+                    include_payloads?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                        /** @description /v1/exports/<export_id>/download, once status is done */
+                        download_url?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DownloadExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
                 };
             };
             /** @description Error (SPEC.md §7) */
