@@ -155,6 +155,7 @@ function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
     case 'secrets:decrypt':
     case 'queue:events':
     case 'queue:exports':
+    case 'queue:deliveries':
     case 'identity':
       return [];
   }

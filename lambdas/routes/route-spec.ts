@@ -34,6 +34,7 @@ export type Resource =
   | 'secrets:decrypt'
   | 'queue:events'
   | 'queue:exports'
+  | 'queue:deliveries'
   | 'identity';
 
 export interface RouteRequest {

@@ -13,6 +13,7 @@ import { adminRoutes } from './route-table/admin.js';
 import { agentRoutes } from './route-table/agents.js';
 import { operationRoutes } from './route-table/operations.js';
 import { epochRoutes } from './route-table/epochs.js';
+import { webhookRoutes } from './route-table/webhooks.js';
 
 export const routes = {
   ...publicRoutes,
@@ -23,6 +24,7 @@ export const routes = {
   ...agentRoutes,
   ...operationRoutes,
   ...epochRoutes,
+  ...webhookRoutes,
 } satisfies Record<string, RouteSpec>;
 
 

@@ -46,6 +46,8 @@ const FUNCTION_ENVIRONMENT = [
   'LEDGER_SECRETS_KEY_ID',
   'LEDGER_EVENTS_QUEUE_URL',
   'LEDGER_EXPORTS_QUEUE_URL',
+  'LEDGER_DELIVERIES_QUEUE_URL',
+  'LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL',
   'LEDGER_EPOCH_MS',
   'LEDGER_EPOCH_GRACE_MS',
   'LEDGER_RATE_LIMIT_RPS',
@@ -66,6 +68,7 @@ const EVERY_RESOURCE: readonly Resource[] = [
   'secrets:decrypt',
   'queue:events',
   'queue:exports',
+  'queue:deliveries',
   'identity',
 ];
 
@@ -82,6 +85,7 @@ const SERVICE_OF: Record<Resource, string | undefined> = {
   'secrets:decrypt': 'kms',
   'queue:events': 'sqs',
   'queue:exports': 'sqs',
+  'queue:deliveries': 'sqs',
   identity: 'cognito-idp',
 };
 
@@ -209,6 +213,8 @@ describe('functions', () => {
         LEDGER_SECRETS_KEY_ID: arn(keys.secrets),
         LEDGER_EVENTS_QUEUE_URL: ref(queues.queues.events),
         LEDGER_EXPORTS_QUEUE_URL: ref(queues.queues.exports),
+        LEDGER_DELIVERIES_QUEUE_URL: ref(queues.queues.deliveries),
+        LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: ref(queues.deadLetterQueues.deliveries),
         LEDGER_EPOCH_MS: '300000',
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'agent-ledger',
