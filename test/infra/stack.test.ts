@@ -382,10 +382,10 @@ describe('keys, queues, schedule', () => {
     });
   });
 
-  it('gives the events and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
+  it('gives the events, deliveries and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
     const { queues, deadLetterQueues } = synth.stack.queues;
-    expect(ofType('AWS::SQS::Queue')).toHaveLength(4);
-    for (const name of ['events', 'exports'] as const) {
+    expect(ofType('AWS::SQS::Queue')).toHaveLength(6);
+    for (const name of ['events', 'deliveries', 'exports'] as const) {
       expect(resources[logicalId(queues[name])]!.Properties).toMatchObject({
         SqsManagedSseEnabled: true,
         RedrivePolicy: { deadLetterTargetArn: arn(deadLetterQueues[name]), maxReceiveCount: 5 },
