@@ -45,7 +45,7 @@ function expectValidationError(res: { status: number; body: Loose }) {
 describe('registration refuses what the egress policy forbids', () => {
   const port = () => new URL(receiver.origin).port;
 
-  it.each([
+  const cases: [string, () => string][] = [
     ['plain http to the loopback receiver', () => receiver.origin],
     ['https to 127.0.0.1', () => `https://127.0.0.1:${port()}/`],
     ['decimal 2130706433', () => `https://2130706433:${port()}/`],
@@ -61,7 +61,8 @@ describe('registration refuses what the egress policy forbids', () => {
     ['a name that does not resolve', () => 'https://unknown-name.example.test/in'],
     ['plain http to a public name', () => 'http://hooks.example.test/in'],
     ['userinfo', () => 'https://user:pw@hooks.example.test/in'],
-  ] as const)('%s', async (_what, url) => {
+  ];
+  it.each(cases)('%s', async (_what, url) => {
     const res = await register({ ...valid, endpoint_url: url() });
     expectValidationError(res);
     expect(res.body.error.message).toMatch(/egress policy|endpoint_url/);

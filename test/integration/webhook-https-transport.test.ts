@@ -121,7 +121,7 @@ describe('addresses', () => {
         '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
       ], { stdio: 'ignore' });
       const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
-      const seen: { host?: string; servername?: string | false } = {};
+      const seen: { host?: string; servername?: string | false | null } = {};
       const server = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (req, res) => {
         seen.host = req.headers.host;
         seen.servername = (req.socket as TLSSocket).servername;
