@@ -15,21 +15,14 @@
  * duplicated delivery ids and bad signatures; targets: p99 ≤ 2 s, none lost or duplicated,
  * the hanging endpoint does not slow the others. Exits non-zero when a target is missed.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
 import { memoryQueue } from '../lambdas/adapters/local/memory-queue.js';
+import { latencyStats, setting } from './bench-numbers.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiToken } from '../test/support/http-client.js';
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
+import { signatureValid } from '../test/support/webhook-receiver.js';
 
 const RATE = setting('BENCH_WEBHOOK_RATE', 50);
 const SECONDS = setting('BENCH_WEBHOOK_SECONDS', 20);
@@ -52,13 +45,6 @@ interface Receiver {
   sockets: Set<Socket>;
 }
 
-function signatureValid(secret: string, timestamp: string | undefined, signature: string | undefined, body: string): boolean {
-  if (!timestamp || !signature) return false;
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
-  const given = Buffer.from(signature);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 async function startReceiver(name: string): Promise<Receiver> {
   const receiver: Receiver = {
     name,
@@ -77,7 +63,7 @@ async function startReceiver(name: string): Promise<Receiver> {
     req.on('end', () => {
       const at = Date.now();
       const body = Buffer.concat(chunks).toString('utf8');
-      const valid = signatureValid(receiver.secret, req.headers['x-service-webhook-timestamp'] as string, req.headers['x-service-signature'] as string, body);
+      const valid = signatureValid(receiver.secret, { headers: req.headers, body });
       if (!valid) receiver.badSignatures += 1;
       const delivery = JSON.parse(body) as { event: string; delivery_id: string; data: { operation_id: string } };
       if (delivery.event === 'operation.accepted') {
@@ -96,11 +82,6 @@ async function startReceiver(name: string): Promise<Receiver> {
   return receiver;
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), n: sorted.length };
-};
 const ms = (value: number) => `${Math.round(value)} ms`;
 
 interface Submitted {
@@ -168,7 +149,7 @@ interface ReceiverReport {
 
 function report(receiver: Receiver, submitted: Submitted[], windowSeconds: number): ReceiverReport {
   const latencies = submitted.filter((s) => receiver.arrivals.has(s.operationId)).map((s) => receiver.arrivals.get(s.operationId)! - s.receivedAt);
-  const { p50, p99 } = stats(latencies);
+  const { p50, p99 } = latencyStats(latencies);
   const duplicated = [...receiver.deliveryIds.values()].reduce((sum, count) => sum + count - 1, 0);
   return {
     name: receiver.name,
@@ -256,7 +237,7 @@ async function main(): Promise<void> {
       const load = await steadyLoad(phase === 'baseline (no webhook)' ? plainLedger : ledger, phase === 'baseline (no webhook)' ? plainAgents : agents, submitLatencies);
       const expecting = phase === 'baseline (no webhook)' ? [] : phase === 'C hanging' ? receivers.slice(0, 2) : receivers;
       await settle(expecting, load.submitted);
-      phases.push({ name: phase, load, submit: stats(submitLatencies), receivers: expecting.map((r) => report(r, load.submitted, load.seconds)) });
+      phases.push({ name: phase, load, submit: latencyStats(submitLatencies), receivers: expecting.map((r) => report(r, load.submitted, load.seconds)) });
       if (phase === 'C hanging') phases.at(-1)!.receivers.push(report(receivers[2]!, load.submitted, load.seconds));
       reset(receivers);
     }

@@ -32,7 +32,8 @@ export interface AttemptRecord {
   manual: boolean;
 }
 
-export interface DeliveryItem {
+/** What creates a delivery's item, when its first attempt (or a test ping) is the first write. */
+export interface NewDelivery {
   delivery_id: string;
   webhook_id: string;
   org_id: string;
@@ -40,13 +41,16 @@ export interface DeliveryItem {
   event_id: string;
   /** The exact body every attempt sends (SPEC.md §6.2), so its bytes and signature input never change. */
   body: string;
+  created_at: number;
+}
+
+export interface DeliveryItem extends NewDelivery {
   status: DeliveryStatus;
   attempts: AttemptRecord[];
   /** Attempts of the retry schedule made so far (manual ones not counted). */
   scheduled_attempts: number;
   /** When the next scheduled attempt is due; null when none is. */
   next_attempt_at: number | null;
-  created_at: number;
   updated_at: number;
   /** Unix ms until which a worker holds the claim on the current scheduled attempt. */
   lease_until?: number;
@@ -61,17 +65,6 @@ const deliveryKey = (orgId: string, webhookId: string, deliveryId: string) => ({
 });
 
 const logPartition = (orgId: string, webhookId: string) => `ORG#${orgId}#WEBHOOK#${webhookId}#DELIVERIES`;
-
-/** What creates a delivery's item, when its first attempt (or a test ping) is the first write. */
-export interface NewDelivery {
-  delivery_id: string;
-  webhook_id: string;
-  org_id: string;
-  event: string;
-  event_id: string;
-  body: string;
-  created_at: number;
-}
 
 function creationValues(delivery: NewDelivery): Item {
   return {
