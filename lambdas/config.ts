@@ -12,7 +12,7 @@ export type Stage = 'aws' | 'local';
 export type SignerConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
 export type EncryptorConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
 export type QueueConfig =
-  | { kind: 'sqs'; eventsUrl: string; exportsUrl: string }
+  | { kind: 'sqs'; eventsUrl: string; deliveriesUrl: string; exportsUrl: string; deliveriesDeadLetterUrl: string }
   | { kind: 'memory' };
 /**
  * Who checks passwords and runs social sign-in (DESIGN.md, Cognito vs local identity
@@ -249,7 +249,9 @@ export function parseConfig(env: Env): Config {
       : {
           kind: 'sqs',
           eventsUrl: required(env, 'LEDGER_EVENTS_QUEUE_URL'),
+          deliveriesUrl: required(env, 'LEDGER_DELIVERIES_QUEUE_URL'),
           exportsUrl: required(env, 'LEDGER_EXPORTS_QUEUE_URL'),
+          deliveriesDeadLetterUrl: required(env, 'LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL'),
         };
   const identity = identitySource(env, stage);
   return {

@@ -51,6 +51,12 @@ const GRANTS: Record<Resource, Grant> = {
   // grantSendMessages includes sqs:GetQueueAttributes, which the deep health probe calls.
   'queue:events': ({ queues }, grantee) => queues.events.grantSendMessages(grantee),
   'queue:exports': ({ queues }, grantee) => queues.exports.grantSendMessages(grantee),
+  // Retries are new messages on the deliveries queue; after the last attempt the worker moves
+  // the delivery's message to the dead-letter queue itself (README, Webhooks).
+  'queue:deliveries': ({ queues, deadLetterQueues }, grantee) => {
+    queues.deliveries.grantSendMessages(grantee);
+    deadLetterQueues.deliveries.grantSendMessages(grantee);
+  },
   // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
   identity: ({ identity }, grantee) => identity.grant(grantee),
 };

@@ -156,6 +156,7 @@ function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
     case 'cursors':
     case 'queue:events':
     case 'queue:exports':
+    case 'queue:deliveries':
     case 'identity':
       return [];
   }

@@ -48,6 +48,7 @@ export class LedgerWorkers extends Construct {
         fn.function.addEventSource(
           new SqsEventSource(props.queues[worker.trigger.queue], {
             batchSize: worker.trigger.batchSize,
+            ...(worker.trigger.maxConcurrency ? { maxConcurrency: worker.trigger.maxConcurrency } : {}),
             // The worker reports the messages it failed; only those are retried (and, after
             // MAX_RECEIVE_COUNT deliveries, dead-lettered), not the whole batch.
             reportBatchItemFailures: true,

@@ -36,6 +36,7 @@ export type Resource =
   | 'cursors'
   | 'queue:events'
   | 'queue:exports'
+  | 'queue:deliveries'
   | 'identity';
 
 export interface RouteRequest {

@@ -15,6 +15,7 @@ import { operationRoutes } from './route-table/operations.js';
 import { epochRoutes } from './route-table/epochs.js';
 import { auditRoutes } from './route-table/audit.js';
 import { exportRoutes } from './route-table/exports.js';
+import { webhookRoutes } from './route-table/webhooks.js';
 
 export const routes = {
   ...publicRoutes,
@@ -27,6 +28,7 @@ export const routes = {
   ...epochRoutes,
   ...auditRoutes,
   ...exportRoutes,
+  ...webhookRoutes,
 } satisfies Record<string, RouteSpec>;
 
 

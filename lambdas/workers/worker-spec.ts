@@ -8,7 +8,17 @@ import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
-  | { kind: 'queue'; queue: QueueName; batchSize: number }
+  | {
+      kind: 'queue';
+      queue: QueueName;
+      batchSize: number;
+      /**
+       * Batches processed at once: the event source mapping's MaximumConcurrency in AWS (2 to
+       * 1000), the in-process queue's concurrency locally. Default: AWS scales by itself, the
+       * local queue runs one batch at a time.
+       */
+      maxConcurrency?: number;
+    }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
   | { kind: 'schedule' };
 

@@ -29,4 +29,23 @@ export const workerList: readonly WorkerSpec[] = [
     // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
     bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },
   },
+  // Webhooks (README, Webhooks): events → one message per subscribed webhook; operation.accepted
+  // may complete the receipt it belongs to (domain/ledger/receipt-completion.ts).
+  {
+    id: 'WebhookFanout',
+    handler: 'webhook-fanout',
+    trigger: { kind: 'queue', queue: 'events', batchSize: 10 },
+    uses: ['table:read', 'table:write', 'data:write', 'signer', 'queue:deliveries'],
+    timeoutSeconds: 30,
+  },
+  // One attempt per message, each with a 10 s deadline; retries are delayed messages.
+  {
+    id: 'WebhookDeliveries',
+    handler: 'webhook-deliveries',
+    // Enough batches at once that endpoints which hang for their full 10 s leave room for
+    // the others (each batch runs its attempts in parallel).
+    trigger: { kind: 'queue', queue: 'deliveries', batchSize: 10, maxConcurrency: 200 },
+    uses: ['table:read', 'table:write', 'secrets:decrypt', 'queue:deliveries'],
+    timeoutSeconds: 30,
+  },
 ];

@@ -46,6 +46,8 @@ const FUNCTION_ENVIRONMENT = [
   'LEDGER_SECRETS_KEY_ID',
   'LEDGER_EVENTS_QUEUE_URL',
   'LEDGER_EXPORTS_QUEUE_URL',
+  'LEDGER_DELIVERIES_QUEUE_URL',
+  'LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL',
   'LEDGER_EPOCH_MS',
   'LEDGER_EPOCH_GRACE_MS',
   'LEDGER_RATE_LIMIT_RPS',
@@ -67,6 +69,7 @@ const EVERY_RESOURCE: readonly Resource[] = [
   'cursors',
   'queue:events',
   'queue:exports',
+  'queue:deliveries',
   'identity',
 ];
 
@@ -84,6 +87,7 @@ const SERVICE_OF: Record<Resource, string | undefined> = {
   cursors: 'kms',
   'queue:events': 'sqs',
   'queue:exports': 'sqs',
+  'queue:deliveries': 'sqs',
   identity: 'cognito-idp',
 };
 
@@ -211,6 +215,8 @@ describe('functions', () => {
         LEDGER_SECRETS_KEY_ID: arn(keys.secrets),
         LEDGER_EVENTS_QUEUE_URL: ref(queues.queues.events),
         LEDGER_EXPORTS_QUEUE_URL: ref(queues.queues.exports),
+        LEDGER_DELIVERIES_QUEUE_URL: ref(queues.queues.deliveries),
+        LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: ref(queues.deadLetterQueues.deliveries),
         LEDGER_EPOCH_MS: '300000',
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'agent-ledger',
@@ -380,10 +386,10 @@ describe('keys, queues, schedule', () => {
     });
   });
 
-  it('gives the events and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
+  it('gives the events, deliveries and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
     const { queues, deadLetterQueues } = synth.stack.queues;
-    expect(ofType('AWS::SQS::Queue')).toHaveLength(4);
-    for (const name of ['events', 'exports'] as const) {
+    expect(ofType('AWS::SQS::Queue')).toHaveLength(6);
+    for (const name of ['events', 'deliveries', 'exports'] as const) {
       expect(resources[logicalId(queues[name])]!.Properties).toMatchObject({
         SqsManagedSseEnabled: true,
         RedrivePolicy: { deadLetterTargetArn: arn(deadLetterQueues[name]), maxReceiveCount: 5 },

@@ -1012,8 +1012,357 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhooks (never their secrets).
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["ListWebhooks"];
+        put?: never;
+        /**
+         * Registers an endpoint for events of SPEC.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.
+         * @description Roles: org_owner, security_admin. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: operations["RegisterWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook.
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["GetWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a webhook; its pending deliveries are dropped. Admin event webhook.delete.
+         * @description Roles: org_owner, security_admin.
+         */
+        delete: operations["DeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Enables a webhook the service disabled after every delivery failed for 3 days: {status: "active"}. Admin event webhook.enable.
+         * @description Roles: org_owner, security_admin.
+         */
+        patch: operations["UpdateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a `ping` delivery now and answers its outcome (also logged).
+         * @description Roles: org_owner, security_admin.
+         */
+        post: operations["TestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook's deliveries, newest first, with every attempt; paged with limit (1-100, default 20) and cursor. Entries expire after 30 days.
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["ListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a logged delivery again now (same body and delivery id), outside the retry schedule; answers the delivery with the new attempt.
+         * @description Roles: org_owner, security_admin.
+         */
+        post: operations["RedeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "operation.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An operation record was accepted (SPEC.md §4.5 rule 9).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "operation.accepted";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["OperationAcceptedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "epoch.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An epoch closed and its Merkle root was committed (SPEC.md §6.1).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "epoch.created";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["EpochCreatedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent changed status, e.g. active → frozen (SPEC.md §3).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "agent.status_changed";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["AgentStatusChangedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /v1/webhooks/{webhook_id}/test only.
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "ping";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["PingData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Error: {
@@ -1183,6 +1532,59 @@ export type components = {
             };
             /** @description why the export failed (status failed only) */
             error?: string;
+        };
+        Webhook: {
+            webhook_id: string;
+            org_id: string;
+            endpoint_url: string;
+            events: ("operation.accepted" | "epoch.created" | "agent.status_changed")[];
+            /** @enum {string} */
+            status: "active" | "disabled";
+            created_at: number;
+            updated_at: number;
+        };
+        WebhookDelivery: {
+            delivery_id: string;
+            webhook_id: string;
+            event: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            created_at: number;
+            updated_at: number;
+            next_attempt_at: number | null;
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            attempted_at: number;
+            /** @description The endpoint's answer; null when there was none */
+            http_status: number | null;
+            /** @description Timeout, connection error or egress-policy refusal; null when the endpoint answered */
+            error: string | null;
+            latency_ms: number;
+            /** @description The first KiB of the response body */
+            response_excerpt: string | null;
+            /** @description Sent by test or redeliver, outside the retry schedule */
+            manual: boolean;
+        };
+        OperationAcceptedData: {
+            operation_id: string;
+            agent_id: string;
+        };
+        EpochCreatedData: {
+            epoch_id: string;
+            start_time: number;
+            end_time: number;
+            root_hash: string;
+            leaf_count: number;
+        };
+        AgentStatusChangedData: {
+            agent_id: string;
+            from: string;
+            to: string;
+            reason: string;
+        };
+        PingData: {
+            webhook_id: string;
         };
     };
     responses: never;
@@ -3347,6 +3749,287 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": unknown;
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RegisterWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_url: string;
+                    events: ("operation.accepted" | "epoch.created" | "agent.status_changed")[];
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    UpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    status: "active";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    TestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RedeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
                 };
             };
             /** @description Error (SPEC.md §7) */
