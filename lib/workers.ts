@@ -53,6 +53,8 @@ export class LedgerWorkers extends Construct {
         description: `agent-ledger worker ${worker.id}`,
         environment: props.environment,
         timeoutSeconds: worker.timeoutSeconds,
+        ...(worker.memoryMb ? { memorySize: worker.memoryMb } : {}),
+        ...(worker.bundleAssets ? { bundleAssets: worker.bundleAssets } : {}),
       });
       if (worker.trigger.kind === 'stream') {
         // Where batches that kept failing go: their shard and sequence numbers, kept 14 days.
@@ -90,6 +92,7 @@ export class LedgerWorkers extends Construct {
         fn.function.addEventSource(
           new SqsEventSource(props.queues[worker.trigger.queue], {
             batchSize: worker.trigger.batchSize,
+            ...(worker.trigger.maxConcurrency ? { maxConcurrency: worker.trigger.maxConcurrency } : {}),
             // The worker reports the messages it failed; only those are retried (and, after
             // MAX_RECEIVE_COUNT deliveries, dead-lettered), not the whole batch.
             reportBatchItemFailures: true,

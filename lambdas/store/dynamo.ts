@@ -24,6 +24,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { dynamo } from './clients.js';
+import { TABLE_DESIGN } from './table-design.js';
 
 /** The service's one table (DESIGN.md, Data). */
 export const table = (): string => config().tableName;
@@ -46,7 +47,7 @@ export const padMs = (ms: number): string => String(ms).padStart(MS_WIDTH, '0');
 /** The table's own attributes, never part of what the store hands out. */
 const KEY_ATTRIBUTES = ['pk', 'sk', 'type'] as const;
 /** Index attributes; items that carry them drop them too when read (`strip(item, INDEX_ATTRIBUTES)`). */
-export const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] as const;
+export const INDEX_ATTRIBUTES: readonly string[] = TABLE_DESIGN.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]);
 
 /** Drops the table's key attributes (and `extra` ones) so an item reaches the domain as a plain record. */
 export function strip<T>(item: Item, extra: readonly string[] = []): T {
@@ -113,7 +114,7 @@ export const prefixQuery = (pk: string, prefix: string): QueryInput => ({
  * Keys DynamoDB leaves unprocessed (throttling) are asked for again with a growing pause.
  * Raw items, in no particular order.
  */
-export async function batchGetRaw(keys: readonly Item[], options: { projection?: string } = {}): Promise<Item[]> {
+export async function batchGetRaw(keys: readonly Item[], options: { projection?: string; names?: Record<string, string> } = {}): Promise<Item[]> {
   const found: Item[] = [];
   for (let start = 0; start < keys.length; start += MAX_BATCH_GET_KEYS) {
     let pending: Item[] | undefined = keys.slice(start, start + MAX_BATCH_GET_KEYS);
@@ -122,7 +123,9 @@ export async function batchGetRaw(keys: readonly Item[], options: { projection?:
       const out: BatchGetCommandOutput = await dynamo().send(
         new BatchGetCommand({
           RequestItems: {
-            [table()]: { Keys: pending, ConsistentRead: true, ...(options.projection ? { ProjectionExpression: options.projection } : {}) },
+            [table()]: { Keys: pending, ConsistentRead: true, ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+              ...(options.names ? { ExpressionAttributeNames: options.names } : {}),
+            },
           },
         }),
       );

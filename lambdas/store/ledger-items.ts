@@ -7,7 +7,7 @@
  * | agent       | ORG#<org>                            | AGENT#<agent>      | carries the chain head (seq_no, chain_hash) and the sealing fence; gsi3 last active window |
  * | tombstone   | ORG#<org>                            | DELETED#<agent>    | a deleted agent's id, never reused |
  * | agent key   | ORG#<org>#AGENT#<agent>              | KEY#<kid>          | |
- * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi2 org time order (sharded by agent) |
+ * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi2 org time order (sharded by agent), ops_by_agent / ops_by_type / ops_by_agent_type time order |
  * | nonce       | ORG#<org>#AGENT#<agent>#NONCE#<nonce> | NONCE             | |
  *
  * The operation is keyed by id (not by agent and seq) so that GET after a submission is a
@@ -54,6 +54,22 @@ export const ledgerKeys = {
     gsi2sk: `${padMs(createdAt)}#${operationId}`,
   }),
   orgTimePartition: (orgId: string, shard: number) => `ORG#${orgId}#OPS#${shard}`,
+  /**
+   * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
+   * type operations, each in (created_at, operation_id) order like gsi2. One partition per
+   * organization and filter value: see store/operation-index.ts for why no write sharding.
+   */
+  auditIndexes: (orgId: string, agentId: string, operationType: string, createdAt: number, operationId: string) => {
+    const sk = `${padMs(createdAt)}#${operationId}`;
+    return {
+      oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
+      oa_sk: sk,
+      ot_pk: `ORG#${orgId}#TYPE#${operationType}`,
+      ot_sk: sk,
+      oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
+      oat_sk: sk,
+    };
+  },
   /**
    * gsi3 on the agent item: the epoch window of its last accepted operation, so the sealer
    * finds the organizations with news without a write per operation (the submission's head

@@ -29,7 +29,7 @@ const PAGE_ITEMS = 2_000;
  * partition operations were indexed under before the index was sharded (still read, so a
  * window that was open during an upgrade is sealed whole).
  */
-function partitions(orgId: string): string[] {
+export function timePartitions(orgId: string): string[] {
   return [...Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.orgTimePartition(orgId, shard)), `ORG#${orgId}#OPS`];
 }
 
@@ -43,8 +43,11 @@ function rangeQuery(partition: string, from: number, to: number) {
   };
 }
 
+/** What orders operations: PROTOCOL.md's leaf order. */
+type OrderedOperation = Pick<MemberCandidate, 'created_at' | 'operation_id'>;
+
 /** PROTOCOL.md: leaves are ordered by (created_at, operation_id) ascending. */
-export function leafOrder(a: MemberCandidate, b: MemberCandidate): number {
+export function leafOrder(a: OrderedOperation, b: OrderedOperation): number {
   if (a.created_at !== b.created_at) return a.created_at - b.created_at;
   return a.operation_id < b.operation_id ? -1 : a.operation_id > b.operation_id ? 1 : 0;
 }
@@ -54,7 +57,7 @@ export async function operationsInRange(orgId: string, from: number, to: number)
   if (to <= from) return [];
   const slices = Math.max(1, Math.min(SLICES_PER_SHARD, to - from));
   const step = Math.ceil((to - from) / slices);
-  const queries = partitions(orgId).flatMap((partition) =>
+  const queries = timePartitions(orgId).flatMap((partition) =>
     Array.from({ length: slices }, (_, i) => ({ partition, from: from + i * step, to: Math.min(to, from + (i + 1) * step) })),
   );
   const found: MemberCandidate[] = [];
@@ -71,7 +74,7 @@ export async function operationsInRange(orgId: string, from: number, to: number)
 /** created_at of the organization's first operation before `before`, if any (one small read per partition). */
 export async function firstOperationBefore(orgId: string, before: number): Promise<number | undefined> {
   const firsts = await Promise.all(
-    partitions(orgId).map(async (partition) => (await queryPage({ ...rangeQuery(partition, 0, before), Limit: 1 }))[0]),
+    timePartitions(orgId).map(async (partition) => (await queryPage({ ...rangeQuery(partition, 0, before), Limit: 1 }))[0]),
   );
   const times = firsts.filter((item) => item !== undefined).map((item) => Number(item!.created_at));
   return times.length > 0 ? Math.min(...times) : undefined;

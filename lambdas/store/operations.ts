@@ -14,11 +14,13 @@
  * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
  */
 import {
+  batchGetRaw,
   CONDITION_FAILED,
   getItem,
   INDEX_ATTRIBUTES,
   numberAttribute,
   stringAttribute,
+  strip,
   table,
   transact,
   TRANSACTION_CONFLICT,
@@ -27,6 +29,13 @@ import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger
 
 export async function readOperation(orgId: string, operationId: string): Promise<OperationItem | null> {
   return (await getItem<OperationItem>(ledgerKeys.operation(orgId, operationId), INDEX_ATTRIBUTES)) ?? null;
+}
+
+/** Many rows by id (strongly consistent BatchGetItem), in the order of `operationIds`; missing ones left out. */
+export async function readOperations(orgId: string, operationIds: readonly string[]): Promise<OperationItem[]> {
+  const items = await batchGetRaw(operationIds.map((id) => ledgerKeys.operation(orgId, id)));
+  const byId = new Map(items.map((item) => [String(item.operation_id), strip<OperationItem>(item, INDEX_ATTRIBUTES)]));
+  return operationIds.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function nonceUsed(orgId: string, agentId: string, nonce: string): Promise<boolean> {
@@ -64,6 +73,22 @@ export type CommitResult =
       conflict: boolean;
     };
 
+/**
+ * The table item of a new operation row: its key and every index entry it starts in
+ * (the organization's time order and the audit filters). The one place that
+ * knows them, for the submission and for tools that write rows in bulk (the benchmarks).
+ */
+export function operationItem(row: OperationItem): Record<string, unknown> {
+  const { org_id: orgId, agent_id: agentId } = row;
+  return {
+    ...ledgerKeys.operation(orgId, row.operation_id),
+    type: TYPE.operation,
+    ...ledgerKeys.orgTimeIndex(orgId, agentId, row.created_at, row.operation_id),
+    ...ledgerKeys.auditIndexes(orgId, agentId, row.operation_type, row.created_at, row.operation_id),
+    ...row,
+  };
+}
+
 export async function commitOperation(row: OperationItem, expected: ExpectedHead): Promise<CommitResult> {
   const { org_id: orgId, agent_id: agentId } = row;
   const activity = ledgerKeys.activity(orgId, agentId, expected.activeWindow);
@@ -71,12 +96,7 @@ export async function commitOperation(row: OperationItem, expected: ExpectedHead
     {
       Put: {
         TableName: table(),
-        Item: {
-          ...ledgerKeys.operation(orgId, row.operation_id),
-          type: TYPE.operation,
-          ...ledgerKeys.orgTimeIndex(orgId, agentId, row.created_at, row.operation_id),
-          ...row,
-        },
+        Item: operationItem(row),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

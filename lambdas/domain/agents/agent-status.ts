@@ -4,6 +4,7 @@
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */
+import { randomUUID } from 'node:crypto';
 import type { AdminAction } from '../../store/admin-events.js';
 import { adminEventPut } from '../../store/admin-events.js';
 import { changeAgentStatus, listKeys } from '../../store/agents.js';
@@ -48,21 +49,14 @@ export async function changeStatus(
   now = Date.now(),
 ): Promise<StatusChangeResult> {
   const { to, action } = TRANSITIONS[transition];
+  // The admin event's id also names the agent.status_changed event of the same change.
+  const eventId = randomUUID();
   const result = await withRetries(async () => {
     const agent = await findVisibleAgent(caller, agentId);
     const refused = refusal(transition, agent.status);
     if (refused) throw conflict(refused);
     const keys = transition === 'revoke' ? await listKeys(caller.orgId, agentId) : [];
     const revokeKeys = keys.filter((key) => key.status !== 'revoked');
-    const event = adminEventPut({
-      orgId: caller.orgId,
-      actor: caller.userId,
-      action,
-      targetType: 'agent',
-      targetId: agentId,
-      details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
-      now,
-    });
     const committed = await changeAgentStatus({
       orgId: caller.orgId,
       agentId,
@@ -71,11 +65,19 @@ export async function changeStatus(
       now,
       keysVersion: agent.keys_version,
       revokeKeys,
-      event,
+      event: adminEventPut({
+        orgId: caller.orgId,
+        actor: caller.userId,
+        action,
+        eventId,
+        targetType: 'agent',
+        targetId: agentId,
+        details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
+        now,
+      }),
     });
     if (!committed) return RETRY;
     return {
-      eventId: String(event.Put!.Item!.event_id),
       agent: agentView({ ...agent, status: to, updated_at: now }),
       previous_status: agent.status,
       ...(transition === 'revoke'
@@ -83,7 +85,6 @@ export async function changeStatus(
         : {}),
     };
   });
-  const { eventId, ...answer } = result;
-  await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: answer.previous_status, status: to, reason, at: now });
-  return answer;
+  await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
+  return result;
 }

@@ -7,11 +7,11 @@
  */
 import { logger } from '../../logger.js';
 import type { AgentStatus } from '../../store/ledger-items.js';
-import type { EventMessage } from '../events.js';
+import type { AgentStatusChangedData, EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
 
 export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, input: {
-  /** The admin log entry of the change: the event's stable id. */
+  /** The id of the change's admin event: the stable id of this fact. */
   eventId: string;
   orgId: string;
   agentId: string;
@@ -25,7 +25,7 @@ export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, inpu
     event_id: input.eventId,
     org_id: input.orgId,
     timestamp: input.at,
-    data: { agent_id: input.agentId, previous_status: input.previousStatus, status: input.status, reason: input.reason },
+    data: { agent_id: input.agentId, from: input.previousStatus, to: input.status, reason: input.reason } satisfies AgentStatusChangedData,
   };
   try {
     await queue.send('events', { body: message });

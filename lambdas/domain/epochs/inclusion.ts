@@ -8,7 +8,7 @@
  * recent epoch reads its list once), bounded by the total number of leaves held.
  */
 import { b64uEncode, leafHash, MerkleTree, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
-import { readEpochItem, type EpochItem } from '../../store/epochs.js';
+import { epochOf, readEpochItem, type Epoch, type EpochItem } from '../../store/epochs.js';
 import { loadLeafList } from './commit-epoch.js';
 import { config } from '../../config.js';
 import { startTimeOfEpochId } from './epoch-id.js';
@@ -57,15 +57,33 @@ export interface SealedRow {
   leaf_index?: number;
 }
 
-/** The row's epoch item and leaf index, or undefined while no epoch covers it. */
-async function placeOf(row: SealedRow, epochMs: number): Promise<{ item: EpochItem | undefined; index: number | undefined } | undefined> {
-  if (row.epoch_id !== undefined && row.leaf_index !== undefined) {
-    const startTime = startTimeOfEpochId(row.epoch_id);
-    const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
-    return { item: item?.epoch_id === row.epoch_id ? item : undefined, index: row.leaf_index };
+/** Where a row's epoch item is looked up: the epoch it names, else its created_at window. */
+interface EpochPlace {
+  /** A key of the epoch item for callers that read many rows' epochs once each. */
+  key: string;
+  read: () => Promise<EpochItem | undefined>;
+  /** The leaf the row names (marked rows only); else its place in the epoch's list. */
+  index: number | undefined;
+  /** True when the row names its epoch: then a missing epoch is damage, not "not yet sealed". */
+  named: boolean;
+}
+
+function placeOf(row: SealedRow, epochMs: number): EpochPlace {
+  const epochId = row.epoch_id;
+  if (epochId !== undefined && row.leaf_index !== undefined) {
+    const startTime = startTimeOfEpochId(epochId);
+    return {
+      key: epochId,
+      read: async () => {
+        const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
+        return item?.epoch_id === epochId ? item : undefined;
+      },
+      index: row.leaf_index,
+      named: true,
+    };
   }
-  const item = await readEpochItem(row.org_id, windowStart(row.created_at, epochMs));
-  return item ? { item, index: undefined } : undefined;
+  const startTime = windowStart(row.created_at, epochMs);
+  return { key: `window:${startTime}`, read: () => readEpochItem(row.org_id, startTime), index: undefined, named: false };
 }
 
 export interface MerkleEvidence {
@@ -76,10 +94,14 @@ export interface MerkleEvidence {
 
 /** undefined while no epoch covers the operation (checks.merkle is then absent). */
 export async function merkleEvidence(row: SealedRow, epochMs = config().epochMs): Promise<MerkleEvidence | undefined> {
-  const place = await placeOf(row, epochMs);
-  if (!place) return undefined;
-  const { item } = place;
-  if (!item) return { merkle: false };
+  const place = placeOf(row, epochMs);
+  const item = await place.read();
+  if (!item) return place.named ? { merkle: false } : undefined;
+  return proveIn(item, row, place.index);
+}
+
+/** The proof of `row` in its epoch, checked against the epoch's committed root before it is returned. */
+async function proveIn(item: EpochItem, row: SealedRow, knownIndex: number | undefined): Promise<MerkleEvidence> {
   let entry: EpochTree;
   try {
     entry = await treeOf(item);
@@ -88,7 +110,7 @@ export async function merkleEvidence(row: SealedRow, epochMs = config().epochMs)
     throw error;
   }
   // An operation missing from its own window's epoch is damaged evidence, never "not yet covered".
-  const index = place.index ?? entry.leafIndex.get(row.operation_id);
+  const index = knownIndex ?? entry.leafIndex.get(row.operation_id);
   if (index === undefined || !Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
   const proof: InclusionProof = {
     epoch_id: item.epoch_id,
@@ -102,4 +124,40 @@ export async function merkleEvidence(row: SealedRow, epochMs = config().epochMs)
     entry.operationIds[index] === row.operation_id &&
     verifyInclusionProof(row.chain_hash, proof, { epoch_id: item.epoch_id, root_hash: item.root_hash, tree_size: item.leaf_count });
   return { merkle, proof };
+}
+
+/** An operation's proof together with the epoch it points to (the export bundle carries both). */
+export interface ProvenMember {
+  proof: InclusionProof;
+  epoch: Epoch;
+}
+
+/** Evidence an export cannot be written with: an epoch a row names is missing, or its leaf list does not prove the row. */
+export class InclusionEvidenceError extends Error {
+  constructor(operationId: string, epochId: string) {
+    super(`the inclusion evidence of operation ${operationId} in epoch ${epochId} is missing or damaged`);
+    this.name = 'InclusionEvidenceError';
+  }
+}
+
+/**
+ * Proofs for many rows at once (an export page): each epoch read once, each tree built once
+ * (and cached, as for verify). Rows no epoch covers yet get none; a row whose evidence is
+ * missing or does not verify throws InclusionEvidenceError, since leaving its proof out would
+ * pass damage off as "not sealed yet".
+ */
+export async function proveMembers(rows: readonly SealedRow[], epochMs = config().epochMs): Promise<Map<string, ProvenMember>> {
+  const epochs = new Map<string, Promise<EpochItem | undefined>>();
+  const proven = new Map<string, ProvenMember>();
+  for (const row of rows) {
+    const place = placeOf(row, epochMs);
+    let read = epochs.get(place.key);
+    if (!read) epochs.set(place.key, (read = place.read()));
+    const item = await read;
+    if (!item && !place.named) continue;
+    const evidence = item ? await proveIn(item, row, place.index) : undefined;
+    if (!item || !evidence?.merkle || !evidence.proof) throw new InclusionEvidenceError(row.operation_id, row.epoch_id ?? item?.epoch_id ?? place.key);
+    proven.set(row.operation_id, { proof: evidence.proof, epoch: epochOf(item) });
+  }
+  return proven;
 }

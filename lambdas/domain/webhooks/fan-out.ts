@@ -1,0 +1,39 @@
+/**
+ * One event of the events queue → one delivery message per active webhook of the
+ * organization subscribed to it (README, Webhooks). The delivery id is derived from the
+ * event's id and the webhook's id (signing.ts), so a repeated fan-out of the same event (a
+ * re-sent or redelivered message) yields the same deliveries, which the attempt claim
+ * (store/webhook-deliveries.ts) then makes only once.
+ *
+ * Every event comes from a committed fact (docs/EVENTS.md: the table's stream is the outbox),
+ * and its event_id is the same on every re-send: for operation.accepted, the receipt's
+ * queue_message_id.
+ */
+import { listWebhooks } from '../../store/webhooks.js';
+import type { EventMessage } from '../events.js';
+import type { Ports } from '../ports.js';
+import { sendDeliveryMessage } from './delivery-message.js';
+import { deliveryBody, deliveryIdFor } from './signing.js';
+
+export type FanOutPorts = Pick<Ports, 'queue'>;
+
+/** Fans `message` out; returns the number of deliveries sent. */
+export async function fanOutEvent(ports: FanOutPorts, message: EventMessage): Promise<number> {
+  const eventId = message.event_id;
+  const subscribed = (await listWebhooks(message.org_id)).filter(
+    (webhook) => webhook.status === 'active' && webhook.events.includes(message.event),
+  );
+  if (subscribed.length === 0) return 0;
+  await Promise.all(
+    subscribed.map((webhook) => {
+      const deliveryId = deliveryIdFor(eventId, webhook.webhook_id);
+      const body = deliveryBody({ event: message.event, delivery_id: deliveryId, org_id: message.org_id, timestamp: message.timestamp, data: message.data });
+      return sendDeliveryMessage(
+        ports.queue,
+        { delivery_id: deliveryId, webhook_id: webhook.webhook_id, org_id: message.org_id, event: message.event, event_id: eventId, body, created_at: message.timestamp, attempt: 1 },
+        0,
+      );
+    }),
+  );
+  return subscribed.length;
+}
