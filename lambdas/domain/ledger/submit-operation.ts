@@ -117,7 +117,10 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
   const inlinePayload = prepared.payloadBytes.byteLength <= inlinePayloadBytes;
   let payloadWrite: Promise<void> | undefined;
 
-  let fresh = false;
+  // A payload that goes to the store is written before the commit, so its checks run on the
+  // agent as stored (one read), never on this process's cached head: a frozen agent's
+  // submission must not take up storage (refused submissions write nothing).
+  let fresh = !inlinePayload;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const state = await readSubmissionState(caller, record.agent_id, record.agent_pubkey_kid, { prevChainHash: record.prev_chain_hash, fresh });
     const { agent, key } = state;
