@@ -54,17 +54,20 @@ export const ledgerKeys = {
     gsi2sk: `${padMs(createdAt)}#${operationId}`,
   }),
   orgTimePartition: (orgId: string, shard: number) => `ORG#${orgId}#OPS#${shard}`,
+  /** ops_by_type: one shard of one operation type's entries (the shard last: types may hold `#`). */
+  typePartition: (orgId: string, operationType: string, shard: number) => `ORG#${orgId}#TYPE#${operationType}#${shard}`,
   /**
    * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
-   * type operations, each in (created_at, operation_id) order like gsi2. One partition per
-   * organization and filter value: see store/operation-index.ts for why no write sharding.
+   * type operations, each in (created_at, operation_id) order like gsi2. One type's entries
+   * are sharded by agent like gsi2 (an organization whose agents all use one type would
+   * otherwise write to one partition); an agent's are not (its chain is sequential).
    */
   auditIndexes: (orgId: string, agentId: string, operationType: string, createdAt: number, operationId: string) => {
     const sk = `${padMs(createdAt)}#${operationId}`;
     return {
       oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
       oa_sk: sk,
-      ot_pk: `ORG#${orgId}#TYPE#${operationType}`,
+      ot_pk: ledgerKeys.typePartition(orgId, operationType, opsIndexShard(agentId)),
       ot_sk: sk,
       oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
       oat_sk: sk,

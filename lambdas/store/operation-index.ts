@@ -9,28 +9,25 @@
  * |----------------|-------------------|-----------------------------------------------------|
  * | none           | gsi2              | ORG#<org>#OPS#<shard> (8, by agent) and ORG#<org>#OPS |
  * | agent          | ops_by_agent      | ORG#<org>#AGENT#<agent>#OPS                         |
- * | type           | ops_by_type       | ORG#<org>#TYPE#<type>                               |
+ * | type           | ops_by_type       | ORG#<org>#TYPE#<type>#<shard> (8, by agent)         |
  * | agent and type | ops_by_agent_type | ORG#<org>#AGENT#<agent>#TYPE#<type>                 |
  *
  * No FilterExpression anywhere: a page reads only index entries of rows it may return, and a
- * count reads only matching entries. The organization-wide time index is sharded by agent
- * for the submissions' sake (store/ledger-items.ts): a page reads each shard after the same
- * position and merges them, since the order is one total order. The audit indexes hold keys
+ * count reads only matching entries. The organization-wide time index and the type index
+ * are sharded by agent, so that no partition takes all of an organization's writes
+ * (store/ledger-items.ts): a page reads each shard after the same position and merges them,
+ * since the order is one total order. The audit indexes hold keys
  * only (docs/COST.md, Indexes): the sort key names the operation, and a page that wants more
  * than its id and time reads its rows by key (BatchGetItem, at most five calls for 500).
  *
- * Hot partitions: each audit index keeps one partition per organization and filter value,
- * not write-sharded. An entry is one write unit, so one organization can write about 1,000
- * operations/s of one type (or one agent) into a partition (DynamoDB's per-partition
- * limit), ten times the default request rate limit (LEDGER_RATE_LIMIT_RPS). Sharding would
- * turn every filtered page into a merge and every count into N counts;
- * ledgerKeys.auditIndexes is the one place to change if an organization ever needs more.
+ * The agent indexes keep one partition per agent (and type): an agent's chain is
+ * sequential, far below DynamoDB's 1,000 writes a second per partition.
  */
 import { forEachBounded } from '../shared/bounded.js';
 import { dynamo } from './clients.js';
 import { batchGetRaw, padMs, table, type Item, type QueryInput } from './dynamo.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ledgerKeys } from './ledger-items.js';
+import { ledgerKeys, OPS_INDEX_SHARDS } from './ledger-items.js';
 import { leafOrder, timePartitions } from './operation-windows.js';
 
 /** What an audit query or an export selects (SPEC.md §4.6: start inclusive, end exclusive, on created_at). */
@@ -63,7 +60,11 @@ function indexOf(orgId: string, filter: OperationFilter): IndexPlan {
     return { IndexName: 'ops_by_agent_type', pk: 'oat_pk', sk: 'oat_sk', partitions: [probe.oat_pk] };
   }
   if (filter.agentId !== undefined) return { IndexName: 'ops_by_agent', pk: 'oa_pk', sk: 'oa_sk', partitions: [probe.oa_pk] };
-  if (filter.operationType !== undefined) return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'ot_sk', partitions: [probe.ot_pk] };
+  if (filter.operationType !== undefined) {
+    const type = filter.operationType;
+    const partitions = Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.typePartition(orgId, type, shard));
+    return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'ot_sk', partitions };
+  }
   return { IndexName: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk', partitions: timePartitions(orgId) };
 }
 
