@@ -58,21 +58,16 @@ export const ledgerKeys = {
   typePartition: (orgId: string, operationType: string, shard: number) => `ORG#${orgId}#TYPE#${operationType}#${shard}`,
   /**
    * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
-   * type operations, each in (created_at, operation_id) order like gsi2. One type's entries
+   * type operations, each in (created_at, operation_id) order by gsi2's own sort key
+   * (orgTimeIndex, which every operation row carries). One type's entries
    * are sharded by agent like gsi2 (an organization whose agents all use one type would
    * otherwise write to one partition); an agent's are not (its chain is sequential).
    */
-  auditIndexes: (orgId: string, agentId: string, operationType: string, createdAt: number, operationId: string) => {
-    const sk = `${padMs(createdAt)}#${operationId}`;
-    return {
-      oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
-      oa_sk: sk,
-      ot_pk: ledgerKeys.typePartition(orgId, operationType, opsIndexShard(agentId)),
-      ot_sk: sk,
-      oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
-      oat_sk: sk,
-    };
-  },
+  auditIndexes: (orgId: string, agentId: string, operationType: string) => ({
+    oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
+    ot_pk: ledgerKeys.typePartition(orgId, operationType, opsIndexShard(agentId)),
+    oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
+  }),
   /**
    * gsi3 on the agent item: the epoch window of its last accepted operation, so the sealer
    * finds the organizations with news without a write per operation (the submission's head

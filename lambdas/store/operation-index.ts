@@ -55,15 +55,15 @@ interface IndexPlan {
 }
 
 function indexOf(orgId: string, filter: OperationFilter): IndexPlan {
-  const probe = ledgerKeys.auditIndexes(orgId, filter.agentId ?? '', filter.operationType ?? '', 0, '');
+  const probe = ledgerKeys.auditIndexes(orgId, filter.agentId ?? '', filter.operationType ?? '');
   if (filter.agentId !== undefined && filter.operationType !== undefined) {
-    return { IndexName: 'ops_by_agent_type', pk: 'oat_pk', sk: 'oat_sk', partitions: [probe.oat_pk] };
+    return { IndexName: 'ops_by_agent_type', pk: 'oat_pk', sk: 'gsi2sk', partitions: [probe.oat_pk] };
   }
-  if (filter.agentId !== undefined) return { IndexName: 'ops_by_agent', pk: 'oa_pk', sk: 'oa_sk', partitions: [probe.oa_pk] };
+  if (filter.agentId !== undefined) return { IndexName: 'ops_by_agent', pk: 'oa_pk', sk: 'gsi2sk', partitions: [probe.oa_pk] };
   if (filter.operationType !== undefined) {
     const type = filter.operationType;
     const partitions = Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.typePartition(orgId, type, shard));
-    return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'ot_sk', partitions };
+    return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'gsi2sk', partitions };
   }
   return { IndexName: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk', partitions: timePartitions(orgId) };
 }

@@ -84,7 +84,7 @@ export function operationItem(row: OperationItem): Record<string, unknown> {
     ...ledgerKeys.operation(orgId, row.operation_id),
     type: TYPE.operation,
     ...ledgerKeys.orgTimeIndex(orgId, agentId, row.created_at, row.operation_id),
-    ...ledgerKeys.auditIndexes(orgId, agentId, row.operation_type, row.created_at, row.operation_id),
+    ...ledgerKeys.auditIndexes(orgId, agentId, row.operation_type),
     ...row,
   };
 }

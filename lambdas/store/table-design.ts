@@ -41,11 +41,12 @@ export const TABLE_DESIGN = {
      * The audit query's filters (SPEC.md §4.6), each a time-ordered Query of its own
      * partition (store/operation-index.ts): one agent's operations, one operation type's,
      * and one agent's of one type. Keys only: the sort key names the operation, the page's
-     * rows are read by key, and each submission pays one small entry per index.
+     * rows are read by key, and each submission pays one small entry per index. They share
+     * gsi2's sort key (`<created_at>#<operation_id>`), so the row carries it once.
      */
-    { name: 'ops_by_agent', partitionKey: 'oa_pk', sortKey: 'oa_sk', projection: { type: 'KEYS_ONLY' } },
-    { name: 'ops_by_type', partitionKey: 'ot_pk', sortKey: 'ot_sk', projection: { type: 'KEYS_ONLY' } },
-    { name: 'ops_by_agent_type', partitionKey: 'oat_pk', sortKey: 'oat_sk', projection: { type: 'KEYS_ONLY' } },
+    { name: 'ops_by_agent', partitionKey: 'oa_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
+    { name: 'ops_by_type', partitionKey: 'ot_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
+    { name: 'ops_by_agent_type', partitionKey: 'oat_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
   ],
 } as const;
 
