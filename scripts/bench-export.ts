@@ -130,6 +130,10 @@ async function main(): Promise<void> {
     seeded = 0;
     const json = await withPeakRss(() => exportAndWait(api, { start_time: t0 - 1, end_time: Date.now(), format: 'json' }));
     const jsonReport = verifyExportBundle(json.value.bytes);
+    // The verification above held this process (and so the in-process server) for seconds:
+    // let the server close the keep-alive connections that timed out meanwhile before the
+    // client reuses one, or the next request dies with "fetch failed".
+    await sleep(100);
     const pdf = await withPeakRss(() => exportAndWait(api, { start_time: t0 - 1, end_time: t0 + PDF_OPS * 10, format: 'pdf' }));
     const attachment = (await pdfAttachments(pdf.value.bytes))[0];
     const pdfReport = attachment ? verifyExportBundle(attachment.bytes) : undefined;

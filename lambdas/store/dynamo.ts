@@ -223,3 +223,35 @@ export function numberAttribute(item: Record<string, AttributeValue> | undefined
   const raw = item?.[name]?.N;
   return raw === undefined ? undefined : Number(raw);
 }
+
+/** What an UpdateItem changes: attributes to set, numbers to add, attributes to remove. */
+export interface AttributeChanges {
+  set?: Record<string, unknown>;
+  add?: Record<string, number>;
+  remove?: readonly string[];
+}
+
+/**
+ * The UpdateExpression of `changes`, with every attribute named through
+ * ExpressionAttributeNames (`#<field>`: several are DynamoDB reserved words, `status` among
+ * them) and values as `:s_<field>` and `:a_<field>`, which conditions must not use.
+ */
+export function updateExpression(changes: AttributeChanges): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const name = (field: string) => {
+    names[`#${field}`] = field;
+    return `#${field}`;
+  };
+  const sets = Object.entries(changes.set ?? {}).map(([field, value]) => {
+    values[`:s_${field}`] = value;
+    return `${name(field)} = :s_${field}`;
+  });
+  const adds = Object.entries(changes.add ?? {}).map(([field, value]) => {
+    values[`:a_${field}`] = value;
+    return `${name(field)} :a_${field}`;
+  });
+  const removes = (changes.remove ?? []).map(name);
+  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''];
+  return { expression: clauses.filter(Boolean).join(' '), names, values };
+}

@@ -16,7 +16,7 @@
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, writeIfCondition } from './dynamo.js';
+import { getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
 
 /** The epoch resource (SPEC.md §2.11). */
 export interface Epoch {
@@ -140,26 +140,9 @@ export async function epochItemsNewestFirst(
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
-async function update(orgId: string, startTime: number, input: {
-  set?: Record<string, unknown>;
-  remove?: string[];
-  condition?: string;
-  values?: Record<string, unknown>;
-}): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ...input.values };
-  const sets = Object.entries(input.set ?? {}).map(([field, value]) => {
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    return `#${field} = :${field}`;
-  });
-  const removes = (input.remove ?? []).map((field) => {
-    names[`#${field}`] = field;
-    return `#${field}`;
-  });
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
-    .filter(Boolean)
-    .join(' ');
+async function update(orgId: string, startTime: number, input: AttributeChanges & { condition?: string; values?: Record<string, unknown> }): Promise<boolean> {
+  const { expression, names, values: changed } = updateExpression(input);
+  const values = { ...input.values, ...changed };
   return writeIfCondition(() =>
     dynamo().send(
       new UpdateCommand({

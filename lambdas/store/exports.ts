@@ -16,7 +16,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { getItem, queryPage, strip, table, transact, writeIfCondition, type TransactItem } from './dynamo.js';
+import { getItem, queryPage, strip, table, transact, updateExpression, writeIfCondition, type AttributeChanges, type TransactItem } from './dynamo.js';
 
 export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -87,27 +87,11 @@ export async function exportsNewestFirst(orgId: string, limit: number, beforeId?
   return { items: items.slice(0, limit), more: items.length > limit };
 }
 
-type Update = { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition: string; values?: Record<string, unknown> };
+type Update = AttributeChanges & { condition: string; values?: Record<string, unknown> };
 
 async function updateExport(orgId: string, exportId: string, update: Update): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ...update.values };
-  const name = (field: string) => {
-    names[`#${field}`] = field;
-    return `#${field}`;
-  };
-  const sets = Object.entries(update.set ?? {}).map(([field, value]) => {
-    values[`:s_${field}`] = value;
-    return `${name(field)} = :s_${field}`;
-  });
-  const adds = Object.entries(update.add ?? {}).map(([field, value]) => {
-    values[`:a_${field}`] = value;
-    return `${name(field)} :a_${field}`;
-  });
-  const removes = (update.remove ?? []).map(name);
-  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
-    .filter(Boolean)
-    .join(' ');
+  const { expression, names, values: changed } = updateExpression(update);
+  const values = { ...update.values, ...changed };
   return writeIfCondition(() =>
     dynamo().send(
       new UpdateCommand({
