@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     const page = async (cursor?: string) => {
       const started = performance.now();
       const res = await api('POST', '/v1/audit/query', { limit: 500, ...(cursor ? { cursor } : {}) });
-      if (res.status !== 200 || res.body.operations.length !== 500) throw new Error(`audit query: ${res.status}`);
+      if (res.status !== 200 || res.body.operations.length !== 500) throw new Error(`audit query: ${res.status} ${JSON.stringify(res.body).slice(0, 300)} after ${(performance.now() - started).toFixed(0)} ms`);
       return { ms: performance.now() - started, cursor: res.body.cursor as string, total: res.body.total_count as number };
     };
     const raw: number[] = [];

@@ -178,23 +178,20 @@ const COUNT_PAGE_ITEMS = 1_000;
 export async function countOperations(orgId: string, filter: OperationFilter, span?: { first: number; last: number }): Promise<number> {
   const lo = Math.max(filter.startTime ?? 0, span?.first ?? 0);
   const hi = Math.min(filter.endTime ?? Number.MAX_SAFE_INTEGER, span === undefined ? Number.MAX_SAFE_INTEGER : span.last + 1);
-  if (span === undefined || hi - lo < COUNT_SEGMENTS) return countRange(orgId, filter);
-  const step = Math.ceil((hi - lo) / COUNT_SEGMENTS);
-  const slices = Array.from({ length: COUNT_SEGMENTS }, (_, i) => ({
+  const segments = span === undefined || hi - lo < COUNT_SEGMENTS ? 1 : COUNT_SEGMENTS;
+  const step = Math.ceil((hi - lo) / segments);
+  const slices = Array.from({ length: segments }, (_, i) => ({
     ...filter,
     // The first and last slices keep the filter's own open ends: nothing outside [lo, hi) matches anyway.
     startTime: i === 0 ? filter.startTime : lo + i * step,
-    endTime: i === COUNT_SEGMENTS - 1 ? filter.endTime : Math.min(hi, lo + (i + 1) * step),
+    endTime: i === segments - 1 ? filter.endTime : Math.min(hi, lo + (i + 1) * step),
   }));
-  const counts = new Array<number>(slices.length).fill(0);
-  await forEachBounded(slices, COUNT_CONCURRENCY, async (slice, i) => {
-    counts[i] = await countRange(orgId, slice);
+  // Slices × partitions (a sharded index has several), at most COUNT_CONCURRENCY requests at once.
+  const queries = slices.flatMap((slice) => operationRangeQueries(orgId, slice).queries);
+  const counts = new Array<number>(queries.length).fill(0);
+  await forEachBounded(queries, COUNT_CONCURRENCY, async (query, i) => {
+    counts[i] = await countQuery(query);
   });
-  return counts.reduce((a, b) => a + b, 0);
-}
-
-async function countRange(orgId: string, filter: OperationFilter): Promise<number> {
-  const counts = await Promise.all(operationRangeQueries(orgId, filter).queries.map(countQuery));
   return counts.reduce((a, b) => a + b, 0);
 }
 
