@@ -7,7 +7,6 @@
  * There is no API Gateway authorizer: each handler checks the caller's token and role against
  * its route's `auth` (route-spec.ts, SPEC.md §5), the same code that runs locally.
  */
-import { join } from 'node:path';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
@@ -21,7 +20,9 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { isDeployed, type RouteSpec } from '../lambdas/routes/route-spec.js';
+import { NOT_FOUND_FUNCTION } from './bundling.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
+import type { FunctionBundles } from './function-code.js';
 
 /**
  * Stage-wide ceiling, a backstop against floods that reach no handler; the per-organization
@@ -71,10 +72,8 @@ export interface ApiRoute {
 
 export interface LedgerApiProps {
   readonly routes: readonly RouteSpec[];
-  /** Handler module of the `$default` route (routes.ts notFoundHandler). */
-  readonly notFoundHandler: string;
-  /** Directory holding `http/<handler>.ts`. */
-  readonly lambdasDir: string;
+  /** The code of every function (one bundle per route id and the `$default` route's). */
+  readonly bundles: FunctionBundles;
   readonly environment: Readonly<Record<string, string>>;
 }
 
@@ -91,10 +90,8 @@ export class LedgerApi extends Construct {
 
   constructor(scope: Construct, id: string, props: LedgerApiProps) {
     super(scope, id);
-    const handlerEntry = (handler: string) => join(props.lambdasDir, 'http', `${handler}.ts`);
-
-    const notFound = new LedgerFunction(this, 'NotFound', {
-      entry: handlerEntry(props.notFoundHandler),
+    const notFound = new LedgerFunction(this, NOT_FOUND_FUNCTION, {
+      code: props.bundles.code(NOT_FOUND_FUNCTION),
       description: 'agent-ledger $default route: NOT_FOUND for unknown paths and methods',
       environment: props.environment,
     });
@@ -129,7 +126,7 @@ export class LedgerApi extends Construct {
         );
       }
       const fn = new LedgerFunction(this, spec.id, {
-        entry: handlerEntry(spec.handler),
+        code: props.bundles.code(spec.id),
         description: `agent-ledger ${spec.method} ${spec.path}`,
         environment: props.environment,
         memorySize: memoryOf(spec),

@@ -13,9 +13,11 @@ import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { LedgerApi } from './api.js';
+import { functionEntries } from './bundling.js';
 import { LedgerData } from './data.js';
 import { functionEnvironment } from './environment.js';
 import type { FunctionUse } from './function.js';
+import { FunctionBundles } from './function-code.js';
 import { grantUses } from './grants.js';
 import { LedgerIdentity, readIdentitySettings } from './identity.js';
 import { LedgerKeys } from './keys.js';
@@ -23,7 +25,7 @@ import { acknowledgeNagFindings } from './nag-suppressions.js';
 import { LAMBDAS_DIR } from './paths.js';
 import { LedgerQueues } from './queues.js';
 import type { LedgerResources } from './resources.js';
-import { readSettings } from './settings.js';
+import { readSdkTracing, readSettings } from './settings.js';
 import { LedgerWorkers } from './workers.js';
 
 export interface LedgerStackProps extends StackProps {
@@ -69,10 +71,13 @@ export class LedgerStack extends Stack {
     };
     const environment = functionEnvironment(this.resources, settings);
 
-    this.api = new LedgerApi(this, 'Api', { routes, notFoundHandler, lambdasDir, environment });
+    const bundles = new FunctionBundles(this, functionEntries(routes, notFoundHandler, workers, lambdasDir), {
+      sdkTracing: readSdkTracing(this),
+    });
+    this.api = new LedgerApi(this, 'Api', { routes, bundles, environment });
     this.workers = new LedgerWorkers(this, 'Workers', {
       workers,
-      lambdasDir,
+      bundles,
       environment,
       queues: this.queues.queues,
     });

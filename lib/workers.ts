@@ -3,7 +3,6 @@
  * trigger: an SQS queue, or the epoch schedule. The schedule rule exists even while no worker
  * targets it, so the sealer only has to be added to the worker table.
  */
-import { join } from 'node:path';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -12,12 +11,13 @@ import { Construct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
+import type { FunctionBundles } from './function-code.js';
 import { EPOCH } from './settings.js';
 
 export interface LedgerWorkersProps {
   readonly workers: readonly WorkerSpec[];
-  /** Directory holding `workers/<handler>.ts`. */
-  readonly lambdasDir: string;
+  /** The code of every function (one bundle per worker id). */
+  readonly bundles: FunctionBundles;
   readonly environment: Readonly<Record<string, string>>;
   readonly queues: Readonly<Record<QueueName, Queue>>;
 }
@@ -37,7 +37,7 @@ export class LedgerWorkers extends Construct {
 
     this.functions = props.workers.map((worker) => {
       const fn = new LedgerFunction(this, worker.id, {
-        entry: join(props.lambdasDir, 'workers', `${worker.handler}.ts`),
+        code: props.bundles.code(worker.id),
         description: `agent-ledger worker ${worker.id}`,
         environment: props.environment,
         timeoutSeconds: worker.timeoutSeconds,

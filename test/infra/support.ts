@@ -3,8 +3,8 @@
  * context) but without bundling, and read IAM statements back per function.
  *
  * Handler modules are replaced by empty stubs in a scratch directory (under the gitignored
- * .tmp/, because NodejsFunction wants entries inside the project root): the infra test checks
- * wiring, not handlers, and must not depend on which handlers exist yet.
+ * .tmp/, inside the project root like the real handlers): the infra test checks wiring, not
+ * handlers, and must not depend on which handlers exist yet.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
