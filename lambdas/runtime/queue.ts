@@ -3,6 +3,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsQueue } from '../adapters/aws/sqs-queue.js';
 import { memoryQueue } from '../adapters/local/memory-queue.js';
 import { config } from '../config.js';
+import { sdkClientSettings } from '../sdk-client-settings.js';
 import type { Queue } from '../domain/ports.js';
 import { once } from '../shared/once.js';
 import { traced } from '../tracer.js';
@@ -10,6 +11,6 @@ import { traced } from '../tracer.js';
 export const queue = once((): Queue => {
   const source = config().queue;
   return source.kind === 'sqs'
-    ? new SqsQueue(traced(new SQSClient({ region: config().region })), { events: source.eventsUrl, exports: source.exportsUrl })
+    ? new SqsQueue(traced(new SQSClient({ region: config().region, ...sdkClientSettings(config().stage) })), { events: source.eventsUrl, exports: source.exportsUrl })
     : memoryQueue();
 });
