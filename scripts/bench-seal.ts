@@ -76,6 +76,12 @@ async function main(): Promise<void> {
     if (found.length !== OPERATIONS) throw new Error(`index shows ${found.length} of ${OPERATIONS} operations`);
 
     const queue = recordingQueue();
+    // Memory of the sealing itself (the sealer worker's Lambda memory is sized from it,
+    // lambdas/workers/worker-table.ts): resident set size sampled while it runs, against the
+    // process just before, which already holds the fixtures written above.
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 20);
     started = performance.now();
     const report = await runSealer({
       now,
@@ -88,6 +94,9 @@ async function main(): Promise<void> {
       tsa: undefined,
     });
     const sealMs = performance.now() - started;
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
     if (report.errors.length > 0 || report.operations_sealed !== OPERATIONS || report.epochs_created !== 1) {
       throw new Error(`sealing failed: ${JSON.stringify(report)}`);
     }
@@ -100,11 +109,15 @@ async function main(): Promise<void> {
       index_query_ms: Math.round(queryMs),
       merkle_root_ms: Math.round(rootMs),
       rows_write_ms: Math.round(writeMs),
+      seal_rss_before_mb: mb(rssBefore),
+      seal_rss_peak_mb: mb(rssPeak),
+      seal_rss_growth_mb: mb(rssPeak - rssBefore),
     };
     process.stdout.write(
       `sealing one epoch of ${OPERATIONS} operations (DynamoDB Local + s3rver): ${seconds(sealMs)} ` +
         `(${result.operations_per_second} ops/s; index query ${seconds(queryMs)}, Merkle root ${rootMs.toFixed(0)} ms; ` +
-        `writing the rows took ${seconds(writeMs)})\n${JSON.stringify(result)}\n`,
+        `writing the rows took ${seconds(writeMs)}); resident memory ${mb(rssBefore)} MB before, ` +
+        `${mb(rssPeak)} MB at the peak of sealing (+${mb(rssPeak - rssBefore)} MB)\n${JSON.stringify(result)}\n`,
     );
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
