@@ -13,13 +13,22 @@
  * | ReceiptSigningLatency    | Milliseconds | (service)       | each receipt signature (runtime/signer.ts) |
  * | EpochsSealed             | Count        | (service)       | each sealer run (workers/seal-epochs.ts) |
  * | OperationsSealed         | Count        | (service)       | each sealer run                    |
+ * | KmsThrottles             | Count        | (service)       | each KMS call refused as throttled after the SDK's retries (adapters/aws/kms-throttles.ts) |
+ * | WebhookDeliveryFailures  | Count        | (service)       | each webhook delivery attempt that did not get a 2xx (the delivery worker) |
+ *
+ * The CDK alarms (lib/alarms.ts) and dashboard (lib/dashboard.ts) watch these metrics by the
+ * names of metric-names.ts, with the dimensions listed here: a metric recorded with other
+ * dimensions is a different metric to CloudWatch, and its alarm would watch nothing.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE } from './metric-names.js';
 
 export { MetricUnit };
 
+export { METRICS_NAMESPACE, MetricNames } from './metric-names.js';
+
 export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'AgentLedger',
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger',
 });
 

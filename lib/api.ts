@@ -4,6 +4,10 @@
  * `localOnly` ones), plus the `$default` route, which answers NOT_FOUND for every other
  * method and path.
  *
+ * The API, its stage and the `$default` route live in the root stack; each area of routes
+ * (route-areas.ts) is a nested stack holding its functions, routes and function alarms, so no
+ * template nears CloudFormation's resource limit however many routes the table grows.
+ *
  * There is no API Gateway authorizer: each handler checks the caller's token and role against
  * its route's `auth` (route-spec.ts, SPEC.md §5), the same code that runs locally.
  */
@@ -18,11 +22,14 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NestedStack } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { isDeployed, type RouteSpec } from '../lambdas/routes/route-spec.js';
 import { NOT_FOUND_FUNCTION } from './bundling.js';
+import type { LedgerAlarms } from './alarms.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
 import type { FunctionBundles } from './function-code.js';
+import { routeAreas } from './route-areas.js';
 
 /**
  * Stage-wide ceiling, a backstop against floods that reach no handler; the per-organization
@@ -75,6 +82,8 @@ export interface LedgerApiProps {
   /** The code of every function (one bundle per route id and the `$default` route's). */
   readonly bundles: FunctionBundles;
   readonly environment: Readonly<Record<string, string>>;
+  /** Every function gets its error and throttle alarms. */
+  readonly alarms: LedgerAlarms;
 }
 
 export class LedgerApi extends Construct {
@@ -87,6 +96,8 @@ export class LedgerApi extends Construct {
   /** The `$default` route and its function. */
   readonly notFoundRoute: HttpRoute;
   readonly notFoundFunction: LedgerFunction;
+  /** The nested stacks of the route areas. */
+  readonly areas: readonly NestedStack[];
 
   constructor(scope: Construct, id: string, props: LedgerApiProps) {
     super(scope, id);
@@ -95,6 +106,7 @@ export class LedgerApi extends Construct {
       description: 'agent-ledger $default route: NOT_FOUND for unknown paths and methods',
       environment: props.environment,
     });
+    props.alarms.watchFunction(notFound, NOT_FOUND_FUNCTION);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
       description: 'agent-ledger HTTP API (SPEC.md §4)',
@@ -116,29 +128,36 @@ export class LedgerApi extends Construct {
     });
 
     const routes: ApiRoute[] = [];
+    const areas: NestedStack[] = [];
     // Local-only routes (route-spec.ts) are development tools such as the development OAuth
     // provider, which signs in as anyone: they must never exist in AWS.
-    for (const spec of props.routes.filter(isDeployed)) {
-      if ((spec.timeoutSeconds ?? 0) > MAX_INTEGRATION_SECONDS) {
-        throw new Error(
-          `route ${spec.id}: timeoutSeconds ${spec.timeoutSeconds} exceeds the ${MAX_INTEGRATION_SECONDS} s an HTTP API ` +
-            'waits for an integration; move the work to a worker (lambdas/workers/) instead',
-        );
+    for (const area of routeAreas(props.routes.filter(isDeployed))) {
+      const stack = new NestedStack(this, area.id, { description: `agent-ledger routes: ${area.routes.map((spec) => spec.id).join(', ')}`.slice(0, 1024) });
+      areas.push(stack);
+      for (const spec of area.routes) {
+        if ((spec.timeoutSeconds ?? 0) > MAX_INTEGRATION_SECONDS) {
+          throw new Error(
+            `route ${spec.id}: timeoutSeconds ${spec.timeoutSeconds} exceeds the ${MAX_INTEGRATION_SECONDS} s an HTTP API ` +
+              'waits for an integration; move the work to a worker (lambdas/workers/) instead',
+          );
+        }
+        const fn = new LedgerFunction(stack, spec.id, {
+          code: props.bundles.code(spec.id),
+          description: `agent-ledger ${spec.method} ${spec.path}`,
+          environment: props.environment,
+          memorySize: memoryOf(spec),
+          ...(spec.timeoutSeconds === undefined ? {} : { timeoutSeconds: spec.timeoutSeconds }),
+        });
+        props.alarms.watchFunction(fn, spec.id);
+        const route = new HttpRoute(stack, `${spec.id}Route`, {
+          httpApi: this.httpApi,
+          routeKey: HttpRouteKey.with(spec.path, ApiMethod[spec.method]),
+          integration: new HttpLambdaIntegration(`${spec.id}Integration`, fn.function),
+        });
+        routes.push({ spec, function: fn, route });
       }
-      const fn = new LedgerFunction(this, spec.id, {
-        code: props.bundles.code(spec.id),
-        description: `agent-ledger ${spec.method} ${spec.path}`,
-        environment: props.environment,
-        memorySize: memoryOf(spec),
-        ...(spec.timeoutSeconds === undefined ? {} : { timeoutSeconds: spec.timeoutSeconds }),
-      });
-      const route = new HttpRoute(this, `${spec.id}Route`, {
-        httpApi: this.httpApi,
-        routeKey: HttpRouteKey.with(spec.path, ApiMethod[spec.method]),
-        integration: new HttpLambdaIntegration(`${spec.id}Integration`, fn.function),
-      });
-      routes.push({ spec, function: fn, route });
     }
+    this.areas = areas;
     this.routes = routes;
     this.notFoundFunction = notFound;
     this.functions = [

@@ -7,7 +7,7 @@
  * the evidence it exists to keep.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
   Bucket,
@@ -22,6 +22,10 @@ import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
 export interface LedgerDataProps {
   /** Object Lock COMPLIANCE retention of every anchors object, in days. */
   readonly epochRetentionDays: number;
+  /** Days a replaced or deleted version of a data bucket object is kept (context dataNoncurrentVersionDays). */
+  readonly dataNoncurrentVersionDays: number;
+  /** Turn on the table's stream (new images), for `stream` workers (workers.ts). */
+  readonly tableStream: boolean;
 }
 
 export class LedgerData extends Construct {
@@ -32,7 +36,7 @@ export class LedgerData extends Construct {
 
   constructor(scope: Construct, id: string, props: LedgerDataProps) {
     super(scope, id);
-    this.table = ledgerTable(this);
+    this.table = ledgerTable(this, props.tableStream);
 
     this.logsBucket = new Bucket(this, 'AccessLogs', {
       ...baseBucketProps,
@@ -46,7 +50,13 @@ export class LedgerData extends Construct {
       ...baseBucketProps,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 'data/',
-      lifecycleRules: [abortIncompleteUploads],
+      lifecycleRules: [
+        abortIncompleteUploads,
+        // Versioning keeps what an overwrite or a delete replaced, so a mistake can be undone;
+        // kept forever, those versions would cost storage without end. Current objects
+        // (payloads, receipts, exports) never expire.
+        { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(props.dataNoncurrentVersionDays) },
+      ],
     });
 
     // Epoch leaf lists are the evidence a Merkle root was computed over (PROTOCOL.md, Merkle
@@ -84,7 +94,7 @@ const abortIncompleteUploads = {
 };
 
 /** The table of TABLE_DESIGN, shared with the local stack so the two cannot drift. */
-function ledgerTable(scope: Construct): Table {
+function ledgerTable(scope: Construct, stream: boolean): Table {
   const table = new Table(scope, 'Table', {
     partitionKey: { name: TABLE_DESIGN.partitionKey, type: AttributeType.STRING },
     sortKey: { name: TABLE_DESIGN.sortKey, type: AttributeType.STRING },
@@ -95,6 +105,7 @@ function ledgerTable(scope: Construct): Table {
     encryption: TableEncryption.AWS_MANAGED,
     timeToLiveAttribute: TABLE_DESIGN.ttlAttribute,
     removalPolicy: RemovalPolicy.RETAIN,
+    ...(stream ? { stream: StreamViewType.NEW_IMAGE } : {}),
   });
   for (const index of TABLE_DESIGN.globalIndexes) {
     table.addGlobalSecondaryIndex({

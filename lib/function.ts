@@ -22,6 +22,8 @@ export interface LedgerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   readonly memorySize?: number;
   readonly timeoutSeconds?: number;
+  /** Reserved concurrency (worker-spec.ts reservedConcurrency). */
+  readonly reservedConcurrency?: number;
 }
 
 export class LedgerFunction extends Construct {
@@ -56,6 +58,7 @@ export class LedgerFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       environment: { ...props.environment },
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
     });
   }
 }

@@ -1,48 +1,98 @@
 /**
  * Turns the `uses` of a route or worker (route-spec.ts `Resource`) into IAM permissions:
- * each resource maps to exactly one grant, and a function gets nothing its entry does not
- * name. A function with `uses: []` can only write its own log group and X-Ray traces
- * (function.ts).
+ * each resource maps to the actions the code behind it calls, on exactly that resource, and
+ * a function gets nothing its entry does not name. A function with `uses: []` can only write
+ * its own log group and X-Ray traces (function.ts).
+ *
+ * Actions are listed one by one instead of the CDK `grant*` helpers, which give a family of
+ * actions per call (grantReadWriteData includes Scan and BatchWriteItem on every index,
+ * grantEncrypt adds GenerateDataKey* and ReEncrypt*, bucket.grantRead the GetObject*,
+ * GetBucket* and List* families). test/infra/grants.test.ts holds every function to these.
  */
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
+import type { QueueName } from '../lambdas/domain/ports.js';
 import type { Resource } from '../lambdas/routes/route-spec.js';
+import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { IDENTITY_ACTIONS } from './identity.js';
+import { valueIn } from './imports.js';
 import type { LedgerResources } from './resources.js';
 
-/** What the receipt signer may be asked: sign, publish the public key, and the health probe. */
-export const SIGNER_ACTIONS = ['kms:Sign', 'kms:GetPublicKey', 'kms:DescribeKey'] as const;
+/** The store's point reads, batch reads and queries (lambdas/store/dynamo.ts); never Scan. */
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+/**
+ * Single-item writes and the items of TransactWriteItems, which IAM authorizes per item as
+ * PutItem, UpdateItem, DeleteItem and ConditionCheckItem; never BatchWriteItem. DeleteItem
+ * stays with the writes: one-time values (OAuth states, codes, leases) are taken by deleting them.
+ */
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+/** Reads of an object, and ListBucket so a missing key answers 404 rather than 403 and the health probe's HeadBucket works. */
+export const BUCKET_READ_ACTIONS = { objects: ['s3:GetObject'], bucket: ['s3:ListBucket'] } as const;
+/** Puts only: evidence is never deleted or overwritten by a function (DESIGN.md, Data). */
+export const BUCKET_WRITE_ACTIONS = ['s3:PutObject'] as const;
+/** Receipt signing: Sign, and GetPublicKey for the kid a receipt names (adapters/aws/kms-signer.ts). */
+export const SIGN_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
+/** Publishing the receipt key (JWKS) and probing it (deep health): the public half only. */
+export const PUBLIC_KEY_ACTIONS = ['kms:GetPublicKey'] as const;
+/** Sending a message, and the attributes the deep health probe reads (adapters/aws/sqs-queue.ts). */
+export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes'] as const;
 
-type Grant = (resources: LedgerResources, grantee: IGrantable) => void;
+type Statements = (scope: IConstruct, resources: LedgerResources) => PolicyStatement[];
 
-const GRANTS: Record<Resource, Grant> = {
-  'table:read': ({ table }, grantee) => table.grantReadData(grantee),
-  'table:write': ({ table }, grantee) => table.grantReadWriteData(grantee),
-  'data:read': ({ dataBucket }, grantee) => dataBucket.grantRead(grantee),
-  // Put and read, never delete: payloads, receipts and exports are evidence (DESIGN.md, Data:
-  // an object no committed row points to is harmless, so nothing needs to clean up).
-  'data:write': ({ dataBucket }, grantee) => {
-    dataBucket.grantPut(grantee);
-    dataBucket.grantRead(grantee);
-  },
-  'anchors:read': ({ anchorsBucket }, grantee) => anchorsBucket.grantRead(grantee),
-  'anchors:write': ({ anchorsBucket }, grantee) => {
-    anchorsBucket.grantPut(grantee);
-    anchorsBucket.grantRead(grantee);
-  },
-  // No L2 grant covers signing; name the actions on this one key.
-  signer: ({ signerKey }, grantee) => {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: [...SIGNER_ACTIONS], resources: [signerKey.keyArn] }),
-    );
-  },
-  'secrets:encrypt': ({ secretsKey }, grantee) => secretsKey.grantEncrypt(grantee),
-  'secrets:decrypt': ({ secretsKey }, grantee) => secretsKey.grantDecrypt(grantee),
-  // grantSendMessages includes sqs:GetQueueAttributes, which the deep health probe calls.
-  'queue:events': ({ queues }, grantee) => queues.events.grantSendMessages(grantee),
-  'queue:exports': ({ queues }, grantee) => queues.exports.grantSendMessages(grantee),
-  // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
-  identity: ({ identity }, grantee) => identity.grant(grantee),
+const allow = (actions: readonly string[], resources: string[]) => new PolicyStatement({ actions: [...actions], resources });
+
+/** The table and its indexes, named one by one (TABLE_DESIGN), as the grantee's stack sees them. */
+function tableArns(scope: IConstruct, { table }: LedgerResources): { table: string; indexes: string[] } {
+  const arn = valueIn(scope, 'LedgerTableArn', table.tableArn);
+  return { table: arn, indexes: TABLE_DESIGN.globalIndexes.map((index) => `${arn}/index/${index.name}`) };
+}
+
+const tableRead: Statements = (scope, resources) => {
+  const { table, indexes } = tableArns(scope, resources);
+  return [allow(TABLE_READ_ACTIONS, [table]), allow(['dynamodb:Query'], indexes)];
 };
 
-export function grantUses(resources: LedgerResources, grantee: IGrantable, uses: readonly Resource[]): void {
-  for (const use of new Set(uses)) GRANTS[use](resources, grantee);
+function bucketStatements(which: 'dataBucket' | 'anchorsBucket', write: boolean): Statements {
+  return (scope, resources) => {
+    const bucket = valueIn(scope, BUCKET_PARAMETERS[which], resources[which].bucketArn);
+    return [
+      allow(BUCKET_READ_ACTIONS.bucket, [bucket]),
+      allow([...BUCKET_READ_ACTIONS.objects, ...(write ? BUCKET_WRITE_ACTIONS : [])], [`${bucket}/*`]),
+    ];
+  };
+}
+
+/** Names of the bucket ARN parameters in nested stacks (imports.ts), which nag-suppressions.ts names in its findings. */
+export const BUCKET_PARAMETERS = { dataBucket: 'LedgerDataBucketArn', anchorsBucket: 'LedgerAnchorsBucketArn' } as const;
+
+const onKey =
+  (key: 'signerKey' | 'secretsKey', actions: readonly string[]): Statements =>
+  (scope, resources) => [allow(actions, [valueIn(scope, `Ledger${key === 'signerKey' ? 'Signer' : 'Secrets'}KeyArn`, resources[key].keyArn)])];
+
+const sendTo =
+  (queue: QueueName): Statements =>
+  (_scope, { queues }) => [allow(QUEUE_SEND_ACTIONS, [queues[queue].queueArn])];
+
+const GRANTS: Record<Resource, Statements> = {
+  'table:read': tableRead,
+  'table:write': (scope, resources) => [...tableRead(scope, resources), allow(TABLE_WRITE_ACTIONS, [tableArns(scope, resources).table])],
+  'data:read': bucketStatements('dataBucket', false),
+  'data:write': bucketStatements('dataBucket', true),
+  'anchors:read': bucketStatements('anchorsBucket', false),
+  'anchors:write': bucketStatements('anchorsBucket', true),
+  signer: onKey('signerKey', SIGN_ACTIONS),
+  'signer:public-key': onKey('signerKey', PUBLIC_KEY_ACTIONS),
+  // The webhook secrets are encrypted and decrypted with the key itself (adapters/aws/kms-encryptor.ts), never through data keys.
+  'secrets:encrypt': onKey('secretsKey', ['kms:Encrypt']),
+  'secrets:decrypt': onKey('secretsKey', ['kms:Decrypt']),
+  'queue:events': sendTo('events'),
+  'queue:exports': sendTo('exports'),
+  // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
+  identity: (_scope, { identity }) => [allow(IDENTITY_ACTIONS, [identity.userPool.userPoolArn])],
+};
+
+export function grantUses(resources: LedgerResources, grantee: IGrantable & IConstruct, uses: readonly Resource[]): void {
+  for (const use of new Set(uses)) {
+    for (const statement of GRANTS[use](grantee, resources)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+  }
 }

@@ -1,7 +1,9 @@
 /**
- * The whole service in one stack (DESIGN.md, Shape). It only composes: each construct in
- * lib/ does one job, and the route and worker tables decide which functions exist and what
- * each may touch.
+ * The whole service (DESIGN.md, Shape): state, keys, queues and the API in the root stack,
+ * each area of routes and the workers in nested stacks (api.ts, workers.ts) so no template
+ * nears CloudFormation's resource limit, plus alarms, the dashboard and the optional table
+ * backup. It only composes: each construct in lib/ does one job, and the route and worker
+ * tables decide which functions exist and what each may touch.
  *
  * The stack is environment-agnostic (no account or region), so `cdk synth` needs no AWS
  * credentials and makes no lookups; the target comes from the deploying credentials.
@@ -12,8 +14,11 @@ import type { RouteSpec } from '../lambdas/routes/route-spec.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { LedgerAlarms } from './alarms.js';
 import { LedgerApi } from './api.js';
+import { LedgerBackup } from './backup.js';
 import { functionEntries } from './bundling.js';
+import { LedgerDashboard } from './dashboard.js';
 import { LedgerData } from './data.js';
 import { functionEnvironment } from './environment.js';
 import type { FunctionUse } from './function.js';
@@ -44,6 +49,9 @@ export class LedgerStack extends Stack {
   readonly api: LedgerApi;
   readonly workers: LedgerWorkers;
   readonly identity: LedgerIdentity;
+  readonly alarms: LedgerAlarms;
+  readonly dashboard: LedgerDashboard;
+  readonly backup: LedgerBackup | undefined;
   readonly resources: LedgerResources;
   /** Every function of the stack with its `uses`. */
   readonly functions: readonly FunctionUse[];
@@ -55,9 +63,14 @@ export class LedgerStack extends Stack {
     const workers = props.workers ?? workerList;
     const lambdasDir = props.lambdasDir ?? LAMBDAS_DIR;
 
-    this.data = new LedgerData(this, 'Data', { epochRetentionDays: settings.epochRetentionDays });
-    this.keys = new LedgerKeys(this, 'Keys');
-    this.queues = new LedgerQueues(this, 'Queues', { workers });
+    this.alarms = new LedgerAlarms(this, 'Alarms', { email: settings.alarmEmail });
+    this.data = new LedgerData(this, 'Data', {
+      epochRetentionDays: settings.epochRetentionDays,
+      dataNoncurrentVersionDays: settings.dataNoncurrentVersionDays,
+      tableStream: workers.some((worker) => worker.trigger.kind === 'stream'),
+    });
+    this.keys = new LedgerKeys(this, 'Keys', { breakGlassRoleArn: settings.breakGlassRoleArn });
+    this.queues = new LedgerQueues(this, 'Queues', { workers, alarms: this.alarms });
     const identitySettings = readIdentitySettings(this);
     this.identity = new LedgerIdentity(this, 'Identity', identitySettings);
     this.resources = {
@@ -74,12 +87,14 @@ export class LedgerStack extends Stack {
     const bundles = new FunctionBundles(this, functionEntries(routes, notFoundHandler, workers, lambdasDir), {
       sdkTracing: readSdkTracing(this),
     });
-    this.api = new LedgerApi(this, 'Api', { routes, bundles, environment });
+    this.api = new LedgerApi(this, 'Api', { routes, bundles, environment, alarms: this.alarms });
     this.workers = new LedgerWorkers(this, 'Workers', {
       workers,
       bundles,
       environment,
       queues: this.queues.queues,
+      table: this.data.table,
+      alarms: this.alarms,
     });
 
     // Links the API hands out (verification mails, the social sign-in redirect URI) are built
@@ -96,11 +111,30 @@ export class LedgerStack extends Stack {
         for (const [name, value] of Object.entries(this.identity.environment())) fn.function.addEnvironment(name, value);
       }
     }
+
+    this.alarms.watchService({ api: this.api.httpApi, table: this.data.table });
+    this.backup = settings.tableBackup
+      ? new LedgerBackup(this, 'Backup', {
+          table: this.data.table,
+          retentionDays: settings.tableBackupRetentionDays,
+          vaultLock: settings.tableBackupVaultLock,
+        })
+      : undefined;
+    // Last, so it lists every alarm made above.
+    this.dashboard = new LedgerDashboard(this, 'Dashboard', {
+      api: this.api.httpApi,
+      table: this.data.table,
+      queues: this.queues.queues,
+      deadLetterQueues: { ...this.queues.deadLetterQueues, ...this.workers.deadLetterQueues },
+      alarms: this.alarms,
+    });
     acknowledgeNagFindings(this);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of SPEC.md)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'DataBucketName', { value: this.data.dataBucket.bucketName });
     new CfnOutput(this, 'AnchorsBucketName', { value: this.data.anchorsBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'SNS topic every alarm notifies' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
   }
 }

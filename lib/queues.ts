@@ -8,6 +8,8 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import type { LedgerAlarms } from './alarms.js';
+import { pascal } from './names.js';
 
 /** Deliveries after which a message moves to the dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
@@ -17,6 +19,8 @@ const QUEUE_NAMES = ['events', 'exports'] as const satisfies readonly QueueName[
 export interface LedgerQueuesProps {
   /** The workers; a queue's visibility timeout follows the slowest worker consuming it. */
   readonly workers: readonly WorkerSpec[];
+  /** Each dead-letter queue is alarmed on its depth. */
+  readonly alarms: LedgerAlarms;
 }
 
 export class LedgerQueues extends Construct {
@@ -41,6 +45,7 @@ export class LedgerQueues extends Construct {
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
       deadLetterQueues[name] = deadLetterQueue;
+      props.alarms.watchDeadLetters(this, name, deadLetterQueue, `A message of the ${name} queue that failed ${MAX_RECEIVE_COUNT} deliveries`);
     }
     this.queues = queues;
     this.deadLetterQueues = deadLetterQueues;
@@ -57,8 +62,4 @@ function visibilityTimeout(workers: readonly WorkerSpec[], queue: QueueName): Du
     worker.trigger.kind === 'queue' && worker.trigger.queue === queue ? [worker.timeoutSeconds] : [],
   );
   return Duration.seconds(Math.max(30, ...timeouts.map((seconds) => 6 * seconds)));
-}
-
-function pascal(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -10,7 +10,12 @@ import type { Resource } from '../routes/route-spec.js';
 export type WorkerTrigger =
   | { kind: 'queue'; queue: QueueName; batchSize: number }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
-  | { kind: 'schedule' };
+  | { kind: 'schedule' }
+  /**
+   * The ledger table's DynamoDB stream (new images) in AWS, in batches; the handler reports
+   * failed records (`batchItemFailures`) and only those are retried.
+   */
+  | { kind: 'stream'; batchSize: number };
 
 export interface WorkerSpec {
   readonly id: string;
@@ -19,4 +24,11 @@ export interface WorkerSpec {
   readonly trigger: WorkerTrigger;
   readonly uses: readonly Resource[];
   readonly timeoutSeconds: number;
+  /** Lambda memory in MB (default 512); CPU grows with it. */
+  readonly memorySize?: number;
+  /**
+   * Concurrency set aside for the worker and capping it: it can neither be starved by API
+   * traffic nor run more copies than this at once. Unset: the account's shared pool.
+   */
+  readonly reservedConcurrency?: number;
 }

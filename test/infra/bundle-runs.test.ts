@@ -6,13 +6,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lambdas/routes/routes.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
 import { AWS_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
-import { cdkContext } from './support.js';
+import { cdkContext, resourceOf } from './support.js';
 
 mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
 const outdir = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'bundling-'));
@@ -26,19 +25,17 @@ describe('handler bundles', () => {
     context['aws:cdk:enable-asset-metadata'] = true;
     const app = new App({ context, outdir });
     const stack = new LedgerStack(app, 'Bundled', { routes: [routes.health, routes.submitOperation], workers: [] });
-    const template = Template.fromStack(stack);
     const assembly = app.synth();
 
-    const functions = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    const bundleOf = (prefix: string) => {
-      const resource = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(prefix))?.[1];
-      expect(resource).toBeDefined();
-      const file = join(assembly.directory, (resource!.Metadata as Record<string, string>)['aws:asset:path']!, 'index.mjs');
+    const bundleOf = (id: string) => {
+      const fn = stack.api.routes.find((route) => route.spec.id === id)!.function.function;
+      const resource = (resourceOf(fn) as unknown as { Metadata: Record<string, string> }).Metadata;
+      const file = join(assembly.directory, resource['aws:asset:path']!, 'index.mjs');
       expect(existsSync(file)).toBe(true);
       return file;
     };
-    const bundle = bundleOf('ApiHealthFunction');
-    const submitBundle = bundleOf('ApiSubmitOperationFunction');
+    const bundle = bundleOf(routes.health.id);
+    const submitBundle = bundleOf(routes.submitOperation.id);
 
     Object.assign(process.env, AWS_PLACEHOLDER_ENV);
     const module = (await import(pathToFileURL(bundle).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };

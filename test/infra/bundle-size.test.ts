@@ -78,7 +78,7 @@ describe('function bundles', () => {
   it('puts the KMS client only into functions that sign, encrypt or use the identity provider', () => {
     // The Cognito adapter keeps refresh tokens encrypted (adapters/aws/cognito-refresh-tokens.ts), so its wiring carries the encryptor.
     const needsKms = (uses: readonly Resource[] | undefined) =>
-      (uses ?? []).some((use) => use === 'signer' || use === 'identity' || use.startsWith('secrets:'));
+      (uses ?? []).some((use) => use.startsWith('signer') || use === 'identity' || use.startsWith('secrets:'));
     const stray = bundles.filter((bundle) => holds(bundle, '@aws-sdk/client-kms') && !needsKms(usesOf.get(bundle.name)));
     expect(stray.map((bundle) => bundle.name)).toEqual([]);
   });

@@ -2,12 +2,13 @@
  * Receipt signer backed by a KMS key of spec ECC_NIST_EDWARDS25519 (PROTOCOL.md, Receipt):
  * `Sign` with `ED25519_SHA_512` and MessageType `RAW` is pure Ed25519 (RFC 8032 PureEdDSA)
  * over the message; the private half never leaves KMS. The public key is fetched once per
- * cold start and cached.
+ * cold start and cached. Throttled calls are counted (kms-throttles.ts).
  */
 import { createPublicKey } from 'node:crypto';
-import { DescribeKeyCommand, GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
 import type { Signer } from '../../domain/ports.js';
+import { countingThrottles } from './kms-throttles.js';
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -20,7 +21,7 @@ export class KmsSigner implements Signer {
   ) {}
 
   private jwk(): Promise<Ed25519Jwk> {
-    this.publicJwk ??= this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })).then((out) => {
+    this.publicJwk ??= countingThrottles(this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId }))).then((out) => {
       if (!out.PublicKey) throw new Error('KMS GetPublicKey returned no key');
       // KMS returns a DER SubjectPublicKeyInfo; node parses it and gives the raw x coordinate as a JWK.
       const x = createPublicKey({ key: Buffer.from(out.PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }).x;
@@ -38,8 +39,8 @@ export class KmsSigner implements Signer {
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
-    const out = await this.kms.send(
-      new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
+    const out = await countingThrottles(
+      this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
     );
     if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 signature');
     return out.Signature;
@@ -50,7 +51,11 @@ export class KmsSigner implements Signer {
     return [current, ...this.retired.filter((jwk) => jwk.kid !== current.kid)];
   }
 
+  /**
+   * A fresh GetPublicKey, not the cached one: it fails when KMS is unreachable or the key is
+   * disabled, and needs no permission beyond the public key's (lib/grants.ts 'signer:public-key').
+   */
   async ping(): Promise<void> {
-    await this.kms.send(new DescribeKeyCommand({ KeyId: this.keyId }));
+    await countingThrottles(this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })));
   }
 }
