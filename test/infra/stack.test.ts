@@ -88,6 +88,9 @@ beforeAll(() => {
       retiredServiceKeys: RETIRED_KEYS.join(','),
       breakGlassRoleArn: BREAK_GLASS,
       dataNoncurrentVersionDays: '30',
+      tableBackup: 'true',
+      tableBackupRetentionDays: '60',
+      tableBackupVaultLock: 'compliance',
     },
   );
 });
@@ -301,6 +304,28 @@ describe('data', () => {
     expect(rules(synth)).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' }));
     expect(rules(variant)).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } }));
     expect(rules(synth).filter((rule) => 'ExpirationInDays' in rule)).toEqual([]);
+  });
+
+  it('backs the table up daily into a retained vault when context tableBackup asks, with the Vault Lock asked for', () => {
+    expect(synth.stack.backup).toBeUndefined();
+    synth.template.resourceCountIs('AWS::Backup::BackupPlan', 0);
+    const { backup, data } = variant.stack;
+    expect(resourceOf(backup!.vault)).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { LockConfiguration: { MinRetentionDays: 60, ChangeableForDays: 3 } },
+    });
+    variant.template.hasResourceProperties('AWS::Backup::BackupPlan', {
+      BackupPlan: {
+        BackupPlanRule: [Match.objectLike({ ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 60 } })],
+      },
+    });
+    variant.template.hasResourceProperties('AWS::Backup::BackupSelection', {
+      BackupSelection: Match.objectLike({ Resources: [{ 'Fn::GetAtt': [logicalId(data.table), 'Arn'] }] }),
+    });
+    const governance = synthesize({ lambdasDir: stubs.dir, routes: [], workers: [] }, { tableBackup: 'true', tableBackupVaultLock: 'governance' });
+    expect(resourceOf(governance.stack.backup!.vault).Properties.LockConfiguration).toEqual({ MinRetentionDays: 35 });
+    const unlocked = synthesize({ lambdasDir: stubs.dir, routes: [], workers: [] }, { tableBackup: 'true' });
+    expect(resourceOf(unlocked.stack.backup!.vault).Properties.LockConfiguration).toBeUndefined();
   });
 
   it('locks anchors in COMPLIANCE mode for epochRetentionDays (default 365)', () => {
