@@ -7,7 +7,7 @@
 /** The metrics' CloudWatch namespace. */
 export const METRICS_NAMESPACE = 'AgentLedger';
 
-/** Names of the metrics the alarms and the dashboard watch. */
+/** Names of the metrics the code records and the alarms and the dashboard watch. */
 export const MetricNames = {
   Requests: 'Requests',
   RequestLatency: 'RequestLatency',
@@ -16,6 +16,10 @@ export const MetricNames = {
   OperationsSealed: 'OperationsSealed',
   /** A KMS call refused as throttled after the SDK's retries (adapters/aws/kms-throttles.ts). */
   KmsThrottles: 'KmsThrottles',
-  /** A webhook delivery attempt that got no 2xx; recorded by the delivery worker with no dimension beyond `service`. */
-  WebhookDeliveryFailures: 'WebhookDeliveryFailures',
+  /** Each scheduled webhook delivery attempt, by `outcome`: succeeded, failed, refused (egress policy) (domain/webhooks/scheduled-delivery.ts). */
+  WebhookAttempts: 'WebhookAttempts',
+  /** The time each scheduled delivery attempt took, by `outcome`. */
+  WebhookAttemptLatency: 'WebhookAttemptLatency',
+  /** A webhook delivery given up after its last attempt (and dead-lettered); no dimension beyond `service`. */
+  WebhookDeliveriesFailed: 'WebhookDeliveriesFailed',
 } as const;

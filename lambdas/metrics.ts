@@ -13,8 +13,10 @@
  * | ReceiptSigningLatency    | Milliseconds | (service)       | each receipt signature (runtime/signer.ts) |
  * | EpochsSealed             | Count        | (service)       | each sealer run (workers/seal-epochs.ts) |
  * | OperationsSealed         | Count        | (service)       | each sealer run                    |
+ * | WebhookAttempts          | Count        | outcome         | each scheduled delivery attempt: succeeded, failed, refused (egress policy) (domain/webhooks/scheduled-delivery.ts) |
+ * | WebhookAttemptLatency    | Milliseconds | outcome         | each scheduled delivery attempt    |
+ * | WebhookDeliveriesFailed  | Count        | (service)       | deliveries given up after the last attempt (dead-lettered) |
  * | KmsThrottles             | Count        | (service)       | each KMS call refused as throttled after the SDK's retries (adapters/aws/kms-throttles.ts) |
- * | WebhookDeliveryFailures  | Count        | (service)       | each webhook delivery attempt that did not get a 2xx (the delivery worker) |
  *
  * The CDK alarms (lib/alarms.ts) and dashboard (lib/dashboard.ts) watch these metrics by the
  * names of metric-names.ts, with the dimensions listed here: a metric recorded with other

@@ -57,10 +57,15 @@ export const THRESHOLDS = {
   minRequests: 20,
   /** p99 of accepted submissions, sustained over 15 minutes. */
   submitP99Ms: 1000,
-  /** Events waiting this long mean the queue's worker is not keeping up. */
+  /** Messages waiting this long (beyond their delay and their worker's run time) mean the queue's worker is not keeping up. */
   queueAgeMinutes: 15,
-  /** Webhook delivery failures in 15 minutes: one receiver down stays below, a broken egress does not. */
-  webhookFailures15Min: 50,
+  /** Failed webhook delivery attempts in 15 minutes: one receiver down stays below, a broken egress does not. */
+  webhookAttemptFailures15Min: 50,
+  /**
+   * Webhook deliveries given up (after about a day of retries) in one hour. Each one is also a
+   * message in the deliveries dead-letter queue (its own alarm); this one says many gave up at once.
+   */
+  webhookDeliveriesFailedHour: 10,
 } as const;
 
 export interface AlarmDefinition {
@@ -164,13 +169,19 @@ export class LedgerAlarms extends Construct {
     });
   }
 
-  /** A queue whose oldest message waits too long: its worker is failing or not keeping up. */
-  watchBacklog(scope: Construct, name: string, queue: IQueue): void {
+  /**
+   * A queue whose oldest message waits too long: its worker is failing or not keeping up.
+   * `expected` is how old a message may get in normal work and is added to the threshold: the
+   * age counts from the send, so a message's delay and the time its consumer holds it (in
+   * flight, up to the worker's timeout) are part of it.
+   */
+  watchBacklog(scope: Construct, name: string, queue: IQueue, expected: Duration): void {
+    const minutes = THRESHOLDS.queueAgeMinutes + Math.ceil(expected.toSeconds() / 60);
     this.alarm(scope, {
       name: `${name}-Backlog`,
-      description: `The oldest message of the ${name} queue has waited ${THRESHOLDS.queueAgeMinutes} minutes or more.`,
+      description: `The oldest message of the ${name} queue is ${minutes} minutes old or more (${THRESHOLDS.queueAgeMinutes} beyond its delays and its worker's run time).`,
       metric: queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
-      threshold: THRESHOLDS.queueAgeMinutes * 60,
+      threshold: minutes * 60,
     });
   }
 
@@ -226,15 +237,21 @@ export class LedgerAlarms extends Construct {
     });
     this.alarm(this, {
       name: 'Kms-Throttles',
-      description: 'KMS refused calls as throttled after the SDK retried them (receipt signing or webhook secrets).',
+      description: 'KMS refused calls as throttled after the SDK retried them (receipt signing, webhook secrets or audit cursors).',
       metric: serviceMetric(MetricNames.KmsThrottles, { statistic: 'Sum' }),
       threshold: 1,
     });
     this.alarm(this, {
-      name: 'Webhooks-DeliveryFailures',
-      description: `${THRESHOLDS.webhookFailures15Min} or more webhook delivery attempts failed in 15 minutes.`,
-      metric: serviceMetric(MetricNames.WebhookDeliveryFailures, { statistic: 'Sum', period: Duration.minutes(15) }),
-      threshold: THRESHOLDS.webhookFailures15Min,
+      name: 'Webhooks-AttemptFailures',
+      description: `${THRESHOLDS.webhookAttemptFailures15Min} or more webhook delivery attempts failed in 15 minutes.`,
+      metric: serviceMetric(MetricNames.WebhookAttempts, { statistic: 'Sum', period: Duration.minutes(15), dimensions: { outcome: 'failed' } }),
+      threshold: THRESHOLDS.webhookAttemptFailures15Min,
+    });
+    this.alarm(this, {
+      name: 'Webhooks-DeliveriesFailed',
+      description: `${THRESHOLDS.webhookDeliveriesFailedHour} or more webhook deliveries were given up after their last attempt in one hour.`,
+      metric: serviceMetric(MetricNames.WebhookDeliveriesFailed, { statistic: 'Sum', period: Duration.hours(1) }),
+      threshold: THRESHOLDS.webhookDeliveriesFailedHour,
     });
   }
 

@@ -5,10 +5,12 @@
  * ONE esbuild run (multiple entry points share the parse and resolve work), which is what
  * makes bundling 50-odd functions take seconds rather than a minute and a half.
  */
-import { join, relative } from 'node:path';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join, relative } from 'node:path';
 import { build, buildSync, type BuildOptions, type BuildResult, type Metafile } from 'esbuild';
 import { isDeployed, type RouteSpec } from '../lambdas/routes/route-spec.js';
-import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import type { BundleAssets, WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { LAMBDAS_DIR, PROJECT_ROOT } from './paths.js';
 
 /**
@@ -39,10 +41,11 @@ export function bundleDefines(options: { sdkTracing: boolean }): Record<string, 
   return { 'process.env.LEDGER_SDK_TRACING': JSON.stringify(options.sdkTracing ? 'true' : 'false') };
 }
 
-/** One function to bundle: its name (the CDK construct id) and its handler module. */
+/** One function to bundle: its name (the CDK construct id), its handler module and the package files it reads at run time. */
 export interface FunctionEntry {
   readonly name: string;
   readonly entry: string;
+  readonly assets?: BundleAssets;
 }
 
 /** The handler module of a route (`lambdas/http/<handler>.ts`). */
@@ -68,7 +71,11 @@ export function functionEntries(
   return [
     ...routes.filter(isDeployed).map((route) => ({ name: route.id, entry: routeEntry(route.handler, lambdasDir) })),
     { name: NOT_FOUND_FUNCTION, entry: routeEntry(notFoundHandler, lambdasDir) },
-    ...workers.map((worker) => ({ name: worker.id, entry: workerEntry(worker.handler, lambdasDir) })),
+    ...workers.map((worker) => ({
+      name: worker.id,
+      entry: workerEntry(worker.handler, lambdasDir),
+      ...(worker.bundleAssets ? { assets: worker.bundleAssets } : {}),
+    })),
   ];
 }
 
@@ -80,7 +87,7 @@ export interface BundleOptions {
 
 export interface BundledFunction {
   readonly name: string;
-  /** The function's own directory: `index.mjs` and its source map, nothing else. */
+  /** The function's own directory: `index.mjs`, its source map and its assets' directory, nothing else. */
   readonly dir: string;
   /** Path of the bundle (`<dir>/index.mjs`). */
   readonly file: string;
@@ -88,6 +95,8 @@ export interface BundledFunction {
   readonly bytes: number;
   /** Repository-relative paths of the input modules the bundle holds. */
   readonly inputs: readonly string[];
+  /** The package files copied next to `index.mjs` (FunctionEntry `assets`), as paths inside `dir`. */
+  readonly assets: readonly string[];
 }
 
 /**
@@ -144,11 +153,26 @@ function describeBuild(
   options: BundleOptions,
   result: BuildResult<{ metafile: true }>,
 ): BundledFunction[] {
-  return functions.map(({ name }) => {
+  return functions.map(({ name, assets }) => {
     const dir = join(outdir, `${options.dirPrefix ?? ''}${name}`);
     const file = join(dir, 'index.mjs');
     const output = outputOf(result.metafile, file);
-    return { name, dir, file, bytes: output.bytes, inputs: Object.keys(output.inputs) };
+    return { name, dir, file, bytes: output.bytes, inputs: Object.keys(output.inputs), assets: assets ? copyAssets(assets, dir) : [] };
+  });
+}
+
+/**
+ * Copies the package files of `assets` into `<dir>/<assets.dir>/`: data a function reads at
+ * run time (the PDF fonts, shared/pdf-fonts.ts) stays a file next to the bundle instead of
+ * being inlined into it, and the code finds it relative to its own `index.mjs`.
+ */
+function copyAssets(assets: BundleAssets, dir: string): string[] {
+  const resolve = createRequire(join(PROJECT_ROOT, 'package.json')).resolve;
+  mkdirSync(join(dir, assets.dir), { recursive: true });
+  return assets.packageFiles.map((file) => {
+    const target = join(assets.dir, basename(file));
+    copyFileSync(resolve(file), join(dir, target));
+    return target;
   });
 }
 

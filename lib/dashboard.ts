@@ -116,10 +116,11 @@ export class LedgerDashboard extends Construct {
           ...third,
         }),
         new GraphWidget({
-          title: 'KMS throttles, webhook delivery failures',
+          title: 'KMS throttles, failed webhook attempts and deliveries',
           left: [
             serviceMetric(MetricNames.KmsThrottles, { statistic: 'Sum', label: 'KMS throttled' }),
-            serviceMetric(MetricNames.WebhookDeliveryFailures, { statistic: 'Sum', label: 'webhook delivery failures' }),
+            serviceMetric(MetricNames.WebhookAttempts, { statistic: 'Sum', dimensions: { outcome: 'failed' }, label: 'webhook attempts failed' }),
+            serviceMetric(MetricNames.WebhookDeliveriesFailed, { statistic: 'Sum', label: 'webhook deliveries failed' }),
           ],
           ...third,
         }),

@@ -112,7 +112,9 @@ function ledgerTable(scope: Construct, stream: boolean): Table {
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.ALL,
+      ...(index.projection === 'all'
+        ? { projectionType: ProjectionType.ALL }
+        : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.include] }),
     });
   }
   return table;

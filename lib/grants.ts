@@ -13,6 +13,7 @@ import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { Resource } from '../lambdas/routes/route-spec.js';
+import { CURSOR_PURPOSE } from '../lambdas/shared/cursor-purpose.js';
 import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
 import { IDENTITY_ACTIONS } from './identity.js';
 import { valueIn } from './imports.js';
@@ -28,14 +29,27 @@ export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
 /** Reads of an object, and ListBucket so a missing key answers 404 rather than 403 and the health probe's HeadBucket works. */
 export const BUCKET_READ_ACTIONS = { objects: ['s3:GetObject'], bucket: ['s3:ListBucket'] } as const;
-/** Puts only: evidence is never deleted or overwritten by a function (DESIGN.md, Data). */
+/**
+ * Puts only (multipart uploads included: S3 authorizes their create, part and complete calls
+ * as PutObject): evidence is never deleted or overwritten by a function (DESIGN.md, Data).
+ */
 export const BUCKET_WRITE_ACTIONS = ['s3:PutObject'] as const;
+/**
+ * The data bucket's writers may also abort an unfinished multipart upload, which discards
+ * only its parts, never an object: the exports worker gives up a failed export's file that way
+ * (store/export-objects.ts).
+ */
+export const DATA_WRITE_ACTIONS = [...BUCKET_WRITE_ACTIONS, 's3:AbortMultipartUpload'] as const;
 /** Receipt signing: Sign, and GetPublicKey for the kid a receipt names (adapters/aws/kms-signer.ts). */
 export const SIGN_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
 /** Publishing the receipt key (JWKS) and probing it (deep health): the public half only. */
 export const PUBLIC_KEY_ACTIONS = ['kms:GetPublicKey'] as const;
 /** Sending a message, and the attributes the deep health probe reads (adapters/aws/sqs-queue.ts). */
 export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes'] as const;
+/** Moving a message to a dead-letter queue by hand (adapters/aws/sqs-queue.ts sendToDeadLetters). */
+export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage'] as const;
+/** Sealing and opening audit cursors (adapters/aws/kms-encryptor.ts), under the cursor purpose only. */
+export const CURSOR_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'] as const;
 
 type Statements = (scope: IConstruct, resources: LedgerResources) => PolicyStatement[];
 
@@ -52,22 +66,23 @@ const tableRead: Statements = (scope, resources) => {
   return [allow(TABLE_READ_ACTIONS, [table]), allow(['dynamodb:Query'], indexes)];
 };
 
-function bucketStatements(which: 'dataBucket' | 'anchorsBucket', write: boolean): Statements {
+/** Reads of `which`, and the `writes` on its objects (none for a reader). */
+function bucketStatements(which: 'dataBucket' | 'anchorsBucket', writes: readonly string[]): Statements {
   return (scope, resources) => {
     const bucket = valueIn(scope, BUCKET_PARAMETERS[which], resources[which].bucketArn);
-    return [
-      allow(BUCKET_READ_ACTIONS.bucket, [bucket]),
-      allow([...BUCKET_READ_ACTIONS.objects, ...(write ? BUCKET_WRITE_ACTIONS : [])], [`${bucket}/*`]),
-    ];
+    return [allow(BUCKET_READ_ACTIONS.bucket, [bucket]), allow([...BUCKET_READ_ACTIONS.objects, ...writes], [`${bucket}/*`])];
   };
 }
 
 /** Names of the bucket ARN parameters in nested stacks (imports.ts), which nag-suppressions.ts names in its findings. */
 export const BUCKET_PARAMETERS = { dataBucket: 'LedgerDataBucketArn', anchorsBucket: 'LedgerAnchorsBucketArn' } as const;
 
+const keyArn = (scope: IConstruct, resources: LedgerResources, key: 'signerKey' | 'secretsKey') =>
+  valueIn(scope, `Ledger${key === 'signerKey' ? 'Signer' : 'Secrets'}KeyArn`, resources[key].keyArn);
+
 const onKey =
   (key: 'signerKey' | 'secretsKey', actions: readonly string[]): Statements =>
-  (scope, resources) => [allow(actions, [valueIn(scope, `Ledger${key === 'signerKey' ? 'Signer' : 'Secrets'}KeyArn`, resources[key].keyArn)])];
+  (scope, resources) => [allow(actions, [keyArn(scope, resources, key)])];
 
 const sendTo =
   (queue: QueueName): Statements =>
@@ -76,17 +91,32 @@ const sendTo =
 const GRANTS: Record<Resource, Statements> = {
   'table:read': tableRead,
   'table:write': (scope, resources) => [...tableRead(scope, resources), allow(TABLE_WRITE_ACTIONS, [tableArns(scope, resources).table])],
-  'data:read': bucketStatements('dataBucket', false),
-  'data:write': bucketStatements('dataBucket', true),
-  'anchors:read': bucketStatements('anchorsBucket', false),
-  'anchors:write': bucketStatements('anchorsBucket', true),
+  'data:read': bucketStatements('dataBucket', []),
+  'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
+  'anchors:read': bucketStatements('anchorsBucket', []),
+  'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
   signer: onKey('signerKey', SIGN_ACTIONS),
   'signer:public-key': onKey('signerKey', PUBLIC_KEY_ACTIONS),
   // The webhook secrets are encrypted and decrypted with the key itself (adapters/aws/kms-encryptor.ts), never through data keys.
   'secrets:encrypt': onKey('secretsKey', ['kms:Encrypt']),
   'secrets:decrypt': onKey('secretsKey', ['kms:Decrypt']),
+  // Encrypt and decrypt only under the cursor's encryption context (domain/audit/cursor.ts),
+  // so a function that pages cannot open a webhook secret sealed with the same key.
+  cursors: (scope, resources) => [
+    new PolicyStatement({
+      actions: [...CURSOR_ACTIONS],
+      resources: [keyArn(scope, resources, 'secretsKey')],
+      conditions: { StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } },
+    }),
+  ],
   'queue:events': sendTo('events'),
   'queue:exports': sendTo('exports'),
+  // Retries are new messages on the deliveries queue; after the last attempt the worker moves
+  // the delivery's message to the dead-letter queue itself (README, Webhooks): a send, nothing more.
+  'queue:deliveries': (scope, resources) => [
+    ...sendTo('deliveries')(scope, resources),
+    allow(DEAD_LETTER_SEND_ACTIONS, [resources.deadLetterQueues.deliveries.queueArn]),
+  ],
   // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
   identity: (_scope, { identity }) => [allow(IDENTITY_ACTIONS, [identity.userPool.userPoolArn])],
 };

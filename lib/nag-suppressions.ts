@@ -122,8 +122,10 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
     case 'signer:public-key':
     case 'secrets:encrypt':
     case 'secrets:decrypt':
+    case 'cursors':
     case 'queue:events':
     case 'queue:exports':
+    case 'queue:deliveries':
     case 'identity':
       return [];
   }

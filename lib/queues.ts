@@ -1,7 +1,8 @@
 /**
- * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (webhook deliveries) and
- * `exports` (export jobs). Each has a dead-letter queue, so a message that keeps failing stops
- * being retried after a few attempts and waits there for an operator instead of being lost.
+ * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (the facts webhooks
+ * announce), `deliveries` (one message per webhook delivery attempt) and `exports` (export
+ * jobs). Each has a dead-letter queue, so a message that keeps failing stops being retried
+ * after a few attempts and waits there for an operator instead of being lost.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -14,7 +15,14 @@ import { pascal } from './names.js';
 /** Deliveries after which a message moves to the dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 
-const QUEUE_NAMES = ['events', 'exports'] as const satisfies readonly QueueName[];
+const QUEUE_NAMES = ['events', 'deliveries', 'exports'] as const satisfies readonly QueueName[];
+
+/**
+ * Queues whose messages are sent with a delay (up to MAX_DELAY_SECONDS): webhook retries wait
+ * out their backoff as delayed messages (lambdas/domain/webhooks/delivery-message.ts). Their
+ * backlog alarm allows for it (workers.ts).
+ */
+export const DELAYED_QUEUES: readonly QueueName[] = ['deliveries'];
 
 export interface LedgerQueuesProps {
   /** The workers; a queue's visibility timeout follows the slowest worker consuming it. */

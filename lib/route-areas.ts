@@ -10,7 +10,7 @@
 import type { RouteSpec } from '../lambdas/routes/route-spec.js';
 import { pascal } from './names.js';
 
-/** The bound every template is held to, well below CloudFormation's 500 (test/infra/template-size.test.ts). */
+/** The bound every template is held to, well below CloudFormation's 500 (test/infra/operability.test.ts). */
 export const TEMPLATE_RESOURCE_LIMIT = 300;
 
 /** Routes per nested stack: 25 × 9 resources = 225, leaving room for a resource or two more per route. */

@@ -25,13 +25,14 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { StartingPosition, type IDestination } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import type { QueueName } from '../lambdas/domain/ports.js';
+import { MAX_DELAY_SECONDS, type QueueName } from '../lambdas/domain/ports.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import type { LedgerAlarms } from './alarms.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
 import type { FunctionBundles } from './function-code.js';
 import { nagToken, valueIn } from './imports.js';
 import { pascal } from './names.js';
+import { DELAYED_QUEUES } from './queues.js';
 import { EPOCH } from './settings.js';
 
 /**
@@ -96,11 +97,13 @@ export class LedgerWorkers extends NestedStack {
           fn.function.addEventSourceMapping(`${pascal(trigger.queue)}Queue`, {
             eventSourceArn: queue.queueArn,
             batchSize: trigger.batchSize,
+            ...(trigger.maxConcurrency === undefined ? {} : { maxConcurrency: trigger.maxConcurrency }),
             // The worker reports the messages it failed; only those are retried (and, after
             // MAX_RECEIVE_COUNT deliveries, dead-lettered), not the whole batch.
             reportBatchItemFailures: true,
           });
-          props.alarms.watchBacklog(fn, `${worker.id}-${trigger.queue}`, queue);
+          const delay = DELAYED_QUEUES.includes(trigger.queue) ? MAX_DELAY_SECONDS : 0;
+          props.alarms.watchBacklog(fn, `${worker.id}-${trigger.queue}`, queue, Duration.seconds(delay + worker.timeoutSeconds));
           break;
         }
         case 'schedule': {

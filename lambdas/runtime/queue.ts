@@ -1,4 +1,4 @@
-/** The events and exports queues (domain/ports.ts Queue): SQS in AWS, the in-process queue on one machine. */
+/** The events, deliveries and exports queues (domain/ports.ts Queue): SQS in AWS, the in-process queue on one machine. */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsQueue } from '../adapters/aws/sqs-queue.js';
 import { memoryQueue } from '../adapters/local/memory-queue.js';
@@ -11,6 +11,10 @@ import { traced } from '../tracer.js';
 export const queue = once((): Queue => {
   const source = config().queue;
   return source.kind === 'sqs'
-    ? new SqsQueue(traced(new SQSClient({ region: config().region, ...sdkClientSettings(config().stage) })), { events: source.eventsUrl, exports: source.exportsUrl })
+    ? new SqsQueue(
+        traced(new SQSClient({ region: config().region, ...sdkClientSettings(config().stage) })),
+        { events: source.eventsUrl, deliveries: source.deliveriesUrl, exports: source.exportsUrl },
+        { deliveries: source.deliveriesDeadLetterUrl },
+      )
     : memoryQueue();
 });

@@ -8,7 +8,17 @@ import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
-  | { kind: 'queue'; queue: QueueName; batchSize: number }
+  | {
+      kind: 'queue';
+      queue: QueueName;
+      batchSize: number;
+      /**
+       * Batches processed at once: the event source mapping's MaximumConcurrency in AWS (2 to
+       * 1000), the in-process queue's concurrency locally. Default: AWS scales by itself, the
+       * local queue runs one batch at a time.
+       */
+      maxConcurrency?: number;
+    }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
   | { kind: 'schedule' }
   /**
@@ -31,4 +41,12 @@ export interface WorkerSpec {
    * traffic nor run more copies than this at once. Unset: the account's shared pool.
    */
   readonly reservedConcurrency?: number;
+  /** Files of npm packages copied into `dir` next to the bundle (fonts): data the code reads at run time. */
+  readonly bundleAssets?: BundleAssets;
+}
+
+export interface BundleAssets {
+  readonly dir: string;
+  /** Paths inside node_modules, e.g. `@scope/package/file.ttf`. */
+  readonly packageFiles: readonly string[];
 }

@@ -3,7 +3,8 @@
 // (README, Architecture: lean bundles). The budgets come from measurement (`npm run
 // bundle-sizes`), with about 10% headroom: a function that grows past its budget pulled in
 // something its route does not use.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions, functionEntries, type BundledFunction } from '../../lib/bundling.js';
@@ -11,16 +12,22 @@ import { PROJECT_ROOT } from '../../lib/paths.js';
 import { isDeployed, type Resource } from '../../lambdas/routes/route-spec.js';
 import { notFoundHandler, routeList } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
+import { PDF_FONT_DIR, PDF_FONT_FILES } from '../../lambdas/shared/pdf-fonts.js';
 
 const KB = 1024;
-/** The median function: target 400 KB (measured 388 KB). */
-const MEDIAN_BUDGET = 400 * KB;
+/**
+ * The median function: measured 400.4 KB. Every handler loads the route table for its own
+ * schemas, and the audit, exports and webhooks routes' schemas took the table-only functions
+ * from 383-389 KB to 394-401 KB, the median with them; the SDK client timeouts
+ * (lambdas/sdk-client-settings.ts) add half a KB to each function that talks to AWS.
+ */
+const MEDIAN_BUDGET = 420 * KB;
 
 /**
  * A function's budget by the AWS services its `uses` name. Measured: no AWS client 147-180 KB;
- * the table only 383-389 KB, 421-424 KB with the curve checks of agent keys (@noble/curves);
- * with the identity provider (Cognito) 462-468 KB; with the signer, queues or buckets
- * 359-660 KB; the sealer (pkijs for RFC 3161) 852 KB.
+ * the table only 394-401 KB, 433-436 KB with the curve checks of agent keys (@noble/curves);
+ * with the identity provider (Cognito) 475-481 KB; with the signer, queues or buckets
+ * 335-673 KB; the sealer (pkijs for RFC 3161) 855 KB.
  */
 function budgetOf(uses: readonly Resource[] | undefined): number {
   if (uses === undefined) return 200 * KB; // the $default route: no resources at all
@@ -30,6 +37,13 @@ function budgetOf(uses: readonly Resource[] | undefined): number {
   if (uses.every((use) => use === 'table:read' || use === 'table:write')) return 465 * KB;
   return 725 * KB;
 }
+
+/**
+ * Functions with a budget of their own. ExportFiles (the exports worker) carries pdf-lib and
+ * @pdf-lib/fontkit for the PDF report, measured 2002 KB; its font is not inlined but copied
+ * next to the bundle (worker-table.ts bundleAssets), checked below.
+ */
+const OWN_BUDGETS = new Map<string, number>([['ExportFiles', 2200 * KB]]);
 
 const usesOf = new Map<string, readonly Resource[]>([
   ...routeList.map((route) => [route.id, route.uses] as const),
@@ -55,14 +69,31 @@ describe('function bundles', () => {
 
   it('keeps each function within the budget of what its route uses', () => {
     const over = bundles
-      .filter((bundle) => bundle.bytes > budgetOf(usesOf.get(bundle.name)))
-      .map((bundle) => `${bundle.name}: ${Math.round(bundle.bytes / KB)} KB > ${budgetOf(usesOf.get(bundle.name)) / KB} KB`);
+      .filter((bundle) => bundle.bytes > (OWN_BUDGETS.get(bundle.name) ?? budgetOf(usesOf.get(bundle.name))))
+      .map((bundle) => `${bundle.name}: ${Math.round(bundle.bytes / KB)} KB > ${(OWN_BUDGETS.get(bundle.name) ?? budgetOf(usesOf.get(bundle.name))) / KB} KB`);
     expect(over).toEqual([]);
   });
 
   it(`keeps the median function under ${MEDIAN_BUDGET / KB} KB`, () => {
     const sizes = bundles.map((bundle) => bundle.bytes).sort((a, b) => a - b);
     expect(sizes[Math.floor(sizes.length / 2)]).toBeLessThan(MEDIAN_BUDGET);
+  });
+
+  it('puts pdf-lib only into the exports worker, and inlines no font file', () => {
+    expect(bundles.filter((bundle) => holds(bundle, 'pdf-lib')).map((bundle) => bundle.name)).toEqual(['ExportFiles']);
+    expect(bundles.filter((bundle) => bundle.inputs.some((input) => /\.(ttf|otf|woff2?)$/.test(input))).map((bundle) => bundle.name)).toEqual([]);
+  });
+
+  it('copies the PDF fonts next to the exports worker, byte for byte, and no other function gets a file beside its code', () => {
+    const exportFiles = bundles.find((bundle) => bundle.name === 'ExportFiles')!;
+    const fonts = Object.values(PDF_FONT_FILES);
+    expect(readdirSync(join(exportFiles.dir, PDF_FONT_DIR)).sort()).toEqual(fonts.map((file) => file.split('/').pop()).sort());
+    const resolve = createRequire(join(PROJECT_ROOT, 'package.json')).resolve;
+    for (const [file, copy] of fonts.map((font, i) => [font, exportFiles.assets[i]!] as const)) {
+      expect(readFileSync(join(exportFiles.dir, copy)).equals(readFileSync(resolve(file)))).toBe(true);
+    }
+    const others = bundles.filter((bundle) => bundle !== exportFiles);
+    expect(others.filter((bundle) => readdirSync(bundle.dir).some((entry) => !entry.startsWith('index.mjs'))).map((bundle) => bundle.name)).toEqual([]);
   });
 
   it('puts pkijs (RFC 3161) only into the sealer', () => {
@@ -78,7 +109,7 @@ describe('function bundles', () => {
   it('puts the KMS client only into functions that sign, encrypt or use the identity provider', () => {
     // The Cognito adapter keeps refresh tokens encrypted (adapters/aws/cognito-refresh-tokens.ts), so its wiring carries the encryptor.
     const needsKms = (uses: readonly Resource[] | undefined) =>
-      (uses ?? []).some((use) => use.startsWith('signer') || use === 'identity' || use.startsWith('secrets:'));
+      (uses ?? []).some((use) => use.startsWith('signer') || use === 'identity' || use === 'cursors' || use.startsWith('secrets:'));
     const stray = bundles.filter((bundle) => holds(bundle, '@aws-sdk/client-kms') && !needsKms(usesOf.get(bundle.name)));
     expect(stray.map((bundle) => bundle.name)).toEqual([]);
   });

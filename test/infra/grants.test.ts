@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource, RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList, routes } from '../../lambdas/routes/routes.js';
+import { CURSOR_PURPOSE } from '../../lambdas/shared/cursor-purpose.js';
 import { TABLE_DESIGN } from '../../lambdas/store/table-design.js';
 import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
@@ -16,8 +17,8 @@ import type { LedgerFunction } from '../../lib/function.js';
 import type { LedgerStack } from '../../lib/ledger-stack.js';
 import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, rootStatementsOf, StubLambdas, synthesize, type Synthesized } from './support.js';
 
-/** One permission: actions on one resource, in the terms of the root template. */
-type Allowed = readonly [resource: unknown, actions: readonly string[]];
+/** One permission: actions on one resource, under a condition or none, in the terms of the root template. */
+type Allowed = readonly [resource: unknown, actions: readonly string[], condition?: unknown];
 
 const join = (arn: unknown, suffix: string) => ({ 'Fn::Join': ['', [arn, suffix]] });
 
@@ -28,23 +29,32 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     [arnOf(table), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']],
     ...TABLE_DESIGN.globalIndexes.map((index): Allowed => [join(arnOf(table), `/index/${index.name}`), ['dynamodb:Query']]),
   ];
-  const bucket = (construct: typeof dataBucket, write: boolean): Allowed[] => [
+  const bucket = (construct: typeof dataBucket, writes: readonly string[]): Allowed[] => [
     [arnOf(construct), ['s3:ListBucket']],
-    [join(arnOf(construct), '/*'), write ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject']],
+    [join(arnOf(construct), '/*'), ['s3:GetObject', ...writes]],
   ];
+  const send = ['sqs:SendMessage', 'sqs:GetQueueAttributes'];
   const EXPECTED: Record<Resource, Allowed[]> = {
     'table:read': tableRead,
     'table:write': [...tableRead, [arnOf(table), ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']]],
-    'data:read': bucket(dataBucket, false),
-    'data:write': bucket(dataBucket, true),
-    'anchors:read': bucket(anchorsBucket, false),
-    'anchors:write': bucket(anchorsBucket, true),
+    'data:read': bucket(dataBucket, []),
+    // Multipart uploads are PutObject to IAM; the exports worker aborts a failed export's upload.
+    'data:write': bucket(dataBucket, ['s3:PutObject', 's3:AbortMultipartUpload']),
+    'anchors:read': bucket(anchorsBucket, []),
+    'anchors:write': bucket(anchorsBucket, ['s3:PutObject']),
     signer: [[arnOf(stack.keys.signer), ['kms:Sign', 'kms:GetPublicKey']]],
     'signer:public-key': [[arnOf(stack.keys.signer), ['kms:GetPublicKey']]],
     'secrets:encrypt': [[arnOf(stack.keys.secrets), ['kms:Encrypt']]],
     'secrets:decrypt': [[arnOf(stack.keys.secrets), ['kms:Decrypt']]],
-    'queue:events': [[arnOf(stack.queues.queues.events), ['sqs:SendMessage', 'sqs:GetQueueAttributes']]],
-    'queue:exports': [[arnOf(stack.queues.queues.exports), ['sqs:SendMessage', 'sqs:GetQueueAttributes']]],
+    // The audit cursors (domain/audit/cursor.ts): only under their own encryption context.
+    cursors: [[arnOf(stack.keys.secrets), ['kms:Encrypt', 'kms:Decrypt'], { StringEquals: { 'kms:EncryptionContext:purpose': 'audit-query-cursor' } }]],
+    'queue:events': [[arnOf(stack.queues.queues.events), send]],
+    'queue:exports': [[arnOf(stack.queues.queues.exports), send]],
+    // Retries, and after the last attempt the delivery's message moved to the dead-letter queue.
+    'queue:deliveries': [
+      [arnOf(stack.queues.queues.deliveries), send],
+      [arnOf(stack.queues.deadLetterQueues.deliveries), ['sqs:SendMessage']],
+    ],
     identity: [[arnOf(stack.identity.userPool), ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser']]],
   };
   return EXPECTED[use];
@@ -79,7 +89,13 @@ function triggerGrants(stack: LedgerStack, worker: WorkerSpec): Allowed[] {
 
 /** Allowed pairs as sorted `action on resource` lines, so merged or split statements compare equal. */
 function lines(allowed: readonly Allowed[]): string[] {
-  return [...new Set(allowed.flatMap(([resource, actions]) => actions.map((action) => `${action} on ${JSON.stringify(resource)}`)))].sort();
+  return [
+    ...new Set(
+      allowed.flatMap(([resource, actions, condition]) =>
+        actions.map((action) => `${action} on ${JSON.stringify(resource)}${condition === undefined ? '' : ` if ${JSON.stringify(condition)}`}`),
+      ),
+    ),
+  ].sort();
 }
 
 function actualLines(fn: LedgerFunction): string[] {
@@ -87,7 +103,7 @@ function actualLines(fn: LedgerFunction): string[] {
     rootStatementsOf(fn).flatMap((statement) => {
       expect(statement.Effect).toBe('Allow');
       const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
-      return resources.map((resource): Allowed => [resource, actionsOf(statement)]);
+      return resources.map((resource): Allowed => [resource, actionsOf(statement), statement.Condition]);
     }),
   );
 }
@@ -130,6 +146,7 @@ describe('each function is allowed exactly what its uses need', () => {
 describe('what the split grants mean for real routes', () => {
   const actionsOfRoute = (spec: RouteSpec) =>
     rootStatementsOf(synth.stack.api.routes.find((route) => route.spec.id === spec.id)!.function).flatMap(actionsOf);
+  const actionsOfFunction = (id: string) => rootStatementsOf(synth.stack.functions.find(({ function: fn }) => fn.node.id === id)!.function).flatMap(actionsOf);
 
   it('the JWKS and the deep health probe read the public key and cannot sign', () => {
     for (const spec of [routes.jwks, routes.deepHealth]) {
@@ -137,6 +154,21 @@ describe('what the split grants mean for real routes', () => {
       expect(actionsOfRoute(spec), spec.id).not.toContain('kms:Sign');
     }
     expect(actionsOfRoute(routes.submitOperation)).toContain('kms:Sign');
+  });
+
+  it('the audit query may Query each index of its filters, and use the secrets key only for its own cursors', () => {
+    const statements = rootStatementsOf(synth.stack.api.routes.find((route) => route.spec.id === routes.auditQuery.id)!.function);
+    const queried = statements.filter((statement) => actionsOf(statement).includes('dynamodb:Query')).flatMap((statement) => JSON.stringify(statement.Resource));
+    for (const index of ['ops_by_agent', 'ops_by_type', 'ops_by_agent_type']) expect(queried.join(), index).toContain(`/index/${index}`);
+    const kms = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(kms[0]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } });
+  });
+
+  it('webhook secrets: registration may only encrypt, delivery and test only decrypt', () => {
+    const kmsActions = (id: string) => actionsOfFunction(id).filter((action) => action.startsWith('kms:'));
+    expect(kmsActions(routes.registerWebhook.id)).toEqual(['kms:Encrypt']);
+    for (const id of [routes.testWebhook.id, routes.redeliver.id, 'WebhookDeliveries']) expect(kmsActions(id), id).toEqual(['kms:Decrypt']);
   });
 
   it('no function may Scan, BatchWriteItem, delete objects, use a data key or any action wildcard', () => {

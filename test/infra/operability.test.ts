@@ -15,9 +15,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Stack } from 'aws-cdk-lib';
+import { NestedStack, Stack } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_DELAY_SECONDS } from '../../lambdas/domain/ports.js';
 import { MetricNames } from '../../lambdas/metric-names.js';
 import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList } from '../../lambdas/routes/routes.js';
@@ -31,6 +32,7 @@ import { MAX_ROUTES_PER_STACK, TEMPLATE_RESOURCE_LIMIT, areaOf, routeAreas } fro
 import {
   arnOf,
   EVERY_KIND_WORKERS,
+  EVERY_RESOURCE,
   everyTemplate,
   inRootTerms,
   logicalId,
@@ -85,12 +87,19 @@ function moreRoutes(area: string, count: number): RouteSpec[] {
     auth: ['org_owner' as const],
     summary: 'a route of a grown table',
     response: { status: 200, body: null },
-    uses: ['table:write', 'data:write', 'anchors:write', 'signer', 'secrets:encrypt', 'secrets:decrypt', 'queue:events', 'queue:exports', 'identity'] as const,
+    uses: EVERY_RESOURCE,
   }));
 }
 
-/** Three times today's routes: the areas of the issue's new features, and existing ones grown past one stack. */
-const GROWN_ROUTES = [...routeList, ...moreRoutes('exports', 30), ...moreRoutes('webhooks', 30), ...moreRoutes('agents', 40), ...moreRoutes('audit', 10)];
+/** Three times today's routes: existing areas grown past one stack, and an area that does not exist yet. */
+const GROWN_ROUTES = [
+  ...routeList,
+  ...moreRoutes('exports', 30),
+  ...moreRoutes('webhooks', 30),
+  ...moreRoutes('agents', 40),
+  ...moreRoutes('audit', 10),
+  ...moreRoutes('console', 20),
+];
 
 beforeAll(() => {
   stubs = new StubLambdas(GROWN_ROUTES, [...workerList, ...EVERY_KIND_WORKERS]);
@@ -193,14 +202,23 @@ describe('alarms', () => {
     }
   });
 
-  it('watch the application metrics of KMS throttling and webhook delivery failures', () => {
+  it('watch the application metrics of KMS throttling, failed webhook attempts and given-up deliveries', () => {
     expect(alarmNamed(synth, 'Kms-Throttles')).toMatchObject({ Namespace: 'AgentLedger', MetricName: MetricNames.KmsThrottles, Statistic: 'Sum', Threshold: 1 });
-    expect(alarmNamed(synth, 'Webhooks-DeliveryFailures')).toMatchObject({
+    expect(alarmNamed(synth, 'Webhooks-AttemptFailures')).toMatchObject({
       Namespace: 'AgentLedger',
-      MetricName: 'WebhookDeliveryFailures',
+      MetricName: MetricNames.WebhookAttempts,
+      Dimensions: expect.arrayContaining([{ Name: 'outcome', Value: 'failed' }, { Name: 'service', Value: 'agent-ledger' }]),
       Statistic: 'Sum',
       Period: 900,
       Threshold: 50,
+    });
+    expect(alarmNamed(synth, 'Webhooks-DeliveriesFailed')).toMatchObject({
+      Namespace: 'AgentLedger',
+      MetricName: MetricNames.WebhookDeliveriesFailed,
+      Dimensions: [{ Name: 'service', Value: 'agent-ledger' }],
+      Statistic: 'Sum',
+      Period: 3600,
+      Threshold: 10,
     });
   });
 
@@ -302,6 +320,33 @@ describe('the sealer', () => {
   });
 });
 
+describe('the queue workers of the real table (webhook fan-out and delivery, exports)', () => {
+  const queueWorkers = workerList.filter((worker) => worker.trigger.kind === 'queue');
+
+  it('alarm every queue’s dead letters, and each worker’s backlog beyond its run time and, for webhook retries, their delay', () => {
+    expect(queueWorkers.map((worker) => worker.id).sort()).toEqual(['ExportFiles', 'WebhookDeliveries', 'WebhookFanout']);
+    for (const name of ['events', 'deliveries', 'exports']) expect(alarmNamed(synth, `${name}-DeadLetters`), name).toMatchObject({ Threshold: 1 });
+    for (const worker of queueWorkers) {
+      const trigger = worker.trigger as Extract<WorkerSpec['trigger'], { kind: 'queue' }>;
+      const delay = trigger.queue === 'deliveries' ? MAX_DELAY_SECONDS : 0;
+      expect(alarmNamed(synth, `${worker.id}-${trigger.queue}-Backlog`), worker.id).toMatchObject({
+        MetricName: 'ApproximateAgeOfOldestMessage',
+        Threshold: (15 + Math.ceil((delay + worker.timeoutSeconds) / 60)) * 60,
+      });
+    }
+  });
+
+  it('run the exports worker with its memory and the delivery worker with its concurrency cap', () => {
+    expect(resourceOf(workerFunction(synth, 'ExportFiles').function).Properties).toMatchObject({ MemorySize: 2048, Timeout: 900 });
+    workersTemplate(synth).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: Match.anyValue(),
+      BatchSize: 10,
+      ScalingConfig: { MaximumConcurrency: 200 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
 describe('every worker kind', () => {
   const byKind = (kind: WorkerSpec['trigger']['kind']) => EVERY_KIND_WORKERS.find((worker) => worker.trigger.kind === kind)!;
 
@@ -346,7 +391,7 @@ describe('every worker kind', () => {
   it('alarms every dead-letter queue of the stack, and every worker function on errors and throttles', () => {
     const names = alarmNames(variant);
     const deadLetterQueues = [...Object.keys(variant.stack.queues.deadLetterQueues), ...Object.keys(variant.stack.workers.deadLetterQueues)];
-    expect(deadLetterQueues.length).toBe(4);
+    expect(deadLetterQueues.length).toBe(5);
     for (const name of deadLetterQueues) expect(names, name).toContain(`AgentLedger-${name}-DeadLetters`);
     for (const worker of EVERY_KIND_WORKERS) {
       expect(names).toEqual(expect.arrayContaining([`AgentLedger-${worker.id}-Errors`, `AgentLedger-${worker.id}-Throttles`]));
@@ -376,14 +421,30 @@ describe('template sizes', () => {
 });
 
 describe('route areas', () => {
+  it('puts the audit, exports and webhooks routes of the real table into nested stacks of their own', () => {
+    for (const [area, ids] of [
+      ['RoutesAudit', ['AuditQuery']],
+      ['RoutesExports', ['CreateExport', 'ListExports', 'GetExport', 'DownloadExport']],
+      ['RoutesWebhooks', ['RegisterWebhook', 'ListWebhookDeliveries', 'RedeliverWebhookDelivery']],
+    ] as const) {
+      for (const id of ids) {
+        const stack = Stack.of(synth.stack.api.routes.find((route) => route.spec.id === id)!.function);
+        expect(NestedStack.isNestedStack(stack), id).toBe(true);
+        expect(stack.node.id, id).toBe(area);
+      }
+    }
+  });
+
   it("puts a route into the stack of its handler's directory, new areas into new stacks", () => {
     const areas = routeAreas(GROWN_ROUTES);
     const stackOf = (id: string) => areas.find((area) => area.routes.some((route) => route.id === id))!.id;
     expect(stackOf('SubmitOperation')).toBe('RoutesOperations');
     expect(stackOf('RegisterAgent')).toBe('RoutesAgents');
     expect(stackOf('Grownexports0')).toBe('RoutesExports');
-    expect(stackOf(`Grownwebhooks${MAX_ROUTES_PER_STACK - 1}`)).toBe('RoutesWebhooks');
-    expect(stackOf(`Grownwebhooks${MAX_ROUTES_PER_STACK}`)).toBe('RoutesWebhooks2');
+    expect(stackOf('Grownconsole0')).toBe('RoutesConsole');
+    const webhooks = GROWN_ROUTES.filter((route) => areaOf(route) === 'webhooks');
+    expect(stackOf(webhooks[MAX_ROUTES_PER_STACK - 1]!.id)).toBe('RoutesWebhooks');
+    expect(stackOf(webhooks[MAX_ROUTES_PER_STACK]!.id)).toBe('RoutesWebhooks2');
     for (const area of areas) {
       expect(area.routes.length, area.id).toBeLessThanOrEqual(MAX_ROUTES_PER_STACK);
       expect(new Set(area.routes.map(areaOf)).size, area.id).toBe(1);

@@ -153,6 +153,7 @@ export interface Statement {
   readonly Effect: string;
   readonly Action: string | string[];
   readonly Resource: unknown;
+  readonly Condition?: unknown;
 }
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -200,8 +201,10 @@ export const EVERY_RESOURCE = [
   'signer:public-key',
   'secrets:encrypt',
   'secrets:decrypt',
+  'cursors',
   'queue:events',
   'queue:exports',
+  'queue:deliveries',
   'identity',
 ] as const satisfies readonly Resource[];
 
