@@ -13,6 +13,7 @@
  */
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  type CfnStage,
   HttpApi,
   HttpRoute,
   HttpRouteKey,
@@ -37,14 +38,14 @@ import { routeAreas } from './route-areas.js';
  */
 export const STAGE_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
 
+/** API Gateway HTTP APIs give up on an integration after 30 s; a longer Lambda timeout is wasted. */
+export const MAX_INTEGRATION_SECONDS = 30;
+
 /**
  * Memory of a route's function. Lambda CPU grows with memory, and `POST /v1/operations` is
  * the hot path (DESIGN.md, Performance budget: signature verify, hashes, a transaction, two
  * S3 puts, a KMS signature), so it gets more. A route may set `memorySize` itself.
  */
-/** API Gateway HTTP APIs give up on an integration after 30 s; a longer Lambda timeout is wasted. */
-export const MAX_INTEGRATION_SECONDS = 30;
-
 const MEMORY_BY_ROUTE: Readonly<Record<string, number>> = { 'POST /v1/operations': 1024 };
 
 /**
@@ -84,6 +85,8 @@ export interface LedgerApiProps {
   readonly environment: Readonly<Record<string, string>>;
   /** Every function gets its error and throttle alarms. */
   readonly alarms: LedgerAlarms;
+  /** Per-route throttles (`METHOD /path` → rate and burst), below the stage-wide one. */
+  readonly routeThrottles?: Readonly<Record<string, { readonly rateLimit: number; readonly burstLimit: number }>>;
 }
 
 export class LedgerApi extends Construct {
@@ -159,11 +162,31 @@ export class LedgerApi extends Construct {
     }
     this.areas = areas;
     this.routes = routes;
+    this.throttleRoutes(props.routeThrottles ?? {});
     this.notFoundFunction = notFound;
     this.functions = [
       ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.uses })),
       { function: notFound, uses: [] },
     ];
+  }
+
+  /**
+   * Route settings of the stage. API Gateway refuses settings for a route key it does not
+   * know yet, and the routes live in their area's nested stack: the stage waits for each
+   * throttled route. A route this stack does not deploy has nothing to throttle.
+   */
+  private throttleRoutes(throttles: NonNullable<LedgerApiProps['routeThrottles']>): void {
+    const throttled = this.routes.filter(({ spec }) => routeKeyOf(spec) in throttles);
+    if (throttled.length === 0) return;
+    for (const { route } of throttled) this.stage.node.addDependency(route);
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+      throttled.map(({ spec }) => {
+        const { rateLimit, burstLimit } = throttles[routeKeyOf(spec)]!;
+        // RouteSettings is untyped JSON in CDK, passed through as is: CloudFormation's own
+        // (PascalCase) property names, which the camelCase ones of CfnStage's types are not.
+        return [routeKeyOf(spec), { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit }];
+      }),
+    );
   }
 
   /** The API's base address ({base_url} of SPEC.md). */
@@ -174,5 +197,10 @@ export class LedgerApi extends Construct {
 
 function memoryOf(route: RouteSpec): number | undefined {
   const own = (route as RouteSpec & { readonly memorySize?: number }).memorySize;
-  return own ?? MEMORY_BY_ROUTE[`${route.method} ${route.path}`];
+  return own ?? MEMORY_BY_ROUTE[routeKeyOf(route)];
+}
+
+/** API Gateway's route key of a route (`METHOD /path`). */
+function routeKeyOf(route: RouteSpec): string {
+  return `${route.method} ${route.path}`;
 }

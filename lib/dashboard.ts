@@ -1,6 +1,7 @@
 /**
  * The operations dashboard (README, Runbook): the hot path's rate and latency, epochs sealed,
- * queue ages and dead letters, API, table and KMS health, and the state of every alarm.
+ * queue ages and dead letters, the events outbox's lag, API, table and KMS health, and the
+ * state of every alarm.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import {
@@ -8,6 +9,7 @@ import {
   Dashboard,
   GraphWidget,
   MathExpression,
+  Metric,
   TextWidget,
   type IMetric,
   type IWidget,
@@ -31,6 +33,8 @@ export interface LedgerDashboardProps {
   /** Work queues and dead-letter queues by a display name. */
   readonly queues: Readonly<Record<string, IQueue>>;
   readonly deadLetterQueues: Readonly<Record<string, IQueue>>;
+  /** Stream workers' lag behind the table by worker id (the events outbox, docs/EVENTS.md). */
+  readonly streamLag: Readonly<Record<string, IMetric>>;
   readonly alarms: LedgerAlarms;
 }
 
@@ -102,6 +106,11 @@ export class LedgerDashboard extends Construct {
           ],
           ...wide,
         }),
+        new GraphWidget({
+          title: 'Events outbox: how far the stream workers are behind the table (ms)',
+          left: Object.entries(props.streamLag).map(([name, metric]) => labelled(metric, name)),
+          ...wide,
+        }),
       ],
       // The table's two metrics are sums over the same operations, so each needs a graph of its own.
       [
@@ -135,7 +144,7 @@ export class LedgerDashboard extends Construct {
   }
 }
 
-/** A metric math sum of the table's per-operation metrics, with a label of its own. */
+/** A metric (or a metric math sum, such as the table's per-operation metrics) with a label of its own. */
 function labelled(metric: IMetric, label: string): IMetric {
-  return metric instanceof MathExpression ? metric.with({ label }) : metric;
+  return metric instanceof MathExpression || metric instanceof Metric ? metric.with({ label }) : metric;
 }

@@ -17,15 +17,13 @@ import {
   type BucketProps,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { TABLE_DESIGN, type IndexProjection } from '../lambdas/store/table-design.js';
 
 export interface LedgerDataProps {
   /** Object Lock COMPLIANCE retention of every anchors object, in days. */
   readonly epochRetentionDays: number;
   /** Days a replaced or deleted version of a data bucket object is kept (context dataNoncurrentVersionDays). */
   readonly dataNoncurrentVersionDays: number;
-  /** Turn on the table's stream (new images), for `stream` workers (workers.ts). */
-  readonly tableStream: boolean;
 }
 
 export class LedgerData extends Construct {
@@ -36,7 +34,7 @@ export class LedgerData extends Construct {
 
   constructor(scope: Construct, id: string, props: LedgerDataProps) {
     super(scope, id);
-    this.table = ledgerTable(this, props.tableStream);
+    this.table = ledgerTable(this);
 
     this.logsBucket = new Bucket(this, 'AccessLogs', {
       ...baseBucketProps,
@@ -94,7 +92,7 @@ const abortIncompleteUploads = {
 };
 
 /** The table of TABLE_DESIGN, shared with the local stack so the two cannot drift. */
-function ledgerTable(scope: Construct, stream: boolean): Table {
+function ledgerTable(scope: Construct): Table {
   const table = new Table(scope, 'Table', {
     partitionKey: { name: TABLE_DESIGN.partitionKey, type: AttributeType.STRING },
     sortKey: { name: TABLE_DESIGN.sortKey, type: AttributeType.STRING },
@@ -104,18 +102,24 @@ function ledgerTable(scope: Construct, stream: boolean): Table {
     deletionProtection: true,
     encryption: TableEncryption.AWS_MANAGED,
     timeToLiveAttribute: TABLE_DESIGN.ttlAttribute,
+    // The events outbox (lambdas/workers/forward-events.ts) reads the new images.
+    stream: StreamViewType[TABLE_DESIGN.stream],
     removalPolicy: RemovalPolicy.RETAIN,
-    ...(stream ? { stream: StreamViewType.NEW_IMAGE } : {}),
   });
   for (const index of TABLE_DESIGN.globalIndexes) {
     table.addGlobalSecondaryIndex({
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      ...(index.projection === 'all'
-        ? { projectionType: ProjectionType.ALL }
-        : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.include] }),
+      ...projection(index.projection),
     });
   }
   return table;
+}
+
+/** TABLE_DESIGN's projection of an index (docs/COST.md, Indexes). */
+function projection(spec: IndexProjection) {
+  return 'attributes' in spec
+    ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...spec.attributes] }
+    : { projectionType: ProjectionType[spec.type] };
 }

@@ -67,7 +67,6 @@ export class LedgerStack extends Stack {
     this.data = new LedgerData(this, 'Data', {
       epochRetentionDays: settings.epochRetentionDays,
       dataNoncurrentVersionDays: settings.dataNoncurrentVersionDays,
-      tableStream: workers.some((worker) => worker.trigger.kind === 'stream'),
     });
     this.keys = new LedgerKeys(this, 'Keys', { breakGlassRoleArn: settings.breakGlassRoleArn });
     this.queues = new LedgerQueues(this, 'Queues', { workers, alarms: this.alarms });
@@ -88,7 +87,14 @@ export class LedgerStack extends Stack {
     const bundles = new FunctionBundles(this, functionEntries(routes, notFoundHandler, workers, lambdasDir), {
       sdkTracing: readSdkTracing(this),
     });
-    this.api = new LedgerApi(this, 'Api', { routes, bundles, environment, alarms: this.alarms });
+    this.api = new LedgerApi(this, 'Api', {
+      routes,
+      bundles,
+      environment,
+      alarms: this.alarms,
+      // Below the KMS quota: one Sign per submission (settings.ts submitRateLimit).
+      routeThrottles: { 'POST /v1/operations': { rateLimit: settings.submitRateLimit, burstLimit: settings.submitBurstLimit } },
+    });
     this.workers = new LedgerWorkers(this, 'Workers', {
       workers,
       bundles,
@@ -127,6 +133,7 @@ export class LedgerStack extends Stack {
       table: this.data.table,
       queues: this.queues.queues,
       deadLetterQueues: { ...this.queues.deadLetterQueues, ...this.workers.deadLetterQueues },
+      streamLag: this.workers.streamLag,
       alarms: this.alarms,
     });
     acknowledgeNagFindings(this);

@@ -41,6 +41,15 @@ export interface LedgerSettings {
   readonly tableBackupRetentionDays: number;
   /** Vault Lock of the backup vault: none, governance (removable with IAM permission) or compliance (permanent after 3 days). */
   readonly tableBackupVaultLock: VaultLockMode;
+  /**
+   * API Gateway's throttle of POST /v1/operations (requests per second, and burst): every
+   * submission asks KMS for one Sign, and KMS throttles asymmetric ECC requests above the
+   * account's quota in the region (300 per second by default; docs/COST.md, KMS quota). Kept
+   * below it, a burst is answered 429 by API Gateway instead of reaching KMS; raise both with
+   * the quota.
+   */
+  readonly submitRateLimit: number;
+  readonly submitBurstLimit: number;
 }
 
 export const VAULT_LOCK_MODES = ['none', 'governance', 'compliance'] as const;
@@ -60,6 +69,8 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   tableBackup: false,
   tableBackupRetentionDays: 35,
   tableBackupVaultLock: 'none',
+  submitRateLimit: 250,
+  submitBurstLimit: 250,
 };
 
 /** A context value, undefined when absent or empty (cdk.json lists every key, empty when unset). */
@@ -146,5 +157,7 @@ export function readSettings(scope: Construct): LedgerSettings {
     // AWS Backup keeps a recovery point at least 1 day.
     tableBackupRetentionDays: integer(scope, 'tableBackupRetentionDays', DEFAULT_SETTINGS.tableBackupRetentionDays, 1),
     tableBackupVaultLock: oneOf(scope, 'tableBackupVaultLock', VAULT_LOCK_MODES, DEFAULT_SETTINGS.tableBackupVaultLock),
+    submitRateLimit: integer(scope, 'submitRateLimit', DEFAULT_SETTINGS.submitRateLimit, 1),
+    submitBurstLimit: integer(scope, 'submitBurstLimit', DEFAULT_SETTINGS.submitBurstLimit, 1),
   };
 }

@@ -10,23 +10,24 @@
  *   dead-letters what it cannot deliver, and Lambda's asynchronous retries, after which a
  *   failed run goes to the same dead-letter queue (its on-failure destination); an alarm
  *   when no run happened for 15 minutes;
- * - `stream`: the table's DynamoDB stream with partial batch responses, bisecting a failing
- *   batch, bounded retries and an on-failure dead-letter queue; an alarm on the iterator age.
+ * - `stream`: the table's DynamoDB stream, filtered to new items of the worker's `itemTypes`,
+ *   with partial batch responses, bisecting a failing batch, bounded retries and an on-failure
+ *   dead-letter queue; an alarm on the iterator age.
  *
  * Every worker function has the error and throttle alarms, and every dead-letter queue an
  * alarm on its depth. The schedule rule exists even while no worker targets it.
  */
 import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
-import { ComparisonOperator } from 'aws-cdk-lib/aws-cloudwatch';
+import { ComparisonOperator, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as FunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { StartingPosition, type IDestination } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition, type IDestination } from 'aws-cdk-lib/aws-lambda';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { MAX_DELAY_SECONDS, type QueueName } from '../lambdas/domain/ports.js';
-import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import type { WorkerSpec, WorkerTrigger } from '../lambdas/workers/worker-spec.js';
 import type { LedgerAlarms } from './alarms.js';
 import { LedgerFunction, type FunctionUse } from './function.js';
 import type { FunctionBundles } from './function-code.js';
@@ -37,11 +38,15 @@ import { EPOCH } from './settings.js';
 
 /**
  * Deliveries of a scheduled run (EventBridge to Lambda, then Lambda's own asynchronous
- * retries) and attempts at a stream batch before it is dead-lettered. A scheduled run
- * older than one period is dropped: the next run does the same work.
+ * retries): a scheduled run older than one period is dropped, the next run does the same work.
+ * Attempts at a stream batch before its position goes to the worker's dead-letter queue: a
+ * failing record blocks its shard meanwhile, so they are few, and bisecting finds the culprit.
  */
-export const WORKER_RETRIES = { schedule: 2, stream: 5 } as const;
-/** Stream records older than this are dead-lettered rather than retried further. */
+export const WORKER_RETRIES = { schedule: 2, stream: 10 } as const;
+/**
+ * Stream records older than this are dead-lettered rather than retried further: well inside
+ * the stream's 24 hours, so the records a dead letter names can still be read and replayed.
+ */
 export const STREAM_MAX_RECORD_AGE = Duration.hours(6);
 /** A stream worker this far behind the table is alarmed (IteratorAge). */
 export const STREAM_MAX_ITERATOR_AGE = Duration.minutes(5);
@@ -50,13 +55,15 @@ export const QUEUE_CONSUME_ACTIONS = ['sqs:ReceiveMessage', 'sqs:DeleteMessage',
 /** Actions the Lambda service needs on the table's stream for an event source mapping. */
 export const STREAM_READ_ACTIONS = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'] as const;
 
+type StreamTrigger = Extract<WorkerTrigger, { kind: 'stream' }>;
+
 export interface LedgerWorkersProps {
   readonly workers: readonly WorkerSpec[];
   /** The code of every function (one bundle per worker id). */
   readonly bundles: FunctionBundles;
   readonly environment: Readonly<Record<string, string>>;
   readonly queues: Readonly<Record<QueueName, Queue>>;
-  /** The ledger table, whose stream feeds `stream` workers (data.ts enables it when one exists). */
+  /** The ledger table, whose stream (TABLE_DESIGN.stream, data.ts) feeds `stream` workers. */
   readonly table: Table;
   readonly alarms: LedgerAlarms;
 }
@@ -68,6 +75,8 @@ export class LedgerWorkers extends NestedStack {
   readonly epochSchedule: Rule;
   /** Each `schedule` and `stream` worker's dead-letter queue, by worker id. */
   readonly deadLetterQueues: Readonly<Record<string, Queue>>;
+  /** How far each `stream` worker is behind the table (IteratorAge, ms), by worker id: the outbox's lag. */
+  readonly streamLag: Readonly<Record<string, IMetric>>;
 
   constructor(scope: Construct, id: string, props: LedgerWorkersProps) {
     super(scope, id, { description: 'agent-ledger workers (lambdas/workers/worker-table.ts)' });
@@ -76,6 +85,7 @@ export class LedgerWorkers extends NestedStack {
       schedule: Schedule.rate(EPOCH),
     });
     const deadLetterQueues: Record<string, Queue> = {};
+    const streamLag: Record<string, IMetric> = {};
 
     this.functions = props.workers.map((worker) => {
       const fn = new LedgerFunction(this, worker.id, {
@@ -123,11 +133,12 @@ export class LedgerWorkers extends NestedStack {
         case 'stream': {
           const deadLetters = this.deadLetterQueue(worker.id, props.alarms);
           deadLetterQueues[worker.id] = deadLetters;
-          this.streamSource(fn, props.table, trigger.batchSize, deadLetters);
+          this.streamSource(fn, props.table, trigger, deadLetters);
+          streamLag[worker.id] = fn.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) });
           props.alarms.alarm(fn, {
             name: `${worker.id}-IteratorAge`,
             description: `${worker.id} is more than ${STREAM_MAX_ITERATOR_AGE.toMinutes()} minutes behind the table's stream.`,
-            metric: fn.function.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+            metric: streamLag[worker.id]!,
             threshold: STREAM_MAX_ITERATOR_AGE.toMilliseconds(),
             comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
           });
@@ -137,6 +148,7 @@ export class LedgerWorkers extends NestedStack {
       return { function: fn, uses: worker.uses };
     });
     this.deadLetterQueues = deadLetterQueues;
+    this.streamLag = streamLag;
   }
 
   /** A worker's own dead-letter queue (for events or records Lambda gave up on), alarmed on its depth. */
@@ -161,7 +173,7 @@ export class LedgerWorkers extends NestedStack {
    * The stream mapping with explicit grants: the CDK helper grants dynamodb:ListStreams on
    * every table of the account ("*"); this names the one table's streams.
    */
-  private streamSource(fn: LedgerFunction, table: Table, batchSize: number, deadLetters: IQueue): void {
+  private streamSource(fn: LedgerFunction, table: Table, trigger: StreamTrigger, deadLetters: IQueue): void {
     const tableArn = valueIn(fn, 'LedgerTableArn', table.tableArn);
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...STREAM_READ_ACTIONS], resources: [`${tableArn}/stream/*`] }));
     Validations.of(fn.role).acknowledge({
@@ -176,7 +188,16 @@ export class LedgerWorkers extends NestedStack {
     fn.function.addEventSourceMapping('TableStream', {
       eventSourceArn: valueIn(fn, 'LedgerTableStreamArn', table.tableStreamArn as string),
       startingPosition: StartingPosition.TRIM_HORIZON,
-      batchSize,
+      batchSize: trigger.batchSize,
+      // Only new items of the worker's types invoke it (for the outbox, docs/EVENTS.md: the
+      // operation and epoch rows); local/stream-poller.ts applies the same filter.
+      filters: [
+        FilterCriteria.filter({
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { type: { S: FilterRule.or(...trigger.itemTypes) } } },
+        }),
+      ],
+      // The worker names the first record it did not finish; only it and what follows are retried.
       reportBatchItemFailures: true,
       bisectBatchOnError: true,
       retryAttempts: WORKER_RETRIES.stream,

@@ -38,12 +38,9 @@ export const MAX_TRANSACTION_ITEMS = 100;
 /** DynamoDB's limit of keys per BatchGetItem. */
 export const MAX_BATCH_GET_KEYS = 100;
 
-/** Width of zero-padded numbers in sort keys, so that seq_no and Unix ms sort as strings do. */
-const SEQ_WIDTH = 12;
+/** Width of zero-padded Unix ms in sort keys, so that they sort as strings do. */
 const MS_WIDTH = 13;
 
-/** A 12-digit, zero-padded seq_no. */
-export const padSeq = (seqNo: number): string => String(seqNo).padStart(SEQ_WIDTH, '0');
 /** A 13-digit, zero-padded Unix ms: sort keys that order as the numbers do. */
 export const padMs = (ms: number): string => String(ms).padStart(MS_WIDTH, '0');
 
@@ -117,7 +114,7 @@ export const prefixQuery = (pk: string, prefix: string): QueryInput => ({
  * Keys DynamoDB leaves unprocessed (throttling) are asked for again with a growing pause.
  * Raw items, in no particular order.
  */
-export async function batchGetRaw(keys: readonly Item[], options: { projection?: string } = {}): Promise<Item[]> {
+export async function batchGetRaw(keys: readonly Item[], options: { projection?: string; names?: Record<string, string> } = {}): Promise<Item[]> {
   const found: Item[] = [];
   for (let start = 0; start < keys.length; start += MAX_BATCH_GET_KEYS) {
     let pending: Item[] | undefined = keys.slice(start, start + MAX_BATCH_GET_KEYS);
@@ -126,7 +123,9 @@ export async function batchGetRaw(keys: readonly Item[], options: { projection?:
       const out: BatchGetCommandOutput = await dynamo().send(
         new BatchGetCommand({
           RequestItems: {
-            [table()]: { Keys: pending, ConsistentRead: true, ...(options.projection ? { ProjectionExpression: options.projection } : {}) },
+            [table()]: { Keys: pending, ConsistentRead: true, ...(options.projection ? { ProjectionExpression: options.projection } : {}),
+              ...(options.names ? { ExpressionAttributeNames: options.names } : {}),
+            },
           },
         }),
       );

@@ -1,13 +1,21 @@
 /**
- * The worker table's entry shape: background functions (SQS consumers and the scheduled
- * epoch sealer). Like the route table it is data: CDK creates one function per entry with
- * its trigger and grants; the local stack wires the same handler modules to the in-process
- * queue and the schedule timer.
+ * The worker table's entry shape: background functions (SQS consumers, the table's stream
+ * consumer and the scheduled epoch sealer). Like the route table it is data: CDK creates one
+ * function per entry with its trigger and grants; the local stack wires the same handler
+ * modules to the in-process queue, the stream poller and the schedule timer.
  */
 import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
+  /**
+   * The table's stream (DynamoDB Streams, new images): a DynamoDB event source with partial
+   * batch responses (`batchItemFailures`), bisection, bounded retries and an on-failure
+   * dead-letter queue in AWS (lib/workers.ts); locally a poller of DynamoDB Local's stream
+   * (local/stream-poller.ts). `itemTypes` are the `type` values of the new
+   * items the worker wants (an event filter in AWS, so other writes invoke nothing).
+   */
+  | { kind: 'stream'; batchSize: number; itemTypes: readonly string[] }
   | {
       kind: 'queue';
       queue: QueueName;
@@ -20,12 +28,7 @@ export type WorkerTrigger =
       maxConcurrency?: number;
     }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
-  | { kind: 'schedule' }
-  /**
-   * The ledger table's DynamoDB stream (new images) in AWS, in batches; the handler reports
-   * failed records (`batchItemFailures`) and only those are retried.
-   */
-  | { kind: 'stream'; batchSize: number };
+  | { kind: 'schedule' };
 
 export interface WorkerSpec {
   readonly id: string;

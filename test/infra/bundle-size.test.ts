@@ -15,19 +15,14 @@ import { workerList } from '../../lambdas/workers/worker-table.js';
 import { PDF_FONT_DIR, PDF_FONT_FILES } from '../../lambdas/shared/pdf-fonts.js';
 
 const KB = 1024;
-/**
- * The median function: measured 400.4 KB. Every handler loads the route table for its own
- * schemas, and the audit, exports and webhooks routes' schemas took the table-only functions
- * from 383-389 KB to 394-401 KB, the median with them; the SDK client timeouts
- * (lambdas/sdk-client-settings.ts) add half a KB to each function that talks to AWS.
- */
-const MEDIAN_BUDGET = 420 * KB;
+/** The median function: target 400 KB (measured 366 KB with `npm run bundle-sizes`: each handler loads only its own area's route table). */
+const MEDIAN_BUDGET = 400 * KB;
 
 /**
- * A function's budget by the AWS services its `uses` name. Measured: no AWS client 147-180 KB;
- * the table only 394-401 KB, 433-436 KB with the curve checks of agent keys (@noble/curves);
- * with the identity provider (Cognito) 475-481 KB; with the signer, queues or buckets
- * 335-673 KB; the sealer (pkijs for RFC 3161) 855 KB.
+ * A function's budget by the AWS services its `uses` name. Measured: no AWS client 150-195 KB;
+ * the table only 356-373 KB, 400-401 KB with the curve checks of agent keys (@noble/curves);
+ * with the identity provider (Cognito) 440-446 KB; with the signer, queues or buckets
+ * 213-613 KB; the sealer (pkijs for RFC 3161) 816 KB.
  */
 function budgetOf(uses: readonly Resource[] | undefined): number {
   if (uses === undefined) return 200 * KB; // the $default route: no resources at all
@@ -40,7 +35,7 @@ function budgetOf(uses: readonly Resource[] | undefined): number {
 
 /**
  * Functions with a budget of their own. ExportFiles (the exports worker) carries pdf-lib and
- * @pdf-lib/fontkit for the PDF report, measured 2002 KB; its font is not inlined but copied
+ * @pdf-lib/fontkit for the PDF report, measured 2005 KB; its font is not inlined but copied
  * next to the bundle (worker-table.ts bundleAssets), checked below.
  */
 const OWN_BUDGETS = new Map<string, number>([['ExportFiles', 2200 * KB]]);

@@ -143,6 +143,9 @@ describe('each function is allowed exactly what its uses need', () => {
   });
 });
 
+/** DynamoDB actions that change items. */
+const DYNAMODB_WRITE = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/;
+
 describe('what the split grants mean for real routes', () => {
   const actionsOfRoute = (spec: RouteSpec) =>
     rootStatementsOf(synth.stack.api.routes.find((route) => route.spec.id === spec.id)!.function).flatMap(actionsOf);
@@ -169,6 +172,30 @@ describe('what the split grants mean for real routes', () => {
     const kmsActions = (id: string) => actionsOfFunction(id).filter((action) => action.startsWith('kms:'));
     expect(kmsActions(routes.registerWebhook.id)).toEqual(['kms:Encrypt']);
     for (const id of [routes.testWebhook.id, routes.redeliver.id, 'WebhookDeliveries']) expect(kmsActions(id), id).toEqual(['kms:Decrypt']);
+  });
+
+  it('the outbox forwarder (ForwardEvents) reads only the table\'s stream and sends only to the events queue', () => {
+    const fn = synth.stack.workers.functions.find(({ function: candidate }) => candidate.node.id === 'ForwardEvents')!.function;
+    const { stack } = synth;
+    expect(actualLines(fn)).toEqual(
+      lines([
+        ...baseline(fn),
+        [join(arnOf(stack.data.table), '/stream/*'), ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']],
+        [arnOf(stack.queues.queues.events), ['sqs:SendMessage', 'sqs:GetQueueAttributes']],
+        [arnOf(stack.workers.deadLetterQueues.ForwardEvents!), ['sqs:SendMessage']],
+      ]),
+    );
+  });
+
+  it('events leave only through the outbox: the sealer and the exports worker cannot send them, the webhook fan-out cannot sign or write', () => {
+    const sqsActionsOn = (id: string, queue: unknown) =>
+      rootStatementsOf(synth.stack.functions.find(({ function: fn }) => fn.node.id === id)!.function)
+        .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(queue)))
+        .flatMap(actionsOf);
+    const events = arnOf(synth.stack.queues.queues.events);
+    for (const id of ['SealEpochs', 'ExportFiles']) expect(sqsActionsOn(id, events), id).toEqual([]);
+    const fanout = actionsOfFunction('WebhookFanout');
+    expect(fanout.filter((action) => action.startsWith('kms:') || action.startsWith('s3:') || DYNAMODB_WRITE.test(action))).toEqual([]);
   });
 
   it('no function may Scan, BatchWriteItem, delete objects, use a data key or any action wildcard', () => {

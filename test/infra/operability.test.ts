@@ -241,9 +241,9 @@ describe('dashboard', () => {
     return JSON.stringify(dashboard);
   };
 
-  it('shows the submit rate and latency, epochs sealed, queue ages and dead letters', () => {
+  it('shows the submit rate and latency, epochs sealed, queue ages, dead letters and the outbox lag', () => {
     const text = body();
-    for (const metric of ['Submissions', 'RequestLatency', 'EpochsSealed', 'OperationsSealed', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible']) {
+    for (const metric of ['Submissions', 'RequestLatency', 'EpochsSealed', 'OperationsSealed', 'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'IteratorAge']) {
       expect(text, metric).toContain(metric);
     }
     for (const queue of [...Object.values(synth.stack.queues.queues), ...Object.values(synth.stack.queues.deadLetterQueues)]) {
@@ -373,19 +373,34 @@ describe('every worker kind', () => {
     expect(alarmNames(variant)).toEqual(expect.arrayContaining([`AgentLedger-${trigger.queue}-DeadLetters`, `AgentLedger-${worker.id}-${trigger.queue}-Backlog`]));
   });
 
-  it('reads the table stream with partial batch responses, bisecting, bounded retries and an on-failure queue', () => {
+  it('reads the table stream, new items of its itemTypes only, with partial batch responses, bisecting, bounded retries and an on-failure queue', () => {
     const worker = byKind('stream');
+    const trigger = worker.trigger as Extract<WorkerSpec['trigger'], { kind: 'stream' }>;
     const deadLetters = variant.stack.workers.deadLetterQueues[worker.id]!;
     workersTemplate(variant).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      BatchSize: 100,
+      BatchSize: trigger.batchSize,
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { type: { S: [...trigger.itemTypes] } } } }) },
+        ],
+      },
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 5,
+      MaximumRetryAttempts: 10,
       MaximumRecordAgeInSeconds: 6 * 3600,
       DestinationConfig: { OnFailure: { Destination: arnOf(deadLetters) } },
     });
     expect(alarmNames(variant)).toEqual(expect.arrayContaining([`AgentLedger-${worker.id}-DeadLetters`, `AgentLedger-${worker.id}-IteratorAge`]));
+  });
+
+  it('deploys the events outbox forwarder (ForwardEvents) as a stream worker with its alarms', () => {
+    const forwarder = workerList.find((worker) => worker.id === 'ForwardEvents');
+    expect(forwarder?.trigger.kind).toBe('stream');
+    expect(synth.stack.workers.deadLetterQueues.ForwardEvents).toBeDefined();
+    expect(alarmNames(synth)).toEqual(
+      expect.arrayContaining(['DeadLetters', 'IteratorAge', 'Errors', 'Throttles'].map((alarm) => `AgentLedger-ForwardEvents-${alarm}`)),
+    );
   });
 
   it('alarms every dead-letter queue of the stack, and every worker function on errors and throttles', () => {

@@ -8,7 +8,7 @@
  * this runs in seconds and does not depend on handler code.
  */
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -230,6 +230,21 @@ describe('http api', () => {
     });
   });
 
+  it('throttles POST /v1/operations below the KMS Sign quota (submitRateLimit, submitBurstLimit), once its nested route stack exists', () => {
+    const submitArea = Stack.of(routeFunction(routes.submitOperation).function) as NestedStack;
+    const stage = resourceOf(synth.stack.api.stage) as CfnResource & { DependsOn?: string[] };
+    expect(stage.Properties.RouteSettings).toEqual({ 'POST /v1/operations': { ThrottlingRateLimit: 250, ThrottlingBurstLimit: 250 } });
+    // API Gateway refuses route settings for a route key that does not exist yet.
+    expect(stage.DependsOn).toContain(logicalId(submitArea.nestedStackResource!));
+
+    const raised = synthesize({ lambdasDir: stubs.dir, routes: [routes.submitOperation], workers: [] }, { submitRateLimit: '900', submitBurstLimit: '1200' });
+    expect(resourceOf(raised.stack.api.stage).Properties.RouteSettings).toEqual({
+      'POST /v1/operations': { ThrottlingRateLimit: 900, ThrottlingBurstLimit: 1200 },
+    });
+    // Without the route there is nothing to throttle.
+    expect(resourceOf(variant.stack.api.stage).Properties.RouteSettings).toBeUndefined();
+  });
+
   it('outputs the API URL, the table and bucket names, the alarm topic and the dashboard', () => {
     expect(Object.keys(synth.template.toJSON().Outputs).sort()).toEqual(
       ['AlarmTopicArn', 'AnchorsBucketName', 'ApiUrl', 'DashboardName', 'DataBucketName', 'TableName'].sort(),
@@ -238,7 +253,7 @@ describe('http api', () => {
 });
 
 describe('data', () => {
-  it('builds the table of TABLE_DESIGN: on demand, PITR, deletion protection, encrypted, TTL, retained, no stream without a stream worker', () => {
+  it('builds the table of TABLE_DESIGN: on demand, PITR, deletion protection, encrypted, TTL, retained, its stream of new images (the outbox)', () => {
     const [[, table], ...others] = ofType('AWS::DynamoDB::Table') as [[string, CfnResource]];
     expect(others).toEqual([]);
     expect(table.DeletionPolicy).toBe('Retain');
@@ -253,12 +268,17 @@ describe('data', () => {
         { AttributeName: TABLE_DESIGN.sortKey, KeyType: 'RANGE' },
       ],
     });
-    expect(table.Properties.StreamSpecification).toBeUndefined();
-    expect(resourceOf(variant.stack.data.table).Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: TABLE_DESIGN.stream });
     const indexes = table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[];
     expect(indexes).toHaveLength(TABLE_DESIGN.globalIndexes.length);
-    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: { ProjectionType: string } }[]).map((index) => index.Projection.ProjectionType);
-    expect(projections).toEqual(TABLE_DESIGN.globalIndexes.map((index) => (index.projection === 'all' ? 'ALL' : 'INCLUDE')));
+    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: unknown }[]).map((index) => index.Projection);
+    expect(projections).toEqual(
+      TABLE_DESIGN.globalIndexes.map(({ projection }) =>
+        'attributes' in projection
+          ? { ProjectionType: projection.type, NonKeyAttributes: [...projection.attributes] }
+          : { ProjectionType: projection.type },
+      ),
+    );
     expect(indexes.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema }))).toEqual(
       TABLE_DESIGN.globalIndexes.map((index) => ({
         IndexName: index.name,
@@ -391,6 +411,7 @@ describe('keys, queues, schedule', () => {
 
   it('gives the events, deliveries and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
     const { queues, deadLetterQueues } = synth.stack.queues;
+    // Three queues with their dead-letter queues; the workers' own dead-letter queues are in their nested stack (lib/workers.ts).
     expect(ofType('AWS::SQS::Queue')).toHaveLength(6);
     for (const name of ['events', 'deliveries', 'exports'] as const) {
       expect(resources[logicalId(queues[name])]!.Properties).toMatchObject({

@@ -224,5 +224,5 @@ export const EVERY_USE_ROUTES: RouteSpec[] = EVERY_RESOURCE.map((use, index) => 
 export const EVERY_KIND_WORKERS: WorkerSpec[] = [
   { id: 'QueueWorker', handler: 'queue-worker', trigger: { kind: 'queue', queue: 'events', batchSize: 10 }, uses: ['table:read', 'secrets:decrypt'], timeoutSeconds: 30 },
   { id: 'ScheduleWorker', handler: 'schedule-worker', trigger: { kind: 'schedule' }, uses: ['table:write', 'anchors:write'], timeoutSeconds: 120, memorySize: 2048, reservedConcurrency: 1 },
-  { id: 'StreamWorker', handler: 'stream-worker', trigger: { kind: 'stream', batchSize: 100 }, uses: ['queue:events'], timeoutSeconds: 60 },
+  { id: 'StreamWorker', handler: 'stream-worker', trigger: { kind: 'stream', batchSize: 100, itemTypes: ['operation', 'epoch'] }, uses: ['queue:events'], timeoutSeconds: 60 },
 ];

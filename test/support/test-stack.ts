@@ -26,6 +26,7 @@ import { applyEnv, localEnv } from '../../local/env.js';
 import { ensureLocalKeys } from '../../local/keys.js';
 import { ensureBuckets, localS3Client } from '../../local/s3-local.js';
 import type { Schedule } from '../../local/schedule.js';
+import type { CheckpointStore, StreamPoller } from '../../local/stream-poller.js';
 import { startServing } from '../../local/serve.js';
 import { ensureTable } from '../../local/table.js';
 import { removeWhenGone } from '../../local/watchdog.js';
@@ -36,6 +37,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Visibility timeout of the queue workers; default each worker's timeout. Short values make retry tests quick. */
   visibilityTimeoutMs?: number;
+  /** Where the stream poller keeps its checkpoints (a test that restarts the forwarder shares them); in memory by default. */
+  checkpoints?: CheckpointStore;
 }
 
 export interface TestStack {
@@ -48,6 +51,8 @@ export interface TestStack {
   s3Endpoint: string;
   /** The in-process queue the handlers send to; `drain()` waits for the workers. */
   queue: MemoryQueue;
+  /** The table's stream poller (the events outbox): `drain()` waits until every committed event is on the queue. */
+  stream: StreamPoller;
   /** The epoch timer; `runNow()` runs the scheduled workers without waiting for it. */
   schedule: Schedule;
   stop(): Promise<void>;
@@ -85,6 +90,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         port: 0,
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
+        ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       });
     } catch (error) {
       restoreEnv();
@@ -110,6 +116,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       dynamoEndpoint,
       s3Endpoint,
       queue: serving.queue,
+      stream: serving.stream,
       schedule: serving.schedule,
       stop,
     };

@@ -7,8 +7,8 @@
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
-import type { Signer } from '../../domain/ports.js';
-import { countingThrottles } from './kms-throttles.js';
+import { SignerBusyError, type Signer } from '../../domain/ports.js';
+import { countingThrottles, isThrottling } from './kms-throttles.js';
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -39,9 +39,17 @@ export class KmsSigner implements Signer {
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
-    const out = await countingThrottles(
-      this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
-    );
+    let out;
+    try {
+      // A throttled Sign is still counted (KmsThrottles) before it becomes RATE_LIMITED.
+      out = await countingThrottles(
+        this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
+      );
+    } catch (error) {
+      // The SDK already retried with backoff; past that, the caller is told to come back.
+      if (isThrottling(error)) throw new SignerBusyError(error);
+      throw error;
+    }
     if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 signature');
     return out.Signature;
   }

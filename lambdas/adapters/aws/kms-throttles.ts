@@ -6,10 +6,22 @@
  */
 import { MetricNames, MetricUnit, recordMetrics } from '../../metrics.js';
 
-/** Whether `error` is KMS refusing a request for its rate (ThrottlingException, or any error the SDK marks as throttling). */
+/**
+ * Whether `error` is KMS refusing a request for its rate: ThrottlingException (HTTP 400), 429
+ * from the front end, or any error the SDK marks as throttling.
+ */
 export function isThrottling(error: unknown): boolean {
-  const { name, $retryable } = (error ?? {}) as { name?: string; $retryable?: { throttling?: boolean } };
-  return name === 'ThrottlingException' || $retryable?.throttling === true;
+  const { name, $retryable, $metadata } = (error ?? {}) as {
+    name?: string;
+    $retryable?: { throttling?: boolean };
+    $metadata?: { httpStatusCode?: number };
+  };
+  return (
+    name === 'ThrottlingException' ||
+    name === 'TooManyRequestsException' ||
+    $retryable?.throttling === true ||
+    $metadata?.httpStatusCode === 429
+  );
 }
 
 /** `call`'s result; a throttled failure is counted, then rethrown unchanged. */
