@@ -16,13 +16,21 @@
  * | WebhookAttempts          | Count        | outcome         | each scheduled delivery attempt: succeeded, failed, refused (egress policy) (domain/webhooks/scheduled-delivery.ts) |
  * | WebhookAttemptLatency    | Milliseconds | outcome         | each scheduled delivery attempt    |
  * | WebhookDeliveriesFailed  | Count        | (service)       | deliveries given up after the last attempt (dead-lettered) |
+ * | KmsThrottles             | Count        | (service)       | each KMS call refused as throttled after the SDK's retries (adapters/aws/kms-throttles.ts) |
+ *
+ * The CDK alarms (lib/alarms.ts) and dashboard (lib/dashboard.ts) watch these metrics by the
+ * names of metric-names.ts, with the dimensions listed here: a metric recorded with other
+ * dimensions is a different metric to CloudWatch, and its alarm would watch nothing.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE } from './metric-names.js';
 
 export { MetricUnit };
 
+export { METRICS_NAMESPACE, MetricNames } from './metric-names.js';
+
 export const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'AgentLedger',
+  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger',
 });
 

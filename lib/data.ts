@@ -22,6 +22,8 @@ import { TABLE_DESIGN, type IndexProjection } from '../lambdas/store/table-desig
 export interface LedgerDataProps {
   /** Object Lock COMPLIANCE retention of every anchors object, in days. */
   readonly epochRetentionDays: number;
+  /** Days a replaced or deleted version of a data bucket object is kept (context dataNoncurrentVersionDays). */
+  readonly dataNoncurrentVersionDays: number;
 }
 
 export class LedgerData extends Construct {
@@ -46,7 +48,13 @@ export class LedgerData extends Construct {
       ...baseBucketProps,
       serverAccessLogsBucket: this.logsBucket,
       serverAccessLogsPrefix: 'data/',
-      lifecycleRules: [abortIncompleteUploads],
+      lifecycleRules: [
+        abortIncompleteUploads,
+        // Versioning keeps what an overwrite or a delete replaced, so a mistake can be undone;
+        // kept forever, those versions would cost storage without end. Current objects
+        // (payloads, receipts, exports) never expire.
+        { id: 'expire-noncurrent-versions', noncurrentVersionExpiration: Duration.days(props.dataNoncurrentVersionDays) },
+      ],
     });
 
     // Epoch leaf lists are the evidence a Merkle root was computed over (PROTOCOL.md, Merkle

@@ -1,47 +1,33 @@
 /**
  * One Lambda function of the service, built the same way for every route and worker: Node.js
- * 22 on arm64, an ESM bundle made by the local esbuild (no Docker), active X-Ray tracing, its
+ * 22 on arm64, its ESM bundle from the app's one esbuild run (function-code.ts), active X-Ray tracing, its
  * own log group with a retention, and its own role that starts with nothing but permission to
  * write that log group. Everything else a function may do is added by grants.ts from the
  * `uses` of its route or worker (route-spec.ts), so the role is the route table's promise.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing, type Code } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { createRequire } from 'node:module';
-import { basename, join } from 'node:path';
 import type { Resource } from '../lambdas/routes/route-spec.js';
-import type { BundleAssets } from '../lambdas/workers/worker-spec.js';
-import { BUNDLE_ALIASES, BUNDLE_SETTINGS, bundleDefines } from './bundling.js';
-import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
-import { readSdkTracing } from './settings.js';
 
 export const DEFAULT_MEMORY_MB = 512;
 export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export interface LedgerFunctionProps {
-  /** Absolute path of the handler module; it exports `handler`. */
-  readonly entry: string;
+  /** The function's bundle (function-code.ts FunctionBundles): `index.mjs` exporting `handler`. */
+  readonly code: Code;
   readonly description: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly memorySize?: number;
   readonly timeoutSeconds?: number;
-  /** Package files copied next to the bundle (worker-spec.ts BundleAssets). */
-  readonly bundleAssets?: BundleAssets;
-}
-
-/** Shell commands that copy `assets` into the bundle's output directory (NodejsFunction commandHooks, run locally). */
-export function assetCopyCommands(assets: BundleAssets, outputDir: string): string[] {
-  const require = createRequire(join(PROJECT_ROOT, 'package.json'));
-  const target = join(outputDir, assets.dir);
-  return [`mkdir -p "${target}"`, ...assets.packageFiles.map((file) => `cp "${require.resolve(file)}" "${join(target, basename(file))}"`)];
+  /** Reserved concurrency (worker-spec.ts reservedConcurrency). */
+  readonly reservedConcurrency?: number;
 }
 
 export class LedgerFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
 
@@ -60,9 +46,9 @@ export class LedgerFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
+    this.function = new LambdaFunction(this, 'Function', {
+      code: props.code,
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -72,33 +58,7 @@ export class LedgerFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       environment: { ...props.environment },
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: LOCK_FILE,
-      // The esbuild settings of lib/bundling.ts, which the bundle-size check builds with too.
-      bundling: {
-        forceDockerBundling: false,
-        format: OutputFormat.ESM,
-        target: BUNDLE_SETTINGS.target,
-        minify: BUNDLE_SETTINGS.minify,
-        sourceMap: true,
-        // Stack traces map back to file and line (NODE_OPTIONS=--enable-source-maps) without
-        // shipping the sources themselves inside every bundle.
-        sourcesContent: false,
-        mainFields: [...BUNDLE_SETTINGS.mainFields],
-        banner: BUNDLE_SETTINGS.banner,
-        externalModules: [...BUNDLE_SETTINGS.external],
-        define: bundleDefines({ sdkTracing: readSdkTracing(scope) }),
-        esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
-        ...(props.bundleAssets
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: (_inputDir: string, outputDir: string) => assetCopyCommands(props.bundleAssets as BundleAssets, outputDir),
-              },
-            }
-          : {}),
-      },
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
     });
   }
 }

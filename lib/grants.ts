@@ -1,66 +1,128 @@
 /**
  * Turns the `uses` of a route or worker (route-spec.ts `Resource`) into IAM permissions:
- * each resource maps to exactly one grant, and a function gets nothing its entry does not
- * name. A function with `uses: []` can only write its own log group and X-Ray traces
- * (function.ts).
+ * each resource maps to the actions the code behind it calls, on exactly that resource, and
+ * a function gets nothing its entry does not name. A function with `uses: []` can only write
+ * its own log group and X-Ray traces (function.ts).
+ *
+ * Actions are listed one by one instead of the CDK `grant*` helpers, which give a family of
+ * actions per call (grantReadWriteData includes Scan and BatchWriteItem on every index,
+ * grantEncrypt adds GenerateDataKey* and ReEncrypt*, bucket.grantRead the GetObject*,
+ * GetBucket* and List* families). test/infra/grants.test.ts holds every function to these.
  */
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
+import type { QueueName } from '../lambdas/domain/ports.js';
 import type { Resource } from '../lambdas/routes/route-spec.js';
-import type { LedgerResources } from './resources.js';
 import { CURSOR_PURPOSE } from '../lambdas/shared/cursor-purpose.js';
+import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { IDENTITY_ACTIONS } from './identity.js';
+import { valueIn } from './imports.js';
+import type { LedgerResources } from './resources.js';
 
-/** What the receipt signer may be asked: sign, publish the public key, and the health probe. */
-export const SIGNER_ACTIONS = ['kms:Sign', 'kms:GetPublicKey', 'kms:DescribeKey'] as const;
+/** The store's point reads, batch reads and queries (lambdas/store/dynamo.ts); never Scan. */
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
+/**
+ * Single-item writes and the items of TransactWriteItems, which IAM authorizes per item as
+ * PutItem, UpdateItem, DeleteItem and ConditionCheckItem; never BatchWriteItem. DeleteItem
+ * stays with the writes: one-time values (OAuth states, codes, leases) are taken by deleting them.
+ */
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
+/** Reads of an object, and ListBucket so a missing key answers 404 rather than 403 and the health probe's HeadBucket works. */
+export const BUCKET_READ_ACTIONS = { objects: ['s3:GetObject'], bucket: ['s3:ListBucket'] } as const;
+/**
+ * Puts only (multipart uploads included: S3 authorizes their create, part and complete calls
+ * as PutObject): evidence is never deleted or overwritten by a function (DESIGN.md, Data).
+ */
+export const BUCKET_WRITE_ACTIONS = ['s3:PutObject'] as const;
+/**
+ * The data bucket's writers may also abort an unfinished multipart upload, which discards
+ * only its parts, never an object: the exports worker gives up a failed export's file that way
+ * (store/export-objects.ts).
+ */
+export const DATA_WRITE_ACTIONS = [...BUCKET_WRITE_ACTIONS, 's3:AbortMultipartUpload'] as const;
+/** Receipt signing: Sign, and GetPublicKey for the kid a receipt names (adapters/aws/kms-signer.ts). */
+export const SIGN_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
+/** Publishing the receipt key (JWKS) and probing it (deep health): the public half only. */
+export const PUBLIC_KEY_ACTIONS = ['kms:GetPublicKey'] as const;
+/** Sending a message, and the attributes the deep health probe reads (adapters/aws/sqs-queue.ts). */
+export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes'] as const;
+/** Moving a message to a dead-letter queue by hand (adapters/aws/sqs-queue.ts sendToDeadLetters). */
+export const DEAD_LETTER_SEND_ACTIONS = ['sqs:SendMessage'] as const;
+/** Sealing and opening audit cursors (adapters/aws/kms-encryptor.ts), under the cursor purpose only. */
+export const CURSOR_ACTIONS = ['kms:Encrypt', 'kms:Decrypt'] as const;
 
-type Grant = (resources: LedgerResources, grantee: IGrantable) => void;
+type Statements = (scope: IConstruct, resources: LedgerResources) => PolicyStatement[];
 
-const GRANTS: Record<Resource, Grant> = {
-  'table:read': ({ table }, grantee) => table.grantReadData(grantee),
-  'table:write': ({ table }, grantee) => table.grantReadWriteData(grantee),
-  'data:read': ({ dataBucket }, grantee) => dataBucket.grantRead(grantee),
-  // Put and read, never delete: payloads, receipts and exports are evidence (DESIGN.md, Data:
-  // an object no committed row points to is harmless, so nothing needs to clean up).
-  'data:write': ({ dataBucket }, grantee) => {
-    dataBucket.grantPut(grantee);
-    dataBucket.grantRead(grantee);
-  },
-  'anchors:read': ({ anchorsBucket }, grantee) => anchorsBucket.grantRead(grantee),
-  'anchors:write': ({ anchorsBucket }, grantee) => {
-    anchorsBucket.grantPut(grantee);
-    anchorsBucket.grantRead(grantee);
-  },
-  // No L2 grant covers signing; name the actions on this one key.
-  signer: ({ signerKey }, grantee) => {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({ actions: [...SIGNER_ACTIONS], resources: [signerKey.keyArn] }),
-    );
-  },
-  'secrets:encrypt': ({ secretsKey }, grantee) => secretsKey.grantEncrypt(grantee),
-  'secrets:decrypt': ({ secretsKey }, grantee) => secretsKey.grantDecrypt(grantee),
-  // Encrypt and decrypt only under the cursor's encryption context (domain/audit/cursor.ts),
-  // so a function that pages cannot open a webhook secret sealed with the same key.
-  cursors: ({ secretsKey }, grantee) => {
-    grantee.grantPrincipal.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ['kms:Encrypt', 'kms:Decrypt'],
-        resources: [secretsKey.keyArn],
-        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } },
-      }),
-    );
-  },
-  // grantSendMessages includes sqs:GetQueueAttributes, which the deep health probe calls.
-  'queue:events': ({ queues }, grantee) => queues.events.grantSendMessages(grantee),
-  'queue:exports': ({ queues }, grantee) => queues.exports.grantSendMessages(grantee),
-  // Retries are new messages on the deliveries queue; after the last attempt the worker moves
-  // the delivery's message to the dead-letter queue itself (README, Webhooks).
-  'queue:deliveries': ({ queues, deadLetterQueues }, grantee) => {
-    queues.deliveries.grantSendMessages(grantee);
-    deadLetterQueues.deliveries.grantSendMessages(grantee);
-  },
-  // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
-  identity: ({ identity }, grantee) => identity.grant(grantee),
+const allow = (actions: readonly string[], resources: string[]) => new PolicyStatement({ actions: [...actions], resources });
+
+/** The table and its indexes, named one by one (TABLE_DESIGN), as the grantee's stack sees them. */
+function tableArns(scope: IConstruct, { table }: LedgerResources): { table: string; indexes: string[] } {
+  const arn = valueIn(scope, 'LedgerTableArn', table.tableArn);
+  return { table: arn, indexes: TABLE_DESIGN.globalIndexes.map((index) => `${arn}/index/${index.name}`) };
+}
+
+const tableRead: Statements = (scope, resources) => {
+  const { table, indexes } = tableArns(scope, resources);
+  return [allow(TABLE_READ_ACTIONS, [table]), allow(['dynamodb:Query'], indexes)];
 };
 
-export function grantUses(resources: LedgerResources, grantee: IGrantable, uses: readonly Resource[]): void {
-  for (const use of new Set(uses)) GRANTS[use](resources, grantee);
+/** Reads of `which`, and the `writes` on its objects (none for a reader). */
+function bucketStatements(which: 'dataBucket' | 'anchorsBucket', writes: readonly string[]): Statements {
+  return (scope, resources) => {
+    const bucket = valueIn(scope, BUCKET_PARAMETERS[which], resources[which].bucketArn);
+    return [allow(BUCKET_READ_ACTIONS.bucket, [bucket]), allow([...BUCKET_READ_ACTIONS.objects, ...writes], [`${bucket}/*`])];
+  };
+}
+
+/** Names of the bucket ARN parameters in nested stacks (imports.ts), which nag-suppressions.ts names in its findings. */
+export const BUCKET_PARAMETERS = { dataBucket: 'LedgerDataBucketArn', anchorsBucket: 'LedgerAnchorsBucketArn' } as const;
+
+const keyArn = (scope: IConstruct, resources: LedgerResources, key: 'signerKey' | 'secretsKey') =>
+  valueIn(scope, `Ledger${key === 'signerKey' ? 'Signer' : 'Secrets'}KeyArn`, resources[key].keyArn);
+
+const onKey =
+  (key: 'signerKey' | 'secretsKey', actions: readonly string[]): Statements =>
+  (scope, resources) => [allow(actions, [keyArn(scope, resources, key)])];
+
+const sendTo =
+  (queue: QueueName): Statements =>
+  (_scope, { queues }) => [allow(QUEUE_SEND_ACTIONS, [queues[queue].queueArn])];
+
+const GRANTS: Record<Resource, Statements> = {
+  'table:read': tableRead,
+  'table:write': (scope, resources) => [...tableRead(scope, resources), allow(TABLE_WRITE_ACTIONS, [tableArns(scope, resources).table])],
+  'data:read': bucketStatements('dataBucket', []),
+  'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
+  'anchors:read': bucketStatements('anchorsBucket', []),
+  'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
+  signer: onKey('signerKey', SIGN_ACTIONS),
+  'signer:public-key': onKey('signerKey', PUBLIC_KEY_ACTIONS),
+  // The webhook secrets are encrypted and decrypted with the key itself (adapters/aws/kms-encryptor.ts), never through data keys.
+  'secrets:encrypt': onKey('secretsKey', ['kms:Encrypt']),
+  'secrets:decrypt': onKey('secretsKey', ['kms:Decrypt']),
+  // Encrypt and decrypt only under the cursor's encryption context (domain/audit/cursor.ts),
+  // so a function that pages cannot open a webhook secret sealed with the same key.
+  cursors: (scope, resources) => [
+    new PolicyStatement({
+      actions: [...CURSOR_ACTIONS],
+      resources: [keyArn(scope, resources, 'secretsKey')],
+      conditions: { StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } },
+    }),
+  ],
+  'queue:events': sendTo('events'),
+  'queue:exports': sendTo('exports'),
+  // Retries are new messages on the deliveries queue; after the last attempt the worker moves
+  // the delivery's message to the dead-letter queue itself (README, Webhooks): a send, nothing more.
+  'queue:deliveries': (scope, resources) => [
+    ...sendTo('deliveries')(scope, resources),
+    allow(DEAD_LETTER_SEND_ACTIONS, [resources.deadLetterQueues.deliveries.queueArn]),
+  ],
+  // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
+  identity: (_scope, { identity }) => [allow(IDENTITY_ACTIONS, [identity.userPool.userPoolArn])],
+};
+
+export function grantUses(resources: LedgerResources, grantee: IGrantable & IConstruct, uses: readonly Resource[]): void {
+  for (const use of new Set(uses)) {
+    for (const statement of GRANTS[use](grantee, resources)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
+  }
 }

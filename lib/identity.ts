@@ -14,6 +14,7 @@
  * | googleClientId, googleClientSecretName | Google OAuth client; the secret is read from Secrets Manager at deploy time, never written into the template |
  * | githubClientId, githubClientSecretName, githubOidcIssuer | GitHub (below) |
  * | authCallbackOrigins        | origins social sign-in may redirect to (LEDGER_AUTH_CALLBACK_ORIGINS, comma-separated) |
+ * | sesFromAddress, sesIdentityArn | the sender of Cognito's mails and the verified SES identity (address or domain) it belongs to |
  *
  * GitHub speaks OAuth 2.0 but not OpenID Connect (no ID token, no discovery document),
  * and Cognito federates only SAML and OIDC besides its built-in social providers. It is
@@ -23,7 +24,9 @@
  * for a GitHub token and mints the ID token (sub, email, email_verified from GitHub's
  * verified primary address, name, picture) that Cognito maps below.
  */
-import { Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
+import type {
+  CfnUserPool} from 'aws-cdk-lib/aws-cognito';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -39,9 +42,9 @@ import {
   type UserPoolClient,
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { SocialProvider } from '../lambdas/domain/ports.js';
+import { contextValue, EMAIL_PATTERN, matching } from './settings.js';
 
 /** What the sign-up handler does with the pool; sign-in and social sign-in use public APIs. */
 export const IDENTITY_ACTIONS = ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] as const;
@@ -55,11 +58,40 @@ export interface IdentitySettings {
   readonly google: { clientId: string; secretName: string } | undefined;
   readonly github: { clientId: string; secretName: string; issuer: string } | undefined;
   readonly callbackOrigins: string | undefined;
+  /** Cognito's mails through SES (context sesFromAddress, sesIdentityArn); undefined = Cognito's default sender. */
+  readonly mail: { readonly from: string; readonly identityArn: string } | undefined;
+}
+
+/** The id (`cdk synth --strict` fails on it) and the text of the warning while Cognito mails through its default sender. */
+export const DEFAULT_SENDER_WARNING_ID = 'agent-ledger:cognito-default-sender';
+export const DEFAULT_SENDER_WARNING =
+  'Cognito sends verification mails through its default sender, which is meant for trials: it allows 50 mails a day ' +
+  'for the whole account, so sign-up verification stops on the first busy day. Verify an address or a domain in ' +
+  'Amazon SES and set context sesFromAddress and sesIdentityArn (README, Deploy to AWS).';
+
+/** An SES identity ARN; its last part is the verified address or domain. */
+const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:[a-z0-9-]+:\d{12}:identity\/([^/\s]+)$/;
+
+/**
+ * Context sesFromAddress and sesIdentityArn, both or neither, with the address belonging to
+ * the identity: the identity's own address, or an address of its domain or a subdomain.
+ */
+function readMail(scope: Construct): IdentitySettings['mail'] {
+  const from = matching(scope, 'sesFromAddress', EMAIL_PATTERN, 'an e-mail address');
+  const identityArn = matching(scope, 'sesIdentityArn', SES_IDENTITY_ARN, 'the ARN of a verified SES identity (arn:aws:ses:<region>:<account>:identity/<address or domain>)');
+  if (from === undefined && identityArn === undefined) return undefined;
+  if (from === undefined || identityArn === undefined) throw new Error('context sesFromAddress and sesIdentityArn go together: set both, or neither');
+  const identity = (SES_IDENTITY_ARN.exec(identityArn)?.[1] ?? '').toLowerCase();
+  const address = from.toLowerCase();
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  const belongs = identity.includes('@') ? address === identity : domain === identity || domain.endsWith(`.${identity}`);
+  if (!belongs) throw new Error(`context sesFromAddress ${from} is not an address of the SES identity ${identity}`);
+  return { from, identityArn };
 }
 
 function text(scope: Construct, key: string): string | undefined {
-  const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return undefined;
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw new Error(`context ${key} must be a string, got ${JSON.stringify(raw)}`);
   return raw;
 }
@@ -82,6 +114,7 @@ export function readIdentitySettings(scope: Construct): IdentitySettings {
     google: googleId && googleSecret ? { clientId: googleId, secretName: googleSecret } : undefined,
     github: githubId && githubSecret && githubIssuer ? { clientId: githubId, secretName: githubSecret, issuer: githubIssuer } : undefined,
     callbackOrigins: text(scope, 'authCallbackOrigins'),
+    mail: readMail(scope),
   };
   if ((settings.google || settings.github) && (!settings.publicUrl || !settings.domainPrefix)) {
     throw new Error('social sign-in needs context publicUrl and cognitoDomainPrefix as well as the provider client');
@@ -124,6 +157,15 @@ export class LedgerIdentity extends Construct {
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    const pool = this.userPool.node.defaultChild as CfnUserPool;
+    if (settings.mail) {
+      // DEVELOPER: Cognito sends through the account's SES with SES's quotas and the team's
+      // own address; the identity must be in the pool's region or one Cognito accepts for it.
+      pool.emailConfiguration = { emailSendingAccount: 'DEVELOPER', from: settings.mail.from, sourceArn: settings.mail.identityArn };
+    } else {
+      Annotations.of(this.userPool).addWarningV2(DEFAULT_SENDER_WARNING_ID, DEFAULT_SENDER_WARNING);
+    }
 
     const providers: IUserPoolIdentityProvider[] = [];
     const social: SocialProvider[] = [];
@@ -205,11 +247,6 @@ export class LedgerIdentity extends Construct {
     if (this.socialProviders.length > 0) environment.LEDGER_SOCIAL_PROVIDERS = this.socialProviders.join(',');
     if (this.callbackOrigins) environment.LEDGER_AUTH_CALLBACK_ORIGINS = this.callbackOrigins;
     return environment;
-  }
-
-  /** The Admin* calls of sign-up, on this pool only. */
-  grant(grantee: IGrantable): void {
-    this.userPool.grant(grantee, ...IDENTITY_ACTIONS);
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * The whole service in one stack (DESIGN.md, Shape). It only composes: each construct in
- * lib/ does one job, and the route and worker tables decide which functions exist and what
- * each may touch.
+ * The whole service (DESIGN.md, Shape): state, keys, queues and the API in the root stack,
+ * each area of routes and the workers in nested stacks (api.ts, workers.ts) so no template
+ * nears CloudFormation's resource limit, plus alarms, the dashboard and the optional table
+ * backup. It only composes: each construct in lib/ does one job, and the route and worker
+ * tables decide which functions exist and what each may touch.
  *
  * The stack is environment-agnostic (no account or region), so `cdk synth` needs no AWS
  * credentials and makes no lookups; the target comes from the deploying credentials.
@@ -12,10 +14,15 @@ import type { RouteSpec } from '../lambdas/routes/route-spec.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { LedgerAlarms } from './alarms.js';
 import { LedgerApi } from './api.js';
+import { LedgerBackup } from './backup.js';
+import { functionEntries } from './bundling.js';
+import { LedgerDashboard } from './dashboard.js';
 import { LedgerData } from './data.js';
 import { functionEnvironment } from './environment.js';
 import type { FunctionUse } from './function.js';
+import { FunctionBundles } from './function-code.js';
 import { grantUses } from './grants.js';
 import { LedgerIdentity, readIdentitySettings } from './identity.js';
 import { LedgerKeys } from './keys.js';
@@ -23,7 +30,7 @@ import { acknowledgeNagFindings } from './nag-suppressions.js';
 import { LAMBDAS_DIR } from './paths.js';
 import { LedgerQueues } from './queues.js';
 import type { LedgerResources } from './resources.js';
-import { readSettings } from './settings.js';
+import { readSdkTracing, readSettings } from './settings.js';
 import { LedgerWorkers } from './workers.js';
 
 export interface LedgerStackProps extends StackProps {
@@ -42,6 +49,9 @@ export class LedgerStack extends Stack {
   readonly api: LedgerApi;
   readonly workers: LedgerWorkers;
   readonly identity: LedgerIdentity;
+  readonly alarms: LedgerAlarms;
+  readonly dashboard: LedgerDashboard;
+  readonly backup: LedgerBackup | undefined;
   readonly resources: LedgerResources;
   /** Every function of the stack with its `uses`. */
   readonly functions: readonly FunctionUse[];
@@ -53,9 +63,13 @@ export class LedgerStack extends Stack {
     const workers = props.workers ?? workerList;
     const lambdasDir = props.lambdasDir ?? LAMBDAS_DIR;
 
-    this.data = new LedgerData(this, 'Data', { epochRetentionDays: settings.epochRetentionDays });
-    this.keys = new LedgerKeys(this, 'Keys');
-    this.queues = new LedgerQueues(this, 'Queues', { workers });
+    this.alarms = new LedgerAlarms(this, 'Alarms', { email: settings.alarmEmail });
+    this.data = new LedgerData(this, 'Data', {
+      epochRetentionDays: settings.epochRetentionDays,
+      dataNoncurrentVersionDays: settings.dataNoncurrentVersionDays,
+    });
+    this.keys = new LedgerKeys(this, 'Keys', { breakGlassRoleArn: settings.breakGlassRoleArn });
+    this.queues = new LedgerQueues(this, 'Queues', { workers, alarms: this.alarms });
     const identitySettings = readIdentitySettings(this);
     this.identity = new LedgerIdentity(this, 'Identity', identitySettings);
     this.resources = {
@@ -70,20 +84,24 @@ export class LedgerStack extends Stack {
     };
     const environment = functionEnvironment(this.resources, settings);
 
+    const bundles = new FunctionBundles(this, functionEntries(routes, notFoundHandler, workers, lambdasDir), {
+      sdkTracing: readSdkTracing(this),
+    });
     this.api = new LedgerApi(this, 'Api', {
       routes,
-      notFoundHandler,
-      lambdasDir,
+      bundles,
       environment,
+      alarms: this.alarms,
       // Below the KMS quota: one Sign per submission (settings.ts submitRateLimit).
       routeThrottles: { 'POST /v1/operations': { rateLimit: settings.submitRateLimit, burstLimit: settings.submitBurstLimit } },
     });
     this.workers = new LedgerWorkers(this, 'Workers', {
       workers,
-      lambdasDir,
+      bundles,
       environment,
       queues: this.queues.queues,
       table: this.data.table,
+      alarms: this.alarms,
     });
 
     // Links the API hands out (verification mails, the social sign-in redirect URI) are built
@@ -100,11 +118,31 @@ export class LedgerStack extends Stack {
         for (const [name, value] of Object.entries(this.identity.environment())) fn.function.addEnvironment(name, value);
       }
     }
+
+    this.alarms.watchService({ api: this.api.httpApi, table: this.data.table });
+    this.backup = settings.tableBackup
+      ? new LedgerBackup(this, 'Backup', {
+          table: this.data.table,
+          retentionDays: settings.tableBackupRetentionDays,
+          vaultLock: settings.tableBackupVaultLock,
+        })
+      : undefined;
+    // Last, so it lists every alarm made above.
+    this.dashboard = new LedgerDashboard(this, 'Dashboard', {
+      api: this.api.httpApi,
+      table: this.data.table,
+      queues: this.queues.queues,
+      deadLetterQueues: { ...this.queues.deadLetterQueues, ...this.workers.deadLetterQueues },
+      streamLag: this.workers.streamLag,
+      alarms: this.alarms,
+    });
     acknowledgeNagFindings(this);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of SPEC.md)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'DataBucketName', { value: this.data.dataBucket.bucketName });
     new CfnOutput(this, 'AnchorsBucketName', { value: this.data.anchorsBucket.bucketName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'SNS topic every alarm notifies' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
   }
 }

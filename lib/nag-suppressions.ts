@@ -10,12 +10,14 @@
  * route that uses an already-known resource needs no new entry here, while a new kind of
  * wildcard still fails `cdk synth` until someone writes down why it is acceptable.
  */
-import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { Resource, RouteSpec } from '../lambdas/routes/route-spec.js';
 import type { LedgerFunction } from './function.js';
 import type { LedgerApi } from './api.js';
 import type { FunctionUse } from './function.js';
+import { BUCKET_PARAMETERS } from './grants.js';
+import { nagToken, valueIn } from './imports.js';
 import type { LedgerResources } from './resources.js';
 
 /** What the acknowledgements look at: the stack's functions, API routes and resources (ledger-stack.ts passes itself). */
@@ -33,7 +35,7 @@ interface Acknowledgement {
 export function acknowledgeNagFindings(stack: NagScope): void {
   for (const { function: fn, uses } of stack.functions) {
     acknowledgeFunction(fn);
-    for (const use of new Set(uses)) acknowledge(fn.role, grantFindings(stack, use));
+    for (const use of new Set(uses)) acknowledge(fn.role, grantFindings(fn, stack, use));
   }
   for (const { spec, route } of stack.api.routes) acknowledge(route, [routeAuthorization(spec)]);
   acknowledge(stack.api.notFoundRoute, [
@@ -89,69 +91,36 @@ function describeAuth(spec: RouteSpec): string {
   return typeof spec.auth === 'string' ? spec.auth : `roles ${spec.auth.join(', ')}`;
 }
 
-/** The wildcards each grant of grants.ts produces, with why each is acceptable. */
-function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
-  const { table, dataBucket, anchorsBucket } = stack.resources;
-  const tableIndexes: Acknowledgement = {
-    id: `AwsSolutions-IAM5[Resource::<${logicalId(table)}.Arn>/index/*]`,
-    reason:
-      'grantReadData and grantReadWriteData include the table\'s global secondary indexes as <table>/index/*; ' +
-      'the table has only the three indexes of TABLE_DESIGN (gsi1 to gsi3), which every list and lookup ' +
-      'queries (DESIGN.md, Data), so the wildcard reaches nothing beyond this table.',
+/**
+ * The wildcards each grant of grants.ts produces, with why each is acceptable: only the
+ * objects of a bucket. Every other grant names its actions and resources one by one.
+ */
+function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Acknowledgement[] {
+  const objects = (which: 'dataBucket' | 'anchorsBucket', name: string): Acknowledgement[] => {
+    const bucket = nagToken(fn.role, valueIn(fn.role, BUCKET_PARAMETERS[which], stack.resources[which].bucketArn));
+    return [
+      {
+        id: `AwsSolutions-IAM5[Resource::${bucket}/*]`,
+        reason:
+          `Object keys in the ${name} bucket are named at request time per operation, epoch or export, so object ` +
+          'permissions (GetObject, and PutObject for writers; never delete) can only be granted on the key space of this ' +
+          'one bucket; other buckets stay out of reach.',
+      },
+    ];
   };
-  const bucketRead = (bucket: IConstruct, name: string): Acknowledgement[] => [
-    {
-      id: 'AwsSolutions-IAM5[Action::s3:GetObject*]',
-      reason: `bucket.grantRead's GetObject* group (object, version, tagging, retention reads) is read-only and is limited to the ${name} bucket's objects.`,
-    },
-    {
-      id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]',
-      reason: `bucket.grantRead's GetBucket* group only reads the ${name} bucket's own configuration (location, versioning, encryption) and can change nothing.`,
-    },
-    {
-      id: 'AwsSolutions-IAM5[Action::s3:List*]',
-      reason: `bucket.grantRead's List* group lists only the ${name} bucket; HeadBucket in the deep health probe and reads of missing keys (404 rather than 403) need s3:ListBucket.`,
-    },
-    {
-      id: `AwsSolutions-IAM5[Resource::<${logicalId(bucket)}.Arn>/*]`,
-      reason: `Object keys in the ${name} bucket are named at request time per operation, epoch or export, so object permissions can only be granted on the key space of this one bucket; other buckets stay out of reach.`,
-    },
-  ];
-  const bucketPut = (name: string): Acknowledgement[] => [
-    {
-      id: 'AwsSolutions-IAM5[Action::s3:Abort*]',
-      reason: `bucket.grantPut includes s3:AbortMultipartUpload so an interrupted upload to the ${name} bucket can be abandoned; it cannot delete or overwrite a stored object version.`,
-    },
-  ];
   switch (use) {
+    case 'data:read':
+    case 'data:write':
+      return objects('dataBucket', 'data');
+    case 'anchors:read':
+    case 'anchors:write':
+      return objects('anchorsBucket', 'anchors');
+    // Explicit actions on the table and its named indexes, one key, one queue or the user pool: no wildcard.
     case 'table:read':
     case 'table:write':
-      return [tableIndexes];
-    case 'data:read':
-      return bucketRead(dataBucket, 'data');
-    case 'data:write':
-      return [...bucketRead(dataBucket, 'data'), ...bucketPut('data')];
-    case 'anchors:read':
-      return bucketRead(anchorsBucket, 'anchors');
-    case 'anchors:write':
-      return [...bucketRead(anchorsBucket, 'anchors'), ...bucketPut('anchors (Object Lock COMPLIANCE)')];
-    case 'secrets:encrypt':
-      return [
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-          reason:
-            'Key.grantEncrypt adds the GenerateDataKey* family next to kms:Encrypt; it is limited to the webhook ' +
-            'secrets key, and a data key it returns is one the caller could equally create and wrap with kms:Encrypt.',
-        },
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-          reason:
-            'Key.grantEncrypt adds ReEncryptFrom/ReEncryptTo next to kms:Encrypt; both are limited to the webhook ' +
-            'secrets key and never return plaintext.',
-        },
-      ];
-    // Explicit actions on one key, SQS send on one queue, or no grant at all: no wildcard.
     case 'signer':
+    case 'signer:public-key':
+    case 'secrets:encrypt':
     case 'secrets:decrypt':
     case 'cursors':
     case 'queue:events':
@@ -160,10 +129,4 @@ function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
     case 'identity':
       return [];
   }
-}
-
-/** The CloudFormation logical id cdk-nag prints in a finding (`<LogicalId.Arn>`). */
-function logicalId(construct: IConstruct): string {
-  const resource = construct.node.defaultChild as CfnElement;
-  return Stack.of(construct).getLogicalId(resource);
 }

@@ -9,8 +9,5 @@ import { fileURLToPath } from 'node:url';
 /** The repository root (the directory holding package.json and package-lock.json). */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The npm lock file: NodejsFunction hashes and bundles relative to it. */
-export const LOCK_FILE = join(PROJECT_ROOT, 'package-lock.json');
-
 /** The default `lambdas/` directory: `http/<handler>.ts` and `workers/<handler>.ts` live below it. */
 export const LAMBDAS_DIR = join(PROJECT_ROOT, 'lambdas');

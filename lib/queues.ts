@@ -1,22 +1,34 @@
 /**
  * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (the facts webhooks
- * announce), `deliveries` (one message per webhook delivery attempt) and `exports` (export jobs). Each has a dead-letter queue, so a message that keeps failing stops
- * being retried after a few attempts and waits there for an operator instead of being lost.
+ * announce), `deliveries` (one message per webhook delivery attempt) and `exports` (export
+ * jobs). Each has a dead-letter queue, so a message that keeps failing stops being retried
+ * after a few attempts and waits there for an operator instead of being lost.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import type { LedgerAlarms } from './alarms.js';
+import { pascal } from './names.js';
 
 /** Deliveries after which a message moves to the dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 
 const QUEUE_NAMES = ['events', 'deliveries', 'exports'] as const satisfies readonly QueueName[];
 
+/**
+ * Queues whose messages are sent with a delay (up to MAX_DELAY_SECONDS): webhook retries wait
+ * out their backoff as delayed messages (lambdas/domain/webhooks/delivery-message.ts). Their
+ * backlog alarm allows for it (workers.ts).
+ */
+export const DELAYED_QUEUES: readonly QueueName[] = ['deliveries'];
+
 export interface LedgerQueuesProps {
   /** The workers; a queue's visibility timeout follows the slowest worker consuming it. */
   readonly workers: readonly WorkerSpec[];
+  /** Each dead-letter queue is alarmed on its depth. */
+  readonly alarms: LedgerAlarms;
 }
 
 export class LedgerQueues extends Construct {
@@ -41,6 +53,7 @@ export class LedgerQueues extends Construct {
         deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
       deadLetterQueues[name] = deadLetterQueue;
+      props.alarms.watchDeadLetters(this, name, deadLetterQueue, `A message of the ${name} queue that failed ${MAX_RECEIVE_COUNT} deliveries`);
     }
     this.queues = queues;
     this.deadLetterQueues = deadLetterQueues;
@@ -57,8 +70,4 @@ function visibilityTimeout(workers: readonly WorkerSpec[], queue: QueueName): Du
     worker.trigger.kind === 'queue' && worker.trigger.queue === queue ? [worker.timeoutSeconds] : [],
   );
   return Duration.seconds(Math.max(30, ...timeouts.map((seconds) => 6 * seconds)));
-}
-
-function pascal(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

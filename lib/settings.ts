@@ -29,6 +29,18 @@ export interface LedgerSettings {
    * (PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
    */
   readonly retiredServiceKeys: readonly string[];
+  /** Where alarm notifications are mailed (an SNS e-mail subscription); undefined = the topic only. */
+  readonly alarmEmail: string | undefined;
+  /** The only role that may disable the receipt-signing key or schedule its deletion (keys.ts). */
+  readonly breakGlassRoleArn: string | undefined;
+  /** Days a replaced or deleted object version of the data bucket is kept before it expires. */
+  readonly dataNoncurrentVersionDays: number;
+  /** Daily AWS Backup of the table (backup.ts), on top of point-in-time recovery. */
+  readonly tableBackup: boolean;
+  /** Days each daily backup is kept. */
+  readonly tableBackupRetentionDays: number;
+  /** Vault Lock of the backup vault: none, governance (removable with IAM permission) or compliance (permanent after 3 days). */
+  readonly tableBackupVaultLock: VaultLockMode;
   /**
    * API Gateway's throttle of POST /v1/operations (requests per second, and burst): every
    * submission asks KMS for one Sign, and KMS throttles asymmetric ECC requests above the
@@ -40,6 +52,9 @@ export interface LedgerSettings {
   readonly submitBurstLimit: number;
 }
 
+export const VAULT_LOCK_MODES = ['none', 'governance', 'compliance'] as const;
+export type VaultLockMode = (typeof VAULT_LOCK_MODES)[number];
+
 /** Defaults, mirrored in cdk.json so an operator sees every knob in one place. */
 export const DEFAULT_SETTINGS: LedgerSettings = {
   epochRetentionDays: 365,
@@ -48,13 +63,52 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   rateLimitRps: 100,
   maxPayloadBytes: 256 * 1024,
   retiredServiceKeys: [],
+  alarmEmail: undefined,
+  breakGlassRoleArn: undefined,
+  dataNoncurrentVersionDays: 90,
+  tableBackup: false,
+  tableBackupRetentionDays: 35,
+  tableBackupVaultLock: 'none',
   submitRateLimit: 250,
   submitBurstLimit: 250,
 };
 
-function integer(scope: Construct, key: string, fallback: number, min: number): number {
+/** A context value, undefined when absent or empty (cdk.json lists every key, empty when unset). */
+export function contextValue(scope: Construct, key: string): unknown {
   const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return fallback;
+  return raw === undefined || raw === null || raw === '' ? undefined : raw;
+}
+
+/** A string context value matching `pattern` (described by `what` in the error). */
+export function matching(scope: Construct, key: string, pattern: RegExp, what: string): string | undefined {
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !pattern.test(raw)) throw new Error(`context ${key} must be ${what}, got ${JSON.stringify(raw)}`);
+  return raw;
+}
+
+/** An e-mail address as SES and SNS take it: one @, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** A true/false context value (`-c key=true` arrives as a string). */
+export function flag(scope: Construct, key: string, fallback = false): boolean {
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return fallback;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`context ${key} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function oneOf<const T extends string>(scope: Construct, key: string, values: readonly T[], fallback: T): T {
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return fallback;
+  if (!values.includes(raw as T)) throw new Error(`context ${key} must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
+function integer(scope: Construct, key: string, fallback: number, min: number): number {
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return fallback;
   const value = typeof raw === 'number' ? raw : Number(raw);
   if (!Number.isSafeInteger(value) || value < min) {
     throw new Error(`context ${key} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
@@ -63,17 +117,12 @@ function integer(scope: Construct, key: string, fallback: number, min: number): 
 }
 
 function url(scope: Construct, key: string): string | undefined {
-  const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  if (typeof raw !== 'string' || !/^https?:\/\/\S+$/.test(raw)) {
-    throw new Error(`context ${key} must be an http(s) URL, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
+  return matching(scope, key, /^https?:\/\/\S+$/, 'an http(s) URL');
 }
 
 function publicKeys(scope: Construct, key: string): string[] {
-  const raw: unknown = scope.node.tryGetContext(key);
-  if (raw === undefined || raw === null || raw === '') return [];
+  const raw = contextValue(scope, key);
+  if (raw === undefined) return [];
   const keys = (Array.isArray(raw) ? raw : String(raw).split(',')).map((entry) => String(entry).trim());
   for (const entry of keys) {
     if (!/^[A-Za-z0-9_-]{43}$/.test(entry)) {
@@ -89,10 +138,7 @@ function publicKeys(scope: Construct, key: string): string[] {
  * and 35 ms of cold start, and active tracing records each invocation without it.
  */
 export function readSdkTracing(scope: Construct): boolean {
-  const raw: unknown = scope.node.tryGetContext('sdkTracing');
-  if (raw === undefined || raw === null || raw === '' || raw === false || raw === 'false') return false;
-  if (raw === true || raw === 'true') return true;
-  throw new Error(`context sdkTracing must be true or false, got ${JSON.stringify(raw)}`);
+  return flag(scope, 'sdkTracing');
 }
 
 export function readSettings(scope: Construct): LedgerSettings {
@@ -104,6 +150,13 @@ export function readSettings(scope: Construct): LedgerSettings {
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
     retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
+    alarmEmail: matching(scope, 'alarmEmail', EMAIL_PATTERN, 'an e-mail address'),
+    breakGlassRoleArn: matching(scope, 'breakGlassRoleArn', /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN'),
+    dataNoncurrentVersionDays: integer(scope, 'dataNoncurrentVersionDays', DEFAULT_SETTINGS.dataNoncurrentVersionDays, 1),
+    tableBackup: flag(scope, 'tableBackup'),
+    // AWS Backup keeps a recovery point at least 1 day.
+    tableBackupRetentionDays: integer(scope, 'tableBackupRetentionDays', DEFAULT_SETTINGS.tableBackupRetentionDays, 1),
+    tableBackupVaultLock: oneOf(scope, 'tableBackupVaultLock', VAULT_LOCK_MODES, DEFAULT_SETTINGS.tableBackupVaultLock),
     submitRateLimit: integer(scope, 'submitRateLimit', DEFAULT_SETTINGS.submitRateLimit, 1),
     submitBurstLimit: integer(scope, 'submitBurstLimit', DEFAULT_SETTINGS.submitBurstLimit, 1),
   };

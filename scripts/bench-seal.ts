@@ -79,6 +79,12 @@ async function main(): Promise<void> {
     const rootMs = performance.now() - started;
     if (found.length !== OPERATIONS) throw new Error(`index shows ${found.length} of ${OPERATIONS} operations`);
 
+    // Memory of the sealing itself (the sealer worker's Lambda memory is sized from it,
+    // lambdas/workers/worker-table.ts): resident set size sampled while it runs, against the
+    // process just before, which already holds the fixtures written above.
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 20);
     // The settle wait of a deployment (LEDGER_EPOCH_SETTLE_MS) is part of the figure.
     const settleMs = config().epochSettleMs;
     started = performance.now();
@@ -93,6 +99,9 @@ async function main(): Promise<void> {
       tsa: undefined,
     });
     const sealMs = performance.now() - started;
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
     if (report.errors.length > 0 || report.operations_sealed !== OPERATIONS || report.epochs_created !== 1) {
       throw new Error(`sealing failed: ${JSON.stringify(report)}`);
     }
@@ -106,11 +115,15 @@ async function main(): Promise<void> {
       window_read_ms: Math.round(queryMs),
       merkle_root_ms: Math.round(rootMs),
       rows_write_ms: Math.round(writeMs),
+      seal_rss_before_mb: mb(rssBefore),
+      seal_rss_peak_mb: mb(rssPeak),
+      seal_rss_growth_mb: mb(rssPeak - rssBefore),
     };
     process.stdout.write(
       `sealing one epoch of ${OPERATIONS} operations (DynamoDB Local + s3rver): ${seconds(sealMs)} ` +
         `(${result.operations_per_second} ops/s; of it: settle wait ${seconds(settleMs)}; alone: window read ${seconds(queryMs)}, Merkle root ${rootMs.toFixed(0)} ms; ` +
-        `writing the rows took ${seconds(writeMs)})\n${JSON.stringify(result)}\n`,
+        `writing the rows took ${seconds(writeMs)}); resident memory ${mb(rssBefore)} MB before, ` +
+        `${mb(rssPeak)} MB at the peak of sealing (+${mb(rssPeak - rssBefore)} MB)\n${JSON.stringify(result)}\n`,
     );
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});

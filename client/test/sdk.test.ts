@@ -85,7 +85,9 @@ describe('LedgerClient.submit against the local stack', () => {
     const failing = (r: unknown, rec: unknown = record) =>
       verifyReceipt(r as Receipt, jwks, { record: rec as typeof record, agentPublicKey: agent.publicKey }).checks.filter((c) => c.ok === false).map((c) => c.name);
     expect(failing({ ...receipt, seq_no: receipt.seq_no + 1 })).toEqual(['receipt hash', 'service signature']);
-    expect(failing({ ...receipt, service_signature: `B${receipt.service_signature.slice(1)}` })).toEqual(['service signature']);
+    // A first character other than the signature's own, so the signature always changes.
+    const changed = receipt.service_signature.startsWith('B') ? 'C' : 'B';
+    expect(failing({ ...receipt, service_signature: `${changed}${receipt.service_signature.slice(1)}` })).toEqual(['service signature']);
     expect(failing(receipt, { ...record, payload: { n: 2 } })).toEqual(['payload hash']);
     expect(failing(receipt, { ...record, action: { verb: 'deploy', target: 'v9' } })).toEqual(['chain hash', 'agent signature']);
     expect(verifyReceipt(receipt, { keys: [] }).valid).toBe(false);

@@ -29,7 +29,10 @@ export type Resource =
   | 'data:write'
   | 'anchors:read'
   | 'anchors:write'
+  /** Signing receipts with the service key (kms:Sign, and the public key for the kid). */
   | 'signer'
+  /** The service key's public half only (the JWKS, the deep health probe). */
+  | 'signer:public-key'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
   /** Seal and open pagination cursors with the secrets key, under their own encryption context only. */

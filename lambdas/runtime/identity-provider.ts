@@ -9,6 +9,7 @@ import { CognitoIdentityProvider } from '../adapters/aws/cognito-identity-provid
 import { tableRefreshTokenStore } from '../adapters/aws/cognito-refresh-tokens.js';
 import { LocalIdentityProvider } from '../adapters/local/local-identity-provider.js';
 import { config } from '../config.js';
+import { sdkClientSettings } from '../sdk-client-settings.js';
 import type { IdentityProvider } from '../domain/ports.js';
 import { once } from '../shared/once.js';
 import { traced } from '../tracer.js';
@@ -20,6 +21,6 @@ export const identityProvider = once((): IdentityProvider => {
   if (source.kind === 'none') {
     throw new Error("no identity provider configured: this function's route does not use 'identity' (LEDGER_IDENTITY unset)");
   }
-  const client = traced(new CognitoIdentityProviderClient({ region: config().region }));
+  const client = traced(new CognitoIdentityProviderClient({ region: config().region, ...sdkClientSettings(config().stage) }));
   return new CognitoIdentityProvider(client, source, fetch, tableRefreshTokenStore(encryptor));
 });

@@ -1,8 +1,9 @@
-/** The events and exports queues (domain/ports.ts Queue): SQS in AWS, the in-process queue on one machine. */
+/** The events, deliveries and exports queues (domain/ports.ts Queue): SQS in AWS, the in-process queue on one machine. */
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SqsQueue } from '../adapters/aws/sqs-queue.js';
 import { memoryQueue } from '../adapters/local/memory-queue.js';
 import { config } from '../config.js';
+import { sdkClientSettings } from '../sdk-client-settings.js';
 import type { Queue } from '../domain/ports.js';
 import { once } from '../shared/once.js';
 import { traced } from '../tracer.js';
@@ -11,7 +12,7 @@ export const queue = once((): Queue => {
   const source = config().queue;
   return source.kind === 'sqs'
     ? new SqsQueue(
-        traced(new SQSClient({ region: config().region })),
+        traced(new SQSClient({ region: config().region, ...sdkClientSettings(config().stage) })),
         { events: source.eventsUrl, deliveries: source.deliveriesUrl, exports: source.exportsUrl },
         { deliveries: source.deliveriesDeadLetterUrl },
       )

@@ -1,13 +1,15 @@
 /**
  * The store's SDK clients, one of each per process, created on first use at module scope
  * (DESIGN.md, Conventions) from the configuration: the real services in AWS, DynamoDB Local
- * and s3rver when `config.ts` names local endpoints. Each is wrapped by the tracer, so X-Ray
- * shows every table and bucket call of a request.
+ * and s3rver when `config.ts` names local endpoints. Each has the timeouts and retries of
+ * sdk-client-settings.ts and is wrapped by the tracer, so X-Ray shows every table and
+ * bucket call of a request.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config.js';
+import { sdkClientSettings } from '../sdk-client-settings.js';
 import { once } from '../shared/once.js';
 import { traced } from '../tracer.js';
 
@@ -19,10 +21,11 @@ export function localCredentials(endpoint: string | undefined) {
 }
 
 export const dynamo = /* @__PURE__ */ once(() => {
-  const { region, dynamoEndpoint } = config();
+  const { region, dynamoEndpoint, stage } = config();
   const client = traced(
     new DynamoDBClient({
       region,
+      ...sdkClientSettings(stage),
       ...(dynamoEndpoint ? { endpoint: dynamoEndpoint } : {}),
       ...localCredentials(dynamoEndpoint),
     }),
@@ -31,10 +34,11 @@ export const dynamo = /* @__PURE__ */ once(() => {
 });
 
 export const s3 = /* @__PURE__ */ once(() => {
-  const { region, s3Endpoint } = config();
+  const { region, s3Endpoint, stage } = config();
   return traced(
     new S3Client({
       region,
+      ...sdkClientSettings(stage, 'objects'),
       ...(s3Endpoint
         ? {
             endpoint: s3Endpoint,

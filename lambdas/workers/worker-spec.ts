@@ -1,8 +1,8 @@
 /**
  * The worker table's entry shape: background functions (SQS consumers, the table's stream
- * consumer and the scheduled epoch sealer). Like the route table it is data: CDK creates one function per entry with
- * its trigger and grants; the local stack wires the same handler modules to the in-process
- * queue and the schedule timer.
+ * consumer and the scheduled epoch sealer). Like the route table it is data: CDK creates one
+ * function per entry with its trigger and grants; the local stack wires the same handler
+ * modules to the in-process queue, the stream poller and the schedule timer.
  */
 import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
@@ -10,8 +10,9 @@ import type { Resource } from '../routes/route-spec.js';
 export type WorkerTrigger =
   /**
    * The table's stream (DynamoDB Streams, new images): a DynamoDB event source with partial
-   * batch responses and an on-failure destination in AWS; locally a poller of DynamoDB
-   * Local's stream (local/stream-poller.ts). `itemTypes` are the `type` values of the new
+   * batch responses (`batchItemFailures`), bisection, bounded retries and an on-failure
+   * dead-letter queue in AWS (lib/workers.ts); locally a poller of DynamoDB Local's stream
+   * (local/stream-poller.ts). `itemTypes` are the `type` values of the new
    * items the worker wants (an event filter in AWS, so other writes invoke nothing).
    */
   | { kind: 'stream'; batchSize: number; itemTypes: readonly string[] }
@@ -36,8 +37,13 @@ export interface WorkerSpec {
   readonly trigger: WorkerTrigger;
   readonly uses: readonly Resource[];
   readonly timeoutSeconds: number;
-  /** Lambda memory in MB (default lib/function.ts DEFAULT_MEMORY_MB). */
-  readonly memoryMb?: number;
+  /** Lambda memory in MB (default 512); CPU grows with it. */
+  readonly memorySize?: number;
+  /**
+   * Concurrency set aside for the worker and capping it: it can neither be starved by API
+   * traffic nor run more copies than this at once. Unset: the account's shared pool.
+   */
+  readonly reservedConcurrency?: number;
   /** Files of npm packages copied into `dir` next to the bundle (fonts): data the code reads at run time. */
   readonly bundleAssets?: BundleAssets;
 }

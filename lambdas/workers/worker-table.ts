@@ -22,6 +22,15 @@ export const workerList: readonly WorkerSpec[] = [
     uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write'],
     // One schedule period: a longer run overlaps the next, which the per-organization lease allows.
     timeoutSeconds: 300,
+    // scripts/bench-seal.ts, sealing one epoch of 100,000 operations: the whole benchmark
+    // process peaked at 381 MB resident (sealing itself added 116 MB to a process already
+    // holding the 100,000 fixtures). 1024 MB leaves room for larger epochs and gives the
+    // hashing and JSON work 0.58 vCPU instead of 0.29 at 512 MB.
+    memorySize: 1024,
+    // Two: a run that reaches the next schedule tick may overlap it (the per-organization
+    // leases make that safe), and reserved concurrency keeps API traffic from starving the
+    // sealer while capping it, so a backlog never fans out into many sealers at once.
+    reservedConcurrency: 2,
   },
   // Exports (SPEC.md §4.8): writes the JSON bundle or the PDF report of one export job per message, re-queueing itself to go on.
   {
@@ -33,7 +42,7 @@ export const workerList: readonly WorkerSpec[] = [
     // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.
     timeoutSeconds: 900,
     // A PDF report is built in memory (domain/exports/pdf-job.ts); memory also buys CPU.
-    memoryMb: 2048,
+    memorySize: 2048,
     // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
     bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },
   },

@@ -3,9 +3,11 @@
 // receiver failing on purpose sees the whole retry schedule (the in-process queue's clock
 // driven forward), the dead letter, redeliver, disable and re-enable; a hanging endpoint
 // holds up no other; the delivery log pages newest first.
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../../lambdas/config.js';
+import { MetricNames } from '../../lambdas/metric-names.js';
 import { dynamo } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api, Loose } from '../support/http-client.js';
@@ -156,7 +158,10 @@ describe('retries: a failing endpoint sees the whole schedule, then the dead-let
     chain = await newAgent();
   });
 
-  it('7 attempts with backoff 1 min, 5 min, 30 min, 2 h, 6 h, 12 h (+ up to 20% jitter), same delivery id and body; then failed and dead-lettered', async () => {
+  it('7 attempts with backoff 1 min, 5 min, 30 min, 2 h, 6 h, 12 h (+ up to 20% jitter), same delivery id and body; then failed, dead-lettered and counted', async () => {
+    // On the prototype: the in-process worker may hold its own instance of lambdas/metrics.ts.
+    const added = vi.spyOn(Metrics.prototype, 'addMetric');
+    const dimensions = vi.spyOn(Metrics.prototype, 'addDimensions');
     expect((await owner('POST', `/v1/agents/${chain.agentId}/freeze`, { reason: 'retry test' })).status).toBe(200);
     const schedule = [60, 300, 1800, 7200, 21600, 43200];
     let delivery: Loose;
@@ -183,6 +188,12 @@ describe('retries: a failing endpoint sees the whole schedule, then the dead-let
     expect(attempts.every((a) => signatureValid(SECRET, a))).toBe(true);
     const dead = stack.queue.deadLetters('deliveries').map((letter) => JSON.parse(letter.body));
     expect(dead.filter((letter) => letter.delivery_id === delivery.delivery_id)).toEqual([expect.objectContaining({ webhook_id: webhookId, attempt: 8 })]);
+    // The metrics the Webhooks-AttemptFailures and Webhooks-DeliveriesFailed alarms watch (lib/alarms.ts).
+    const names = added.mock.calls.map(([name]) => name);
+    expect(names.filter((name) => name === MetricNames.WebhookDeliveriesFailed)).toHaveLength(1);
+    expect(dimensions.mock.calls.filter(([added]) => added.outcome === 'failed')).toHaveLength(7);
+    added.mockRestore();
+    dimensions.mockRestore();
   });
 
   it('redeliver sends the same delivery again now, logged as a manual attempt', async () => {

@@ -1,44 +1,49 @@
 // `cdk synth` bundles each handler with the local esbuild (no Docker). The other infra tests
 // skip bundling for speed; this one bundles two real routes' handlers as synth does (with
 // lib/bundling.ts's aliases and defines) and loads them, so a broken bundle (ESM/CJS
-// interop, a missing dependency, a bad alias) fails `npm test`.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// interop, a missing dependency, a bad alias) fails `npm test`; and the exports worker, whose
+// asset must carry the PDF fonts next to its code (worker-table.ts bundleAssets).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../../lambdas/routes/routes.js';
+import { PDF_FONT_DIR, PDF_FONT_FILES } from '../../lambdas/shared/pdf-fonts.js';
+import { workerList } from '../../lambdas/workers/worker-table.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
 import { AWS_PLACEHOLDER_ENV } from '../support/placeholder-env.js';
-import { cdkContext } from './support.js';
+import { cdkContext, resourceOf } from './support.js';
 
 mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
 const outdir = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'bundling-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 describe('handler bundles', () => {
-  it('bundles the health and submit routes as cdk synth does; health answers, submit loads', async () => {
+  it('bundles the health and submit routes as cdk synth does; health answers, submit loads; the exports worker gets its fonts', async () => {
     const context = cdkContext();
     delete context['aws:cdk:bundling-stacks'];
     // As the CDK CLI does: record each asset's directory in the resource metadata.
     context['aws:cdk:enable-asset-metadata'] = true;
     const app = new App({ context, outdir });
-    const stack = new LedgerStack(app, 'Bundled', { routes: [routes.health, routes.submitOperation], workers: [] });
-    const template = Template.fromStack(stack);
+    const exportFiles = workerList.find((worker) => worker.id === 'ExportFiles')!;
+    const stack = new LedgerStack(app, 'Bundled', { routes: [routes.health, routes.submitOperation], workers: [exportFiles] });
     const assembly = app.synth();
 
-    const functions = template.findResources('AWS::Lambda::Function', { Properties: { Runtime: 'nodejs22.x' } });
-    const bundleOf = (prefix: string) => {
-      const resource = Object.entries(functions).find(([logicalId]) => logicalId.startsWith(prefix))?.[1];
-      expect(resource).toBeDefined();
-      const file = join(assembly.directory, (resource!.Metadata as Record<string, string>)['aws:asset:path']!, 'index.mjs');
+    const assetDir = (fn: IConstruct) => join(assembly.directory, (resourceOf(fn) as unknown as { Metadata: Record<string, string> }).Metadata['aws:asset:path']!);
+    const bundleOf = (id: string) => {
+      const file = join(assetDir(stack.api.routes.find((route) => route.spec.id === id)!.function.function), 'index.mjs');
       expect(existsSync(file)).toBe(true);
       return file;
     };
-    const bundle = bundleOf('ApiHealthFunction');
-    const submitBundle = bundleOf('ApiSubmitOperationFunction');
+    const bundle = bundleOf(routes.health.id);
+    const submitBundle = bundleOf(routes.submitOperation.id);
+    // The exports worker's asset holds its code and, beside it, the fonts it reads (domain/exports/pdf/fonts.ts).
+    const exportsAsset = assetDir(stack.workers.functions[0]!.function.function);
+    expect(readdirSync(exportsAsset).sort()).toEqual([PDF_FONT_DIR, 'index.mjs', 'index.mjs.map']);
+    expect(readdirSync(join(exportsAsset, PDF_FONT_DIR))).toEqual(Object.values(PDF_FONT_FILES).map((file) => basename(file)));
 
     Object.assign(process.env, AWS_PLACEHOLDER_ENV);
     const module = (await import(pathToFileURL(bundle).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };

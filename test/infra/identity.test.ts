@@ -8,8 +8,9 @@ import { parseConfig } from '../../lambdas/config.js';
 import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList, routes } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
-import { IDENTITY_ACTIONS } from '../../lib/identity.js';
-import { actionsOf, logicalId, resolvedValue, statementsOfFunction, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { DEFAULT_SENDER_WARNING, IDENTITY_ACTIONS } from '../../lib/identity.js';
+import { actionsOf, arnOf, inRootTerms, logicalId, refOf, resolvedValue, resourceOf, rootStatementsOf, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 // Template JSON is walked ad hoc in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,9 +42,11 @@ afterAll(() => stubs?.remove());
 
 const resourcesOf = (s: Synthesized) => s.template.toJSON().Resources as Record<string, CfnResource>;
 const ofType = (s: Synthesized, type: string) => Object.entries(resourcesOf(s)).filter(([, resource]) => resource.Type === type);
-const functionOf = (s: Synthesized, spec: RouteSpec) => {
-  const route = s.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!;
-  return logicalId(route.function.function);
+const functionOf = (s: Synthesized, spec: RouteSpec) => s.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!.function;
+/** A route function's environment, in the terms of the root template. */
+const variablesOf = (s: Synthesized, spec: RouteSpec) => {
+  const fn = functionOf(s, spec).function;
+  return inRootTerms(fn, resourceOf(fn).Properties.Environment.Variables as Record<string, unknown>);
 };
 
 describe('user pool', () => {
@@ -73,7 +76,7 @@ describe('user pool', () => {
 });
 
 describe('functions', () => {
-  const poolArn = () => ({ 'Fn::GetAtt': [logicalId(synth.stack.identity.userPool), 'Arn'] });
+  const poolArn = () => arnOf(synth.stack.identity.userPool);
 
   it("gives exactly the routes that use 'identity' the pool's variables, which config.ts accepts", () => {
     const identityRoutes = routeList.filter((spec) => spec.uses.includes('identity'));
@@ -86,15 +89,15 @@ describe('functions', () => {
       'VerifyEmail',
     ]);
     for (const spec of routeList.filter((route) => route.localOnly !== true)) {
-      const variables = resourcesOf(synth)[functionOf(synth, spec)]!.Properties.Environment.Variables as Record<string, unknown>;
+      const variables = variablesOf(synth, spec);
       if (!spec.uses.includes('identity')) {
         expect(Object.keys(variables).filter((name) => /IDENTITY|USER_POOL|SOCIAL/.test(name)), spec.id).toEqual([]);
         continue;
       }
       expect(variables, spec.id).toMatchObject({
         LEDGER_IDENTITY: 'cognito',
-        LEDGER_USER_POOL_ID: { Ref: logicalId(synth.stack.identity.userPool) },
-        LEDGER_USER_POOL_CLIENT_ID: { Ref: logicalId(synth.stack.identity.client) },
+        LEDGER_USER_POOL_ID: refOf(synth.stack.identity.userPool),
+        LEDGER_USER_POOL_CLIENT_ID: refOf(synth.stack.identity.client),
       });
       const resolved = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : resolvedValue(name)]));
       expect(parseConfig(resolved).identity).toMatchObject({ kind: 'cognito', domain: undefined, socialProviders: [] });
@@ -103,7 +106,7 @@ describe('functions', () => {
 
   it("grants the Admin* calls of sign-up on this pool only, and nothing of Cognito to other routes", () => {
     for (const spec of routeList.filter((route) => route.localOnly !== true)) {
-      const statements = statementsOfFunction(synth.template, functionOf(synth, spec));
+      const statements = rootStatementsOf(functionOf(synth, spec));
       const cognito = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('cognito-idp:')));
       if (!spec.uses.includes('identity')) {
         expect(cognito, spec.id).toEqual([]);
@@ -142,7 +145,7 @@ describe('social providers from context', () => {
       CallbackURLs: ['https://ledger.example.com/api/auth/callback/google', 'https://ledger.example.com/api/auth/callback/github'],
       SupportedIdentityProviders: ['Google', 'GitHub'],
     });
-    const variables = resourcesOf(social)[functionOf(social, routes.signUp)]!.Properties.Environment.Variables as Record<string, unknown>;
+    const variables = variablesOf(social, routes.signUp);
     expect(variables.LEDGER_SOCIAL_PROVIDERS).toBe('google,github');
     // The hosted UI host: <domain prefix>.auth.<region>.amazoncognito.com.
     expect(variables.LEDGER_USER_POOL_DOMAIN).toEqual({
@@ -163,5 +166,40 @@ describe('social providers from context', () => {
     expect(build({ googleClientId: 'g', googleClientSecretName: 's' })).toThrow(/publicUrl and cognitoDomainPrefix/);
     expect(build({ ...SOCIAL_CONTEXT, githubOidcIssuer: '' })).toThrow(/githubOidcIssuer/);
     expect(build({ ...SOCIAL_CONTEXT, publicUrl: 'http://insecure.example.com' })).toThrow(/https URL/);
+  });
+});
+
+describe('mail', () => {
+  const SES = {
+    sesFromAddress: 'ledger@mail.example.com',
+    sesIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:identity/example.com',
+  };
+  const build = (context: Record<string, string>) => synthesize({ lambdasDir: stubs.dir, routes: SMALL_ROUTES, workers: [] }, context);
+  const emailConfiguration = (s: Synthesized) => resourceOf(s.stack.identity.userPool).Properties.EmailConfiguration;
+
+  it('sends through SES from the configured address when context names a verified identity, without a warning', () => {
+    const ses = synthesize({ lambdasDir: stubs.dir, routes: SMALL_ROUTES, workers: [] }, SES, { keepWarnings: true });
+    expect(emailConfiguration(ses)).toEqual({ EmailSendingAccount: 'DEVELOPER', From: SES.sesFromAddress, SourceArn: SES.sesIdentityArn });
+    expect(Annotations.fromStack(ses.stack).findWarning('*', Match.stringLikeRegexp('default sender'))).toEqual([]);
+    const addressIdentity = build({ sesFromAddress: 'Ops@Example.com', sesIdentityArn: 'arn:aws:ses:us-east-1:123456789012:identity/ops@example.com' });
+    expect(emailConfiguration(addressIdentity)).toMatchObject({ From: 'Ops@Example.com' });
+  });
+
+  it("warns at synth that Cognito's default sender is for trials only when no identity is configured", () => {
+    const plain = synthesize({ lambdasDir: stubs.dir, routes: SMALL_ROUTES, workers: [] }, {}, { keepWarnings: true });
+    expect(emailConfiguration(plain)).toBeUndefined();
+    const warnings = Annotations.fromStack(plain.stack).findWarning('*', Match.stringLikeRegexp('default sender, which is meant for trials'));
+    expect(warnings.map((warning) => warning.id)).toEqual([`/${plain.stack.node.id}/Identity/UserPool`]);
+    expect(DEFAULT_SENDER_WARNING).toMatch(/trials/);
+    expect(DEFAULT_SENDER_WARNING).toMatch(/sesFromAddress and sesIdentityArn/);
+  });
+
+  it('refuses half a configuration, a malformed identity and an address the identity does not cover', () => {
+    expect(() => build({ sesFromAddress: SES.sesFromAddress })).toThrow(/sesFromAddress and sesIdentityArn go together/);
+    expect(() => build({ sesIdentityArn: SES.sesIdentityArn })).toThrow(/go together/);
+    expect(() => build({ ...SES, sesIdentityArn: 'arn:aws:ses:eu-west-1:123456789012:configuration-set/x' })).toThrow(/sesIdentityArn/);
+    expect(() => build({ ...SES, sesFromAddress: 'ledger@example.org' })).toThrow(/not an address of the SES identity example.com/);
+    expect(() => build({ ...SES, sesFromAddress: 'ledger@notexample.com' })).toThrow(/not an address/);
+    expect(() => build({ sesFromAddress: 'a@example.com', sesIdentityArn: 'arn:aws:ses:us-east-1:123456789012:identity/b@example.com' })).toThrow(/not an address/);
   });
 });

@@ -1,35 +1,38 @@
 /**
  * The CDK stack (lib/) checked against DESIGN.md and the route and worker tables: one
- * function per route and worker, each with exactly the environment config.ts reads and
- * exactly the permissions its `uses` name; the data, keys, queues and schedule as designed;
- * and the AWS Solutions checks of cdk-nag passing with every accepted finding explained.
+ * function per route and worker, each with exactly the environment config.ts reads (the
+ * permissions are grants.test.ts's); the data, keys, queues and schedule as designed; and
+ * the AWS Solutions checks of cdk-nag passing with every accepted finding explained.
  *
  * Assets are not bundled (context aws:cdk:bundling-stacks = []) and handlers are stubs, so
  * this runs in seconds and does not depend on handler code.
  */
 import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { App, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DESIGN } from '../../lambdas/store/table-design.js';
 import { parseConfig } from '../../lambdas/config.js';
-import type { Resource, RouteSpec } from '../../lambdas/routes/route-spec.js';
+import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList, routes } from '../../lambdas/routes/routes.js';
-import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import {
-  actionsOf,
+  arnOf,
   cdkContext,
+  EVERY_KIND_WORKERS,
+  EVERY_USE_ROUTES,
+  everyTemplate,
+  inRootTerms,
   logicalId,
+  refOf,
   resolvedValue,
-  statementsOfFunction,
+  resourceOf,
   StubLambdas,
   synthesize,
-  type Statement,
+  templateOf,
   type Synthesized,
 } from './support.js';
 
@@ -56,75 +59,8 @@ const FUNCTION_ENVIRONMENT = [
   'POWERTOOLS_SERVICE_NAME',
 ].sort();
 
-const EVERY_RESOURCE: readonly Resource[] = [
-  'table:read',
-  'table:write',
-  'data:read',
-  'data:write',
-  'anchors:read',
-  'anchors:write',
-  'signer',
-  'secrets:encrypt',
-  'secrets:decrypt',
-  'cursors',
-  'queue:events',
-  'queue:exports',
-  'queue:deliveries',
-  'identity',
-];
-
-/** The AWS service each resource's grant speaks to. */
-const SERVICE_OF: Record<Resource, string | undefined> = {
-  'table:read': 'dynamodb',
-  'table:write': 'dynamodb',
-  'data:read': 's3',
-  'data:write': 's3',
-  'anchors:read': 's3',
-  'anchors:write': 's3',
-  signer: 'kms',
-  'secrets:encrypt': 'kms',
-  'secrets:decrypt': 'kms',
-  cursors: 'kms',
-  'queue:events': 'sqs',
-  'queue:exports': 'sqs',
-  'queue:deliveries': 'sqs',
-  identity: 'cognito-idp',
-};
-
 /** What functions of routes that use 'identity' get on top (test/infra/identity.test.ts checks the values). */
 const IDENTITY_ENVIRONMENT = ['LEDGER_IDENTITY', 'LEDGER_USER_POOL_ID', 'LEDGER_USER_POOL_CLIENT_ID'];
-
-const DYNAMODB_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-
-/** One route per Resource kind: every grant, and every nag finding a grant can cause. */
-const EVERY_USE_ROUTES: RouteSpec[] = EVERY_RESOURCE.map((use, index) => ({
-  id: `Uses${index}`,
-  method: 'POST',
-  path: `/test/uses/${index}`,
-  handler: `test/uses-${index}`,
-  auth: ['org_owner'],
-  summary: `uses ${use}`,
-  response: { status: 200, body: null },
-  uses: [use],
-}));
-
-/** workerList is still empty; these stand-ins exercise both trigger kinds. */
-const STAND_IN_WORKERS: WorkerSpec[] = [
-  {
-    id: 'DeliverWebhooks',
-    handler: 'deliver-webhooks',
-    trigger: { kind: 'queue', queue: 'events', batchSize: 10 },
-    uses: ['table:read', 'secrets:decrypt'],
-    timeoutSeconds: 30,
-  },
-  {
-    id: 'SealEpoch',
-    handler: 'seal-epoch',
-    trigger: { kind: 'schedule' },
-    uses: ['table:write', 'anchors:write', 'signer'],
-    timeoutSeconds: 120,
-  },
-];
 
 /** What the CDK app deploys: every route but the local-only ones (route-spec.ts). */
 const deployedRoutes = routeList.filter((spec) => spec.localOnly !== true);
@@ -132,91 +68,96 @@ const deployedRoutes = routeList.filter((spec) => spec.localOnly !== true);
 const TSA_URL = 'https://tsa.example.com/tsr';
 /** RFC 8032 test 1 and 2 public keys, as retired receipt keys. */
 const RETIRED_KEYS = ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', 'PUAXw-hDiVqStwqnTRt-vJyYLM8uxJaMwM1V8Sr0Zgw'];
+const BREAK_GLASS = 'arn:aws:iam::123456789012:role/ledger-break-glass';
 
 let stubs: StubLambdas;
 /** The stack as `cdk synth` builds it from the real route and worker tables. */
 let synth: Synthesized;
+/** The root template's resources. */
 let resources: Record<string, CfnResource>;
-/** A variant: a route per Resource kind, the stand-in workers, and non-default knobs. */
+/** A variant: a route per Resource kind, a worker per trigger kind, and non-default knobs. */
 let variant: Synthesized;
 
 beforeAll(() => {
-  stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...STAND_IN_WORKERS]);
+  stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...EVERY_KIND_WORKERS]);
   synth = synthesize({ lambdasDir: stubs.dir });
   resources = synth.template.toJSON().Resources as Record<string, CfnResource>;
   variant = synthesize(
-    { lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: STAND_IN_WORKERS },
-    { epochRetentionDays: '30', tsaUrl: TSA_URL, retiredServiceKeys: RETIRED_KEYS.join(',') },
+    { lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: EVERY_KIND_WORKERS },
+    {
+      epochRetentionDays: '30',
+      tsaUrl: TSA_URL,
+      retiredServiceKeys: RETIRED_KEYS.join(','),
+      breakGlassRoleArn: BREAK_GLASS,
+      dataNoncurrentVersionDays: '30',
+      tableBackup: 'true',
+      tableBackupRetentionDays: '60',
+      tableBackupVaultLock: 'compliance',
+    },
   );
 });
 
 afterAll(() => stubs?.remove());
 
+/** Resources of the root template of a type. */
 function ofType(type: string): [string, CfnResource][] {
   return Object.entries(resources).filter(([, resource]) => resource.Type === type);
 }
 
-/** The service's own functions: CDK helper functions (custom resources) use other runtimes. */
-function ledgerFunctions(): [string, CfnResource][] {
-  return ofType('AWS::Lambda::Function').filter(
-    ([, fn]) => fn.Properties.Runtime === 'nodejs22.x' && JSON.stringify(fn.Properties.Architectures) === '["arm64"]',
-  );
+/** Resources of a type in every template (root and nested) of a synthesized app. */
+function everywhere(s: Synthesized, type: string): CfnResource[] {
+  return everyTemplate(s.app).flatMap(({ template }) => Object.values(template.findResources(type)) as CfnResource[]);
 }
 
-function routeFunctionId(spec: RouteSpec): string {
+function routeFunction(spec: RouteSpec) {
   const route = synth.stack.api.routes.find((candidate) => candidate.spec.id === spec.id);
   if (!route) throw new Error(`no function for route ${spec.id}`);
-  return logicalId(route.function.function);
+  return route.function;
 }
 
-const ref = (construct: IConstruct) => ({ Ref: logicalId(construct) });
-const arn = (construct: IConstruct) => ({ 'Fn::GetAtt': [logicalId(construct), 'Arn'] });
-const sorted = (statements: Statement[]) =>
-  statements
-    .map((statement) => ({ ...statement, Action: [...actionsOf(statement)].sort() }))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-
 describe('functions', () => {
-  it('has one function per route, per worker, and the not-found function, nothing else on Node 22/arm64', () => {
-    expect(ledgerFunctions()).toHaveLength(deployedRoutes.length + workerList.length + 1);
+  it('has one function per route, per worker, and the not-found function, nothing else, all on Node 22/arm64', () => {
+    const functions = everywhere(synth, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(deployedRoutes.length + workerList.length + 1);
     expect(synth.stack.functions).toHaveLength(deployedRoutes.length + workerList.length + 1);
+    for (const fn of functions) expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
   });
 
   it('never deploys a local-only route: the development sign-in (DevOAuthContinue, DevOAuthAuthorize) is not in AWS', () => {
     const localOnly = routeList.filter((spec) => spec.localOnly === true);
     expect(localOnly.map((spec) => spec.id).sort()).toEqual(['DevOAuthAuthorize', 'DevOAuthContinue']);
-    const template = JSON.stringify(synth.template.toJSON());
+    const templates = everyTemplate(synth.app).map(({ template }) => JSON.stringify(template.toJSON()));
     for (const spec of localOnly) {
       expect(synth.stack.api.routes.some((route) => route.spec.id === spec.id), spec.id).toBe(false);
-      expect(template, spec.id).not.toContain(spec.id);
-      expect(template, spec.id).not.toContain(spec.path);
+      for (const template of templates) {
+        expect(template, spec.id).not.toContain(spec.id);
+        expect(template, spec.id).not.toContain(spec.path);
+      }
     }
   });
 
   it('gives every function exactly the environment config.ts reads, pointing at this stack', () => {
     const { data, keys, queues } = synth.stack;
-    const identityFunctions = new Set(
-      synth.stack.functions.filter(({ uses }) => uses.includes('identity')).map(({ function: fn }) => logicalId(fn.function)),
-    );
-    const apiFunctions = new Set(synth.stack.api.functions.map(({ function: fn }) => logicalId(fn.function)));
-    for (const [id, fn] of ledgerFunctions()) {
-      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+    const apiFunctions = new Set(synth.stack.api.functions.map(({ function: fn }) => fn));
+    for (const { function: fn, uses } of synth.stack.functions) {
+      const id = fn.node.path;
+      const variables = inRootTerms(fn.function, resourceOf(fn.function).Properties.Environment.Variables as Record<string, unknown>);
       const expected = [
         ...FUNCTION_ENVIRONMENT,
-        ...(identityFunctions.has(id) ? IDENTITY_ENVIRONMENT : []),
-        ...(apiFunctions.has(id) ? ['LEDGER_PUBLIC_URL'] : []),
+        ...(uses.includes('identity') ? IDENTITY_ENVIRONMENT : []),
+        ...(apiFunctions.has(fn) ? ['LEDGER_PUBLIC_URL'] : []),
       ].sort();
       expect(Object.keys(variables).sort(), id).toEqual(expected);
       expect(variables, id).toMatchObject({
-        LEDGER_TABLE: ref(data.table),
-        LEDGER_DATA_BUCKET: ref(data.dataBucket),
-        LEDGER_ANCHORS_BUCKET: ref(data.anchorsBucket),
-        LEDGER_SIGNER_KEY_ID: arn(keys.signer),
-        LEDGER_SECRETS_KEY_ID: arn(keys.secrets),
-        LEDGER_EVENTS_QUEUE_URL: ref(queues.queues.events),
-        LEDGER_EXPORTS_QUEUE_URL: ref(queues.queues.exports),
-        LEDGER_DELIVERIES_QUEUE_URL: ref(queues.queues.deliveries),
-        LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: ref(queues.deadLetterQueues.deliveries),
+        LEDGER_TABLE: refOf(data.table),
+        LEDGER_DATA_BUCKET: refOf(data.dataBucket),
+        LEDGER_ANCHORS_BUCKET: refOf(data.anchorsBucket),
+        LEDGER_SIGNER_KEY_ID: arnOf(keys.signer),
+        LEDGER_SECRETS_KEY_ID: arnOf(keys.secrets),
+        LEDGER_EVENTS_QUEUE_URL: refOf(queues.queues.events),
+        LEDGER_EXPORTS_QUEUE_URL: refOf(queues.queues.exports),
+        LEDGER_DELIVERIES_QUEUE_URL: refOf(queues.queues.deliveries),
+        LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: refOf(queues.deadLetterQueues.deliveries),
         LEDGER_EPOCH_MS: '300000',
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'agent-ledger',
@@ -231,29 +172,28 @@ describe('functions', () => {
   });
 
   it('builds links on the API URL (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
-    const variables = (stack: Synthesized, spec: RouteSpec) => {
-      const route = stack.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!;
-      return stack.template.toJSON().Resources[logicalId(route.function.function)].Properties.Environment.Variables as Record<string, unknown>;
+    const variables = (stack: Synthesized) => {
+      const fn = stack.stack.api.routes.find((candidate) => candidate.spec.id === routes.signUp.id)!.function.function;
+      return inRootTerms(fn, resourceOf(fn).Properties.Environment.Variables as Record<string, unknown>);
     };
-    const apiUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
+    const apiUrl = JSON.stringify(variables(synth).LEDGER_PUBLIC_URL);
     expect(apiUrl).toContain(logicalId(synth.stack.api.httpApi));
     expect(apiUrl).toContain('execute-api');
-    const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp] }, { publicUrl: 'https://ledger.example.com/' });
-    expect(variables(custom, routes.signUp).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
+    const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp], workers: [] }, { publicUrl: 'https://ledger.example.com/' });
+    expect(variables(custom).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
   });
 
   it('sizes each route function from its route: memory, timeout, tracing, own log group', () => {
     for (const spec of deployedRoutes) {
-      const fn = resources[routeFunctionId(spec)]!;
+      const fn = routeFunction(spec);
       const memory = spec.method === 'POST' && spec.path === '/v1/operations' ? 1024 : 512;
-      expect(fn.Properties, spec.id).toMatchObject({
-        Handler: 'index.handler',
+      expect(resourceOf(fn.function).Properties, spec.id).toMatchObject({
         MemorySize: memory,
         Timeout: spec.timeoutSeconds ?? 10,
         TracingConfig: { Mode: 'Active' },
       });
-      const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
-      expect(resources[logGroupId]?.Properties.RetentionInDays, spec.id).toBe(365);
+      expect(resourceOf(fn.function).Properties.LoggingConfig.LogGroup, spec.id).toEqual(refOf(fn.logGroup));
+      expect(resourceOf(fn.logGroup).Properties.RetentionInDays, spec.id).toBe(365);
     }
   });
 });
@@ -266,17 +206,19 @@ describe('http api', () => {
   });
 
   it('routes every METHOD /path of the route table to its own function, and $default to not-found', () => {
-    const apiRoutes = ofType('AWS::ApiGatewayV2::Route');
-    const keys = apiRoutes.map(([, route]) => route.Properties.RouteKey as string).sort();
+    const keys = everywhere(synth, 'AWS::ApiGatewayV2::Route').map((route) => route.Properties.RouteKey as string).sort();
     expect(keys).toEqual([...deployedRoutes.map((spec) => `${spec.method} ${spec.path}`), '$default'].sort());
 
-    const targetFunction = (routeKey: string): string => {
-      const [, route] = apiRoutes.find(([, candidate]) => candidate.Properties.RouteKey === routeKey)!;
-      const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+    const targetFunction = (route: (typeof synth.stack.api.routes)[number]['route']): string => {
+      const resources = templateOf(route).toJSON().Resources as Record<string, CfnResource>;
+      const integrationId = resourceOf(route).Properties.Target['Fn::Join'][1][1].Ref as string;
       return resources[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
     };
-    for (const spec of deployedRoutes) expect(targetFunction(`${spec.method} ${spec.path}`)).toBe(routeFunctionId(spec));
-    expect(targetFunction('$default')).toBe(logicalId(synth.stack.api.notFoundFunction.function));
+    for (const { spec, route, function: fn } of synth.stack.api.routes) {
+      expect(Stack.of(route), spec.id).toBe(Stack.of(fn.function));
+      expect(targetFunction(route), spec.id).toBe(logicalId(fn.function));
+    }
+    expect(targetFunction(synth.stack.api.notFoundRoute)).toBe(logicalId(synth.stack.api.notFoundFunction.function));
   });
 
   it('logs access on the $default stage and throttles it', () => {
@@ -288,15 +230,30 @@ describe('http api', () => {
     });
   });
 
-  it('outputs the API URL, the table and the bucket names', () => {
+  it('throttles POST /v1/operations below the KMS Sign quota (submitRateLimit, submitBurstLimit), once its nested route stack exists', () => {
+    const submitArea = Stack.of(routeFunction(routes.submitOperation).function) as NestedStack;
+    const stage = resourceOf(synth.stack.api.stage) as CfnResource & { DependsOn?: string[] };
+    expect(stage.Properties.RouteSettings).toEqual({ 'POST /v1/operations': { ThrottlingRateLimit: 250, ThrottlingBurstLimit: 250 } });
+    // API Gateway refuses route settings for a route key that does not exist yet.
+    expect(stage.DependsOn).toContain(logicalId(submitArea.nestedStackResource!));
+
+    const raised = synthesize({ lambdasDir: stubs.dir, routes: [routes.submitOperation], workers: [] }, { submitRateLimit: '900', submitBurstLimit: '1200' });
+    expect(resourceOf(raised.stack.api.stage).Properties.RouteSettings).toEqual({
+      'POST /v1/operations': { ThrottlingRateLimit: 900, ThrottlingBurstLimit: 1200 },
+    });
+    // Without the route there is nothing to throttle.
+    expect(resourceOf(variant.stack.api.stage).Properties.RouteSettings).toBeUndefined();
+  });
+
+  it('outputs the API URL, the table and bucket names, the alarm topic and the dashboard', () => {
     expect(Object.keys(synth.template.toJSON().Outputs).sort()).toEqual(
-      ['AnchorsBucketName', 'ApiUrl', 'DataBucketName', 'TableName'].sort(),
+      ['AlarmTopicArn', 'AnchorsBucketName', 'ApiUrl', 'DashboardName', 'DataBucketName', 'TableName'].sort(),
     );
   });
 });
 
 describe('data', () => {
-  it('builds the table of TABLE_DESIGN: on demand, PITR, deletion protection, encrypted, TTL, retained', () => {
+  it('builds the table of TABLE_DESIGN: on demand, PITR, deletion protection, encrypted, TTL, retained, its stream of new images (the outbox)', () => {
     const [[, table], ...others] = ofType('AWS::DynamoDB::Table') as [[string, CfnResource]];
     expect(others).toEqual([]);
     expect(table.DeletionPolicy).toBe('Retain');
@@ -311,10 +268,17 @@ describe('data', () => {
         { AttributeName: TABLE_DESIGN.sortKey, KeyType: 'RANGE' },
       ],
     });
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: TABLE_DESIGN.stream });
     const indexes = table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[];
     expect(indexes).toHaveLength(TABLE_DESIGN.globalIndexes.length);
-    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: { ProjectionType: string } }[]).map((index) => index.Projection.ProjectionType);
-    expect(projections).toEqual(TABLE_DESIGN.globalIndexes.map((index) => index.projection.type));
+    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: unknown }[]).map((index) => index.Projection);
+    expect(projections).toEqual(
+      TABLE_DESIGN.globalIndexes.map(({ projection }) =>
+        'attributes' in projection
+          ? { ProjectionType: projection.type, NonKeyAttributes: [...projection.attributes] }
+          : { ProjectionType: projection.type },
+      ),
+    );
     expect(indexes.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema }))).toEqual(
       TABLE_DESIGN.globalIndexes.map((index) => ({
         IndexName: index.name,
@@ -356,9 +320,38 @@ describe('data', () => {
     for (const bucket of [dataBucket, anchorsBucket]) {
       expect(resources[logicalId(bucket)]!.Properties).toMatchObject({
         VersioningConfiguration: { Status: 'Enabled' },
-        LoggingConfiguration: { DestinationBucketName: ref(logsBucket) },
+        LoggingConfiguration: { DestinationBucketName: refOf(logsBucket) },
       });
     }
+  });
+
+  it('expires replaced versions of data objects after dataNoncurrentVersionDays (default 90), never current ones', () => {
+    const rules = (s: Synthesized) => resourceOf(s.stack.data.dataBucket).Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules(synth)).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 90 }, Status: 'Enabled' }));
+    expect(rules(variant)).toContainEqual(expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } }));
+    expect(rules(synth).filter((rule) => 'ExpirationInDays' in rule)).toEqual([]);
+  });
+
+  it('backs the table up daily into a retained vault when context tableBackup asks, with the Vault Lock asked for', () => {
+    expect(synth.stack.backup).toBeUndefined();
+    synth.template.resourceCountIs('AWS::Backup::BackupPlan', 0);
+    const { backup, data } = variant.stack;
+    expect(resourceOf(backup!.vault)).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { LockConfiguration: { MinRetentionDays: 60, ChangeableForDays: 3 } },
+    });
+    variant.template.hasResourceProperties('AWS::Backup::BackupPlan', {
+      BackupPlan: {
+        BackupPlanRule: [Match.objectLike({ ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 60 } })],
+      },
+    });
+    variant.template.hasResourceProperties('AWS::Backup::BackupSelection', {
+      BackupSelection: Match.objectLike({ Resources: [{ 'Fn::GetAtt': [logicalId(data.table), 'Arn'] }] }),
+    });
+    const governance = synthesize({ lambdasDir: stubs.dir, routes: [], workers: [] }, { tableBackup: 'true', tableBackupVaultLock: 'governance' });
+    expect(resourceOf(governance.stack.backup!.vault).Properties.LockConfiguration).toEqual({ MinRetentionDays: 35 });
+    const unlocked = synthesize({ lambdasDir: stubs.dir, routes: [], workers: [] }, { tableBackup: 'true' });
+    expect(resourceOf(unlocked.stack.backup!.vault).Properties.LockConfiguration).toBeUndefined();
   });
 
   it('locks anchors in COMPLIANCE mode for epochRetentionDays (default 365)', () => {
@@ -374,7 +367,7 @@ describe('data', () => {
 });
 
 describe('keys, queues, schedule', () => {
-  it('signs receipts with an Ed25519 KMS key and encrypts secrets with a rotated symmetric key', () => {
+  it('signs receipts with an Ed25519 KMS key and encrypts secrets with a rotated symmetric key, both with aliases', () => {
     const { signer, secrets } = synth.stack.keys;
     expect(resources[logicalId(signer)]).toMatchObject({
       DeletionPolicy: 'Retain',
@@ -384,23 +377,53 @@ describe('keys, queues, schedule', () => {
       DeletionPolicy: 'Retain',
       Properties: { EnableKeyRotation: true },
     });
+    const aliases = ofType('AWS::KMS::Alias').map(([, alias]) => [alias.Properties.AliasName, alias.Properties.TargetKeyId]);
+    expect(aliases).toEqual(
+      expect.arrayContaining([
+        ['alias/AgentLedger/receipt-signer', arnOf(signer)],
+        ['alias/AgentLedger/webhook-secrets', arnOf(secrets)],
+      ]),
+    );
+  });
+
+  it('denies disabling the receipt key or scheduling its deletion to all but the break-glass role from context', () => {
+    const denial = (s: Synthesized) =>
+      (resourceOf(s.stack.keys.signer).Properties.KeyPolicy.Statement as Record<string, unknown>[]).filter((statement) => statement.Effect === 'Deny');
+    expect(denial(synth)).toEqual([
+      { Sid: 'OnlyBreakGlassMayDisableOrDelete', Effect: 'Deny', Principal: { AWS: '*' }, Action: ['kms:DisableKey', 'kms:ScheduleKeyDeletion'], Resource: '*' },
+    ]);
+    expect(denial(variant)).toEqual([
+      expect.objectContaining({
+        Action: ['kms:DisableKey', 'kms:ScheduleKeyDeletion'],
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': BREAK_GLASS } },
+      }),
+    ]);
+    // The account keeps administering the key otherwise (CloudFormation updates its policy through it).
+    expect(resourceOf(synth.stack.keys.signer).Properties.KeyPolicy.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Allow', Action: 'kms:*' }),
+    );
+  });
+
+  it('rejects a break-glass role that is not an IAM role ARN', () => {
+    const app = new App({ context: cdkContext({ breakGlassRoleArn: 'arn:aws:iam::123456789012:user/alice' }), outdir: join(stubs.dir, 'cdk.out-glass') });
+    expect(() => new LedgerStack(app, 'BadGlass', { lambdasDir: stubs.dir, routes: [], workers: [] })).toThrow(/breakGlassRoleArn/);
   });
 
   it('gives the events, deliveries and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
     const { queues, deadLetterQueues } = synth.stack.queues;
-    // Three queues with their dead-letter queues, plus the stream worker's on-failure destination (lib/workers.ts).
-    expect(ofType('AWS::SQS::Queue')).toHaveLength(7);
+    // Three queues with their dead-letter queues; the workers' own dead-letter queues are in their nested stack (lib/workers.ts).
+    expect(ofType('AWS::SQS::Queue')).toHaveLength(6);
     for (const name of ['events', 'deliveries', 'exports'] as const) {
       expect(resources[logicalId(queues[name])]!.Properties).toMatchObject({
         SqsManagedSseEnabled: true,
-        RedrivePolicy: { deadLetterTargetArn: arn(deadLetterQueues[name]), maxReceiveCount: 5 },
+        RedrivePolicy: { deadLetterTargetArn: arnOf(deadLetterQueues[name]), maxReceiveCount: 5 },
       });
       expect(resources[logicalId(deadLetterQueues[name])]!.Properties.SqsManagedSseEnabled).toBe(true);
     }
     const queuePolicies = ofType('AWS::SQS::QueuePolicy');
     for (const queue of [...Object.values(queues), ...Object.values(deadLetterQueues)]) {
       const policy = queuePolicies.find(([, candidate]) =>
-        (candidate.Properties.Queues as unknown[]).some((queueRef) => JSON.stringify(queueRef) === JSON.stringify(ref(queue))),
+        (candidate.Properties.Queues as unknown[]).some((queueRef) => JSON.stringify(queueRef) === JSON.stringify(refOf(queue))),
       );
       expect(policy?.[1].Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
@@ -409,105 +432,9 @@ describe('keys, queues, schedule', () => {
   });
 
   it('runs the epoch schedule every 5 minutes', () => {
-    synth.template.resourceCountIs('AWS::Events::Rule', 1);
-    synth.template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
-  });
-});
-
-describe('workers', () => {
-  const workerFunctionId = (id: string) =>
-    logicalId(variant.stack.workers.node.findChild(id).node.findChild('Function'));
-
-  it('consumes a queue in batches, reporting item failures, with a visibility timeout of 6x the timeout', () => {
-    const { queues } = variant.stack.queues;
-    variant.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: workerFunctionId('DeliverWebhooks') },
-      EventSourceArn: arn(queues.events),
-      BatchSize: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-    });
-    expect(variant.template.toJSON().Resources[logicalId(queues.events)].Properties.VisibilityTimeout).toBe(180);
-  });
-
-  it('runs schedule workers from the 5-minute rule', () => {
-    variant.template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(5 minutes)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [workerFunctionId('SealEpoch'), 'Arn'] } })],
-    });
-  });
-
-  it('gives workers their uses as grants', () => {
-    const actions = statementsOfFunction(variant.template, workerFunctionId('SealEpoch')).flatMap(actionsOf);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 's3:PutObject', 'kms:Sign']));
-    expect(actions.filter((action) => action.startsWith('sqs:'))).toEqual([]);
-  });
-});
-
-describe('grants', () => {
-  const logsAndTraces = (fnId: string): Statement[] => [
-    {
-      Effect: 'Allow',
-      Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-      Resource: { 'Fn::GetAtt': [resources[fnId]!.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] },
-    },
-    { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
-  ];
-
-  it('lets a route with no uses (Health) write its own logs and traces, nothing more', () => {
-    const fnId = routeFunctionId(routes.health);
-    expect(routes.health.uses).toEqual([]);
-    expect(sorted(statementsOfFunction(synth.template, fnId))).toEqual(sorted(logsAndTraces(fnId)));
-  });
-
-  it('lets Jwks (uses: signer) sign and read the public key of the signer key only, and touch no table', () => {
-    const fnId = routeFunctionId(routes.jwks);
-    const statements = statementsOfFunction(synth.template, fnId);
-    expect(sorted(statements)).toEqual(
-      sorted([
-        ...logsAndTraces(fnId),
-        {
-          Effect: 'Allow',
-          Action: ['kms:DescribeKey', 'kms:GetPublicKey', 'kms:Sign'],
-          Resource: arn(synth.stack.keys.signer),
-        },
-      ]),
-    );
-    expect(statements.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
-  });
-
-  it('lets DeepHealth read (never write) the table and the data bucket, use the signer and reach the events queue', () => {
-    const statements = statementsOfFunction(synth.template, routeFunctionId(routes.deepHealth));
-    const actions = statements.flatMap(actionsOf);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 's3:List*', 'kms:DescribeKey', 'sqs:GetQueueAttributes']));
-    expect(actions.filter((action) => DYNAMODB_WRITES.includes(action) || action.startsWith('s3:Put'))).toEqual([]);
-  });
-
-  it('grants each route exactly the services its uses name, and writes only with a write use', () => {
-    for (const spec of deployedRoutes) {
-      const actions = statementsOfFunction(synth.template, routeFunctionId(spec)).flatMap(actionsOf);
-      const services = new Set(actions.map((action) => action.split(':')[0]));
-      services.delete('logs');
-      services.delete('xray');
-      const expected = new Set(spec.uses.map((use) => SERVICE_OF[use]).filter((service) => service !== undefined));
-      expect([...services].sort(), spec.id).toEqual([...expected].sort());
-      if (!spec.uses.includes('table:write')) {
-        expect(actions.filter((action) => DYNAMODB_WRITES.includes(action)), spec.id).toEqual([]);
-      }
-      if (!spec.uses.includes('data:write') && !spec.uses.includes('anchors:write')) {
-        expect(actions.filter((action) => action.startsWith('s3:Put')), spec.id).toEqual([]);
-      }
-    }
-  });
-
-  it('grants "*" resources only for X-Ray, and no function may delete objects or use service-wide actions', () => {
-    for (const [id] of ledgerFunctions()) {
-      for (const statement of statementsOfFunction(synth.template, id)) {
-        const actions = actionsOf(statement);
-        // X-Ray and, for the stream worker's event source, dynamodb:ListStreams support no resource-level permissions.
-        if (statement.Resource === '*') expect(actions.every((action) => action.startsWith('xray:') || action === 'dynamodb:ListStreams'), id).toBe(true);
-        expect(actions.filter((action) => /^s3:Delete|:\*$/.test(action)), id).toEqual([]);
-      }
-    }
+    const workers = templateOf(synth.stack.workers);
+    workers.resourceCountIs('AWS::Events::Rule', 1);
+    workers.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED' });
   });
 });
 
@@ -516,9 +443,12 @@ describe('settings', () => {
     variant.template.hasResourceProperties('AWS::S3::Bucket', {
       ObjectLockConfiguration: { Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 30 } } },
     });
-    variant.template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: { LEDGER_TSA_URL: TSA_URL, LEDGER_RETIRED_SERVICE_KEYS: RETIRED_KEYS.join(',') } },
-    });
+    for (const { function: fn } of variant.stack.functions) {
+      expect(resourceOf(fn.function).Properties.Environment.Variables, fn.node.path).toMatchObject({
+        LEDGER_TSA_URL: TSA_URL,
+        LEDGER_RETIRED_SERVICE_KEYS: RETIRED_KEYS.join(','),
+      });
+    }
   });
 
   it('rejects a retired receipt key that is not a base64url Ed25519 public key', () => {
@@ -527,8 +457,16 @@ describe('settings', () => {
   });
 
   it('rejects a malformed knob when the stack is built', () => {
-    const app = new App({ context: cdkContext({ epochRetentionDays: 'a year' }), outdir: join(stubs.dir, 'cdk.out-bad') });
-    expect(() => new LedgerStack(app, 'Bad', { lambdasDir: stubs.dir })).toThrow(/epochRetentionDays/);
+    for (const [key, value] of [
+      ['epochRetentionDays', 'a year'],
+      ['dataNoncurrentVersionDays', '0'],
+      ['alarmEmail', 'not an address'],
+      ['tableBackup', 'yes'],
+      ['tableBackupVaultLock', 'forever'],
+    ]) {
+      const app = new App({ context: cdkContext({ [key!]: value }), outdir: join(stubs.dir, `cdk.out-bad-${key}`) });
+      expect(() => new LedgerStack(app, 'Bad', { lambdasDir: stubs.dir, routes: [], workers: [] }), key).toThrow(new RegExp(key!));
+    }
   });
 });
 
@@ -538,14 +476,14 @@ describe('cdk-nag (AwsSolutions)', () => {
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
   });
 
-  it('has the findings of every Resource kind and of both worker kinds acknowledged, so new entries synthesize', () => {
+  it('has the findings of every Resource kind and of every worker kind acknowledged, so new entries synthesize', () => {
     const report = new AwsSolutionsChecks().validateScope(variant.app);
     expect(report.violations.map((violation) => violation.ruleName)).toEqual([]);
   });
 
   it('runs as a Validations plugin (as in bin/ledger.ts) that fails synthesis on an unacknowledged finding', () => {
     const app = new App({ context: cdkContext(), outdir: join(stubs.dir, 'cdk.out') });
-    const stack = new LedgerStack(app, 'AgentLedger', { lambdasDir: stubs.dir, routes: [] });
+    const stack = new LedgerStack(app, 'AgentLedger', { lambdasDir: stubs.dir, routes: [], workers: [] });
     // A bucket without server access logs: AwsSolutions-S1.
     new Bucket(stack, 'UnloggedBucket', { enforceSSL: true });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

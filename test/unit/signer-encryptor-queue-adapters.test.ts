@@ -4,10 +4,10 @@ import { createPublicKey, generateKeyPairSync, sign as nodeSign } from 'node:cry
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DecryptCommand, DescribeKeyCommand, EncryptCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { DecryptCommand, EncryptCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ed25519Jwk, jwkThumbprint, verify } from '@agent-ledger/protocol';
 import { KmsEncryptor } from '../../lambdas/adapters/aws/kms-encryptor.js';
 import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
@@ -15,6 +15,7 @@ import { SqsQueue } from '../../lambdas/adapters/aws/sqs-queue.js';
 import { FileEncryptor } from '../../lambdas/adapters/local/file-encryptor.js';
 import { FileSigner } from '../../lambdas/adapters/local/file-signer.js';
 import { SignerBusyError } from '../../lambdas/domain/ports.js';
+import { metrics, MetricNames } from '../../lambdas/metrics.js';
 
 const kmsMock = mockClient(KMSClient);
 const sqsMock = mockClient(SQSClient);
@@ -30,6 +31,38 @@ afterAll(() => Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, f
 beforeEach(() => {
   kmsMock.reset();
   sqsMock.reset();
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** The names of the metrics recorded from now on. */
+function recordedMetrics(): string[] {
+  const names: string[] = [];
+  vi.spyOn(metrics, 'addMetric').mockImplementation((name) => (names.push(name), metrics));
+  vi.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => metrics);
+  return names;
+}
+
+const throttled = () => Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+
+describe('KMS throttling (the Kms-Throttles alarm)', () => {
+  it('counts each call KMS refused as throttled, signer and encryptor alike (the signer then answers SignerBusyError, the encryptor rethrows)', async () => {
+    const names = recordedMetrics();
+    kmsMock.on(SignCommand).rejects(throttled());
+    kmsMock.on(EncryptCommand).rejects(throttled());
+    const kms = new KMSClient({ region: 'us-east-1' });
+    await expect(new KmsSigner(kms, 'k').sign(new Uint8Array(32))).rejects.toBeInstanceOf(SignerBusyError);
+    await expect(new KmsEncryptor(kms, 'k').encrypt('secret', { webhook_id: 'w' })).rejects.toMatchObject({ name: 'ThrottlingException' });
+    expect(names).toEqual([MetricNames.KmsThrottles, MetricNames.KmsThrottles]);
+  });
+
+  it('does not count other failures, nor successes', async () => {
+    const names = recordedMetrics();
+    kmsMock.on(SignCommand).rejectsOnce(new Error('AccessDeniedException')).resolves({ Signature: new Uint8Array(64) });
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'k');
+    await expect(signer.sign(new Uint8Array(32))).rejects.toThrow('AccessDeniedException');
+    await signer.sign(new Uint8Array(32));
+    expect(names).toEqual([]);
+  });
 });
 
 describe('KmsSigner', () => {
@@ -76,8 +109,7 @@ describe('KmsSigner', () => {
 
   it('turns KMS throttling (after the SDK retries) into SignerBusyError; other failures stay as they are', async () => {
     kmsMock.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(spki) });
-    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
-    kmsMock.on(SignCommand).rejects(throttled);
+    kmsMock.on(SignCommand).rejects(throttled());
     // No SDK retries here, so the test does not wait out their backoff.
     const signer = new KmsSigner(new KMSClient({ region: 'us-east-1', maxAttempts: 1 }), 'key-1');
     await expect(signer.sign(new Uint8Array([1]))).rejects.toBeInstanceOf(SignerBusyError);
@@ -85,9 +117,12 @@ describe('KmsSigner', () => {
     await expect(signer.sign(new Uint8Array([1]))).rejects.toMatchObject({ name: 'DisabledException' });
   });
 
-  it('pings with DescribeKey', async () => {
-    kmsMock.on(DescribeKeyCommand).rejects(new Error('AccessDenied'));
-    await expect(new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'k').ping()).rejects.toThrow();
+  it('pings with a fresh GetPublicKey, the one call its public-key grant allows, even with the key cached', async () => {
+    kmsMock.on(GetPublicKeyCommand).resolvesOnce({ PublicKey: new Uint8Array(spki) }).rejects(new Error('DisabledException'));
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1' }), 'k');
+    await signer.kid();
+    await expect(signer.ping()).rejects.toThrow('DisabledException');
+    expect(kmsMock.commandCalls(GetPublicKeyCommand)).toHaveLength(2);
   });
 });
 

@@ -73,6 +73,9 @@ function parseVerificationToken(token: string): { email: string; code: string } 
 
 type Fetch = typeof fetch;
 
+/** The hosted UI's token endpoint answers in well under a second; a hang fails the sign-in inside the route's timeout. */
+const TOKEN_ENDPOINT_TIMEOUT_MS = 5_000;
+
 interface IdClaims {
   sub?: string;
   email?: string;
@@ -282,6 +285,8 @@ export class CognitoIdentityProvider implements IdentityProvider {
   async redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity> {
     const response = await this.fetchFn(this.endpoint('/oauth2/token'), {
       method: 'POST',
+      // Connection, headers and body in one bound, like the SDK clients' (sdk-client-settings.ts).
+      signal: AbortSignal.timeout(TOKEN_ENDPOINT_TIMEOUT_MS),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         grant_type: 'authorization_code',

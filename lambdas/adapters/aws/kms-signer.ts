@@ -2,18 +2,13 @@
  * Receipt signer backed by a KMS key of spec ECC_NIST_EDWARDS25519 (PROTOCOL.md, Receipt):
  * `Sign` with `ED25519_SHA_512` and MessageType `RAW` is pure Ed25519 (RFC 8032 PureEdDSA)
  * over the message; the private half never leaves KMS. The public key is fetched once per
- * cold start and cached.
+ * cold start and cached. Throttled calls are counted (kms-throttles.ts).
  */
 import { createPublicKey } from 'node:crypto';
-import { DescribeKeyCommand, GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
 import { SignerBusyError, type Signer } from '../../domain/ports.js';
-
-/** KMS answers a request over its quota with ThrottlingException (HTTP 400), or 429 from the front end. */
-function isThrottling(error: unknown): boolean {
-  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return name === 'ThrottlingException' || name === 'TooManyRequestsException' || $metadata?.httpStatusCode === 429;
-}
+import { countingThrottles, isThrottling } from './kms-throttles.js';
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -26,7 +21,7 @@ export class KmsSigner implements Signer {
   ) {}
 
   private jwk(): Promise<Ed25519Jwk> {
-    this.publicJwk ??= this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })).then((out) => {
+    this.publicJwk ??= countingThrottles(this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId }))).then((out) => {
       if (!out.PublicKey) throw new Error('KMS GetPublicKey returned no key');
       // KMS returns a DER SubjectPublicKeyInfo; node parses it and gives the raw x coordinate as a JWK.
       const x = createPublicKey({ key: Buffer.from(out.PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }).x;
@@ -46,8 +41,9 @@ export class KmsSigner implements Signer {
   async sign(message: Uint8Array): Promise<Uint8Array> {
     let out;
     try {
-      out = await this.kms.send(
-        new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
+      // A throttled Sign is still counted (KmsThrottles) before it becomes RATE_LIMITED.
+      out = await countingThrottles(
+        this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
       );
     } catch (error) {
       // The SDK already retried with backoff; past that, the caller is told to come back.
@@ -63,7 +59,11 @@ export class KmsSigner implements Signer {
     return [current, ...this.retired.filter((jwk) => jwk.kid !== current.kid)];
   }
 
+  /**
+   * A fresh GetPublicKey, not the cached one: it fails when KMS is unreachable or the key is
+   * disabled, and needs no permission beyond the public key's (lib/grants.ts 'signer:public-key').
+   */
   async ping(): Promise<void> {
-    await this.kms.send(new DescribeKeyCommand({ KeyId: this.keyId }));
+    await countingThrottles(this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId })));
   }
 }

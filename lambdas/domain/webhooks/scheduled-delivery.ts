@@ -12,7 +12,7 @@
  */
 import { claimScheduledAttempt, recordScheduledAttempt } from '../../store/webhook-deliveries.js';
 import { getWebhook } from '../../store/webhooks.js';
-import { MetricUnit, recordMetrics } from '../../metrics.js';
+import { MetricNames, MetricUnit, recordMetrics } from '../../metrics.js';
 import type { Ports } from '../ports.js';
 import { sendDeliveryMessage, type DeliveryMessage } from './delivery-message.js';
 import { noteDeliveryOutcome } from './failure-run.js';
@@ -53,8 +53,8 @@ export async function processDeliveryMessage(ports: ScheduledDeliveryPorts, mess
   const finishedAt = Date.now();
   recordMetrics(
     [
-      { name: 'WebhookAttempts', unit: MetricUnit.Count, value: 1 },
-      { name: 'WebhookAttemptLatency', unit: MetricUnit.Milliseconds, value: attempt.latency_ms },
+      { name: MetricNames.WebhookAttempts, unit: MetricUnit.Count, value: 1 },
+      { name: MetricNames.WebhookAttemptLatency, unit: MetricUnit.Milliseconds, value: attempt.latency_ms },
     ],
     { outcome: succeeded ? 'succeeded' : attempt.error?.startsWith('refused') ? 'refused' : 'failed' },
   );
@@ -69,7 +69,7 @@ export async function processDeliveryMessage(ports: ScheduledDeliveryPorts, mess
       // The message that would carry the next attempt goes to the dead-letter queue: an
       // operator's redrive from there makes one more attempt of a failed delivery.
       await ports.queue.sendToDeadLetters('deliveries', { body: { ...message, attempt: message.attempt + 1, wait_seconds: 0 } satisfies DeliveryMessage });
-      recordMetrics([{ name: 'WebhookDeliveriesFailed', unit: MetricUnit.Count, value: 1 }]);
+      recordMetrics([{ name: MetricNames.WebhookDeliveriesFailed, unit: MetricUnit.Count, value: 1 }]);
       await record({ record: attempt, status: 'failed', nextAttemptAt: null });
     }
   }

@@ -21,7 +21,7 @@ export const publicRoutes = {
     auth: 'public',
     summary: 'Each dependency (table, object store, signer, queue) with status and latency; 503 when any is down.',
     response: { status: 200, body: deepHealthResponse },
-    uses: ['table:read', 'data:read', 'signer', 'queue:events'],
+    uses: ['table:read', 'data:read', 'signer:public-key', 'queue:events'],
   }),
   jwks: route({
     id: 'Jwks',
@@ -31,7 +31,7 @@ export const publicRoutes = {
     auth: 'public',
     summary: 'The receipt-signing public keys (PROTOCOL.md, Receipt).',
     response: { status: 200, body: jwksResponse },
-    uses: ['signer'],
+    uses: ['signer:public-key'],
   }),
   openApi: route({
     id: 'OpenApi',

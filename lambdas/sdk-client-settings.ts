@@ -1,0 +1,67 @@
+/**
+ * Timeouts and retries of every AWS SDK client the functions create (store/clients.ts and
+ * the clients of runtime/: KMS, SQS, Cognito), so that a dependency that stops answering
+ * fails its call well inside the Lambda timeout and the request ends as INTERNAL_ERROR
+ * instead of hanging until Lambda kills it (README, Deploy to AWS).
+ *
+ * The SDK's defaults wait forever for a connection and for a response (a `requestTimeout`
+ * alone only logs a warning unless `throwOnRequestTimeout` is set). In AWS an attempt may take
+ * a 1 s connection and then 2 s: in all for the small JSON calls of DynamoDB, KMS, SQS and
+ * Cognito, which answer in milliseconds; without a byte for S3, whose object bodies may be
+ * large and take longer to stream than to start. A call makes at most two attempts (one
+ * retry covers a dropped connection or a throttle), so the worst case stays near 6 s, under
+ * the 10 s of a route.
+ *
+ * The local stack's engines (DynamoDB Local, s3rver) share a small machine with the tests
+ * and may take seconds to answer, so there the bounds are wide, but still bounds.
+ */
+import type { Stage } from './config.js';
+
+/** `api`: request-response calls with small bodies; `objects`: S3, whose bodies may be large. */
+export type SdkClientKind = 'api' | 'objects';
+
+export interface SdkClientSettings {
+  readonly maxAttempts: number;
+  readonly requestHandler: {
+    /** The TCP (and TLS) connection, in ms. */
+    readonly connectionTimeout: number;
+    /** The whole request and response, in ms (thrown as TimeoutError with throwOnRequestTimeout). */
+    readonly requestTimeout?: number;
+    readonly throwOnRequestTimeout?: boolean;
+    /** Time without a byte on the socket, in ms. */
+    readonly socketTimeout?: number;
+  };
+}
+
+const api = (connection: number, request: number, maxAttempts: number): SdkClientSettings => ({
+  maxAttempts,
+  requestHandler: { connectionTimeout: connection, requestTimeout: request, throwOnRequestTimeout: true },
+});
+const objects = (connection: number, idle: number, maxAttempts: number): SdkClientSettings => ({
+  maxAttempts,
+  requestHandler: { connectionTimeout: connection, socketTimeout: idle },
+});
+
+export const SDK_CLIENT_SETTINGS: Readonly<Record<Stage, Readonly<Record<SdkClientKind, SdkClientSettings>>>> = {
+  aws: { api: api(1_000, 2_000, 2), objects: objects(1_000, 2_000, 2) },
+  local: { api: api(5_000, 30_000, 3), objects: objects(5_000, 30_000, 3) },
+};
+
+/** The settings of a client for `stage`, as SDK client configuration (a fresh copy per client). */
+export function sdkClientSettings(stage: Stage, kind: SdkClientKind = 'api'): { maxAttempts: number; requestHandler: SdkClientSettings['requestHandler'] } {
+  const { maxAttempts, requestHandler } = SDK_CLIENT_SETTINGS[stage][kind];
+  return { maxAttempts, requestHandler: { ...requestHandler } };
+}
+
+/**
+ * The longest a call can take when its dependency accepts connections but never answers:
+ * every attempt waits out the connection and the request (or idle) timeout, with the SDK's
+ * retry delay (at most 2^n × 100 ms before retry n for a transient error) in between.
+ */
+export function worstCaseCallMs(settings: SdkClientSettings): number {
+  const { maxAttempts, requestHandler } = settings;
+  const attempt = requestHandler.connectionTimeout + (requestHandler.requestTimeout ?? requestHandler.socketTimeout ?? Infinity);
+  let delays = 0;
+  for (let retry = 1; retry < maxAttempts; retry++) delays += 2 ** retry * 100;
+  return maxAttempts * attempt + delays;
+}

@@ -1,0 +1,215 @@
+/**
+ * Least privilege, function by function: every function's execution role allows exactly the
+ * actions its route or worker needs, on exactly the resources they touch, derived from the
+ * table below and the entry's `uses`. The table says what the code calls (lambdas/store/,
+ * lambdas/adapters/aws/), written down here independently of lib/grants.ts, so routes and
+ * workers added to their tables are checked without touching this file, and a grant that
+ * widens fails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Resource, RouteSpec } from '../../lambdas/routes/route-spec.js';
+import { routeList, routes } from '../../lambdas/routes/routes.js';
+import { CURSOR_PURPOSE } from '../../lambdas/shared/cursor-purpose.js';
+import { TABLE_DESIGN } from '../../lambdas/store/table-design.js';
+import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
+import { workerList } from '../../lambdas/workers/worker-table.js';
+import type { LedgerFunction } from '../../lib/function.js';
+import type { LedgerStack } from '../../lib/ledger-stack.js';
+import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, rootStatementsOf, StubLambdas, synthesize, type Synthesized } from './support.js';
+
+/** One permission: actions on one resource, under a condition or none, in the terms of the root template. */
+type Allowed = readonly [resource: unknown, actions: readonly string[], condition?: unknown];
+
+const join = (arn: unknown, suffix: string) => ({ 'Fn::Join': ['', [arn, suffix]] });
+
+/** What each `uses` entry lets a function do, resource by resource. */
+function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
+  const { table, dataBucket, anchorsBucket } = stack.data;
+  const tableRead: Allowed[] = [
+    [arnOf(table), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']],
+    ...TABLE_DESIGN.globalIndexes.map((index): Allowed => [join(arnOf(table), `/index/${index.name}`), ['dynamodb:Query']]),
+  ];
+  const bucket = (construct: typeof dataBucket, writes: readonly string[]): Allowed[] => [
+    [arnOf(construct), ['s3:ListBucket']],
+    [join(arnOf(construct), '/*'), ['s3:GetObject', ...writes]],
+  ];
+  const send = ['sqs:SendMessage', 'sqs:GetQueueAttributes'];
+  const EXPECTED: Record<Resource, Allowed[]> = {
+    'table:read': tableRead,
+    'table:write': [...tableRead, [arnOf(table), ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']]],
+    'data:read': bucket(dataBucket, []),
+    // Multipart uploads are PutObject to IAM; the exports worker aborts a failed export's upload.
+    'data:write': bucket(dataBucket, ['s3:PutObject', 's3:AbortMultipartUpload']),
+    'anchors:read': bucket(anchorsBucket, []),
+    'anchors:write': bucket(anchorsBucket, ['s3:PutObject']),
+    signer: [[arnOf(stack.keys.signer), ['kms:Sign', 'kms:GetPublicKey']]],
+    'signer:public-key': [[arnOf(stack.keys.signer), ['kms:GetPublicKey']]],
+    'secrets:encrypt': [[arnOf(stack.keys.secrets), ['kms:Encrypt']]],
+    'secrets:decrypt': [[arnOf(stack.keys.secrets), ['kms:Decrypt']]],
+    // The audit cursors (domain/audit/cursor.ts): only under their own encryption context.
+    cursors: [[arnOf(stack.keys.secrets), ['kms:Encrypt', 'kms:Decrypt'], { StringEquals: { 'kms:EncryptionContext:purpose': 'audit-query-cursor' } }]],
+    'queue:events': [[arnOf(stack.queues.queues.events), send]],
+    'queue:exports': [[arnOf(stack.queues.queues.exports), send]],
+    // Retries, and after the last attempt the delivery's message moved to the dead-letter queue.
+    'queue:deliveries': [
+      [arnOf(stack.queues.queues.deliveries), send],
+      [arnOf(stack.queues.deadLetterQueues.deliveries), ['sqs:SendMessage']],
+    ],
+    identity: [[arnOf(stack.identity.userPool), ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser']]],
+  };
+  return EXPECTED[use];
+}
+
+/** What every function may do: write its own log group, and send X-Ray traces (which take no resource). */
+function baseline(fn: LedgerFunction): Allowed[] {
+  return [
+    [arnOf(fn.logGroup), ['logs:CreateLogStream', 'logs:PutLogEvents']],
+    ['*', ['xray:PutTraceSegments', 'xray:PutTelemetryRecords']],
+  ];
+}
+
+/** What a worker's trigger adds: receiving from its queue, sending to its own dead-letter queue, reading the table's stream. */
+function triggerGrants(stack: LedgerStack, worker: WorkerSpec): Allowed[] {
+  const deadLetters = stack.workers.deadLetterQueues[worker.id];
+  switch (worker.trigger.kind) {
+    case 'queue':
+      return [[arnOf(stack.queues.queues[worker.trigger.queue]), ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']]];
+    case 'schedule':
+      return [[arnOf(deadLetters!), ['sqs:SendMessage']]];
+    case 'stream':
+      return [
+        [arnOf(deadLetters!), ['sqs:SendMessage']],
+        [
+          join(arnOf(stack.data.table), '/stream/*'),
+          ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+        ],
+      ];
+  }
+}
+
+/** Allowed pairs as sorted `action on resource` lines, so merged or split statements compare equal. */
+function lines(allowed: readonly Allowed[]): string[] {
+  return [
+    ...new Set(
+      allowed.flatMap(([resource, actions, condition]) =>
+        actions.map((action) => `${action} on ${JSON.stringify(resource)}${condition === undefined ? '' : ` if ${JSON.stringify(condition)}`}`),
+      ),
+    ),
+  ].sort();
+}
+
+function actualLines(fn: LedgerFunction): string[] {
+  return lines(
+    rootStatementsOf(fn).flatMap((statement) => {
+      expect(statement.Effect).toBe('Allow');
+      const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+      return resources.map((resource): Allowed => [resource, actionsOf(statement), statement.Condition]);
+    }),
+  );
+}
+
+function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]): void {
+  const { stack } = synth;
+  for (const { spec, function: fn } of stack.api.routes) {
+    const expected = [...baseline(fn), ...spec.uses.flatMap((use) => expectedFor(stack, use))];
+    expect(actualLines(fn), spec.id).toEqual(lines(expected));
+  }
+  expect(actualLines(stack.api.notFoundFunction), 'NotFound').toEqual(lines(baseline(stack.api.notFoundFunction)));
+  for (const worker of workers) {
+    const fn = stack.workers.functions.find(({ function: candidate }) => candidate.node.id === worker.id)!.function;
+    const expected = [...baseline(fn), ...worker.uses.flatMap((use) => expectedFor(stack, use)), ...triggerGrants(stack, worker)];
+    expect(actualLines(fn), worker.id).toEqual(lines(expected));
+  }
+}
+
+let stubs: StubLambdas;
+let synth: Synthesized;
+let variant: Synthesized;
+
+beforeAll(() => {
+  stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...EVERY_KIND_WORKERS]);
+  synth = synthesize({ lambdasDir: stubs.dir });
+  variant = synthesize({ lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: EVERY_KIND_WORKERS });
+});
+afterAll(() => stubs?.remove());
+
+describe('each function is allowed exactly what its uses need', () => {
+  it('for every route and worker of the real tables (the $default route: its logs and traces only)', () => {
+    checkEveryFunction(synth, workerList);
+  });
+
+  it('for every Resource kind and every trigger kind', () => {
+    checkEveryFunction(variant, EVERY_KIND_WORKERS);
+  });
+});
+
+/** DynamoDB actions that change items. */
+const DYNAMODB_WRITE = /^dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)$/;
+
+describe('what the split grants mean for real routes', () => {
+  const actionsOfRoute = (spec: RouteSpec) =>
+    rootStatementsOf(synth.stack.api.routes.find((route) => route.spec.id === spec.id)!.function).flatMap(actionsOf);
+  const actionsOfFunction = (id: string) => rootStatementsOf(synth.stack.functions.find(({ function: fn }) => fn.node.id === id)!.function).flatMap(actionsOf);
+
+  it('the JWKS and the deep health probe read the public key and cannot sign', () => {
+    for (const spec of [routes.jwks, routes.deepHealth]) {
+      expect(actionsOfRoute(spec), spec.id).toContain('kms:GetPublicKey');
+      expect(actionsOfRoute(spec), spec.id).not.toContain('kms:Sign');
+    }
+    expect(actionsOfRoute(routes.submitOperation)).toContain('kms:Sign');
+  });
+
+  it('the audit query may Query each index of its filters, and use the secrets key only for its own cursors', () => {
+    const statements = rootStatementsOf(synth.stack.api.routes.find((route) => route.spec.id === routes.auditQuery.id)!.function);
+    const queried = statements.filter((statement) => actionsOf(statement).includes('dynamodb:Query')).flatMap((statement) => JSON.stringify(statement.Resource));
+    for (const index of ['ops_by_agent', 'ops_by_type', 'ops_by_agent_type']) expect(queried.join(), index).toContain(`/index/${index}`);
+    const kms = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(kms[0]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } });
+  });
+
+  it('webhook secrets: registration may only encrypt, delivery and test only decrypt', () => {
+    const kmsActions = (id: string) => actionsOfFunction(id).filter((action) => action.startsWith('kms:'));
+    expect(kmsActions(routes.registerWebhook.id)).toEqual(['kms:Encrypt']);
+    for (const id of [routes.testWebhook.id, routes.redeliver.id, 'WebhookDeliveries']) expect(kmsActions(id), id).toEqual(['kms:Decrypt']);
+  });
+
+  it('the outbox forwarder (ForwardEvents) reads only the table\'s stream and sends only to the events queue', () => {
+    const fn = synth.stack.workers.functions.find(({ function: candidate }) => candidate.node.id === 'ForwardEvents')!.function;
+    const { stack } = synth;
+    expect(actualLines(fn)).toEqual(
+      lines([
+        ...baseline(fn),
+        [join(arnOf(stack.data.table), '/stream/*'), ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']],
+        [arnOf(stack.queues.queues.events), ['sqs:SendMessage', 'sqs:GetQueueAttributes']],
+        [arnOf(stack.workers.deadLetterQueues.ForwardEvents!), ['sqs:SendMessage']],
+      ]),
+    );
+  });
+
+  it('events leave only through the outbox: the sealer and the exports worker cannot send them, the webhook fan-out cannot sign or write', () => {
+    const sqsActionsOn = (id: string, queue: unknown) =>
+      rootStatementsOf(synth.stack.functions.find(({ function: fn }) => fn.node.id === id)!.function)
+        .filter((statement) => JSON.stringify(statement.Resource).includes(JSON.stringify(queue)))
+        .flatMap(actionsOf);
+    const events = arnOf(synth.stack.queues.queues.events);
+    for (const id of ['SealEpochs', 'ExportFiles']) expect(sqsActionsOn(id, events), id).toEqual([]);
+    const fanout = actionsOfFunction('WebhookFanout');
+    expect(fanout.filter((action) => action.startsWith('kms:') || action.startsWith('s3:') || DYNAMODB_WRITE.test(action))).toEqual([]);
+  });
+
+  it('no function may Scan, BatchWriteItem, delete objects, use a data key or any action wildcard', () => {
+    for (const { function: fn } of synth.stack.functions) {
+      const actions = rootStatementsOf(fn).flatMap(actionsOf);
+      expect(actions.filter((action) => /Scan|BatchWriteItem|^s3:Delete|GenerateDataKey|ReEncrypt|\*/.test(action)), fn.node.path).toEqual([]);
+    }
+  });
+
+  it('grants "*" resources only for X-Ray, which has no resource-level permissions', () => {
+    for (const { function: fn } of synth.stack.functions) {
+      for (const statement of rootStatementsOf(fn)) {
+        if (statement.Resource === '*') expect(actionsOf(statement).every((action) => action.startsWith('xray:')), fn.node.path).toBe(true);
+      }
+    }
+  });
+});
