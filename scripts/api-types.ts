@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { openApiDocument } from '../lambdas/http/openapi-document.js';
-import { routeList } from '../lambdas/routes.js';
+import { routeList } from '../lambdas/routes/routes.js';
 
 export const API_TYPES_FILE = fileURLToPath(new URL('../client/src/generated/api.ts', import.meta.url));
 
