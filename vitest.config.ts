@@ -7,17 +7,18 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // One run covers every package: protocol unit tests, the client (SDK, built CLI, hooks), the service's unit,
 // integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests, and the console in
 // a real browser; then the protocol's tests again on its browser build.
+// Projects do not inherit the root's test options; both take these.
+const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
     projects: [
       {
         // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
         // the published form is client/dist, which the client tests run as a user would.
         resolve: { alias: { '@agent-ledger/client': new URL('./client/src/index.ts', import.meta.url).pathname } },
         test: {
+          ...common,
           name: 'ledger',
           include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'console/test/**/*.test.ts', 'test/**/*.test.ts'],
           // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
@@ -34,6 +35,7 @@ export default defineConfig({
         // the tests of every module that uses the twins, with the node:crypto/node:buffer modules swapped in.
         plugins: [protocolBrowserPlugin()],
         test: {
+          ...common,
           name: 'protocol-browser',
           root: new URL('./protocol', import.meta.url).pathname,
           include: [

@@ -4,13 +4,14 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalize } from '@agent-ledger/protocol';
+import { canonicalize, verifyReceipt } from '@agent-ledger/protocol';
 import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
 import { config } from '../../lambdas/config.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { tamperReceipt } from '../support/tamper.js';
 
 const stack = useLedgerStack();
 let orgId: string;
@@ -55,7 +56,7 @@ async function setRowAttribute(operationId: string, name: string, value: string)
 describe('GET /v1/operations/:id', () => {
   it('returns the SPEC.md §2.2 row, the receipt reference and the payload', async () => {
     const { first, agentId } = await twoOperations();
-    expect(Object.keys(first).sort()).toEqual(['operation', 'payload', 'receipt']);
+    expect(Object.keys(first).sort()).toEqual(['operation', 'payload', 'previous_operation_id', 'receipt', 'signed_receipt']);
     expect(first.operation).toMatchObject({ agent_id: agentId, org_id: orgId, seq_no: 1, subject: '{"id":"acme/app","kind":"repository"}', action: '{"verb":"run"}' });
     expect(Object.keys(first.operation)).toHaveLength(17);
     expect(first.receipt).toEqual({
@@ -66,6 +67,20 @@ describe('GET /v1/operations/:id', () => {
       created_at: expect.any(Number),
     });
     expect(first.payload).toEqual({ step: 1, secret: 'pii' });
+  });
+
+  it('carries what an outside verifier needs: the signed receipt as stored and the predecessor’s id', async () => {
+    const { first, second } = await twoOperations();
+    const jwks = (await api('GET', '/.well-known/service/jwks.json')).body;
+    expect(verifyReceipt(first.signed_receipt, jwks)).toBe(true);
+    expect(first.signed_receipt).toMatchObject({ operation_id: first.operation.operation_id, seq_no: 1, chain_hash: first.operation.chain_hash });
+    expect(first.previous_operation_id).toBeNull();
+    expect(second.previous_operation_id).toBe(first.operation.operation_id);
+    // Tampered evidence is shown as stored, so the verifier sees it fail.
+    const tampered = await tamperReceipt(orgId, first.operation.operation_id);
+    const again = (await api('GET', `/v1/operations/${first.operation.operation_id}`)).body;
+    expect(again.signed_receipt).toEqual(tampered);
+    expect(verifyReceipt(again.signed_receipt, jwks)).toBe(false);
   });
 });
 
@@ -111,7 +126,7 @@ describe('verify', () => {
 
   it('receipt turns false when the stored receipt is altered or replaced by another operation’s', async () => {
     const { first, second } = await twoOperations();
-    await putObject(first.receipt.store_receipt_key, '{"not":"a receipt"}');
+    await tamperReceipt(orgId, first.operation.operation_id, () => ({ not: 'a receipt' }));
     expect(await verify(first.operation.operation_id)).toEqual({ valid: false, checks: { signature: true, chain: true, receipt: false } });
     // A genuine, validly signed receipt of another operation does not stand in.
     const other = await s3().send(new GetObjectCommand({ Bucket: config().dataBucket, Key: second.receipt.store_receipt_key }));

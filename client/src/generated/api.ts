@@ -184,6 +184,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The social sign-in providers that are configured (google, github); empty when none is.
+         * @description Auth: public.
+         */
+        get: operations["AuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/callback/{provider}": {
         parameters: {
             query?: never;
@@ -1436,6 +1456,37 @@ export interface operations {
                         url: string;
                         /** @constant */
                         redirect: true;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        social: ("google" | "github")[];
                     };
                 };
             };
@@ -2915,6 +2966,11 @@ export interface operations {
                             store_receipt_key: string;
                             created_at: number;
                         } | null;
+                        /** @description The stored signed receipt (SPEC.md §2.3), as stored. */
+                        signed_receipt: {
+                            [key: string]: unknown;
+                        } | null;
+                        previous_operation_id: string | null;
                         payload?: {
                             [key: string]: unknown;
                         } | string | null;

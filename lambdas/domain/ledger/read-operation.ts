@@ -1,6 +1,10 @@
 /**
  * GET /v1/operations/:operation_id (SPEC.md §4.5): the stored row (§2.2), the stored receipt
- * reference (§2.3) and the payload when it was stored. A receipt that a failure after commit
+ * reference (§2.3) and the payload when it was stored. Beyond SPEC.md, for a verifier that
+ * trusts nothing the server concludes (the console checks in the browser): the signed receipt
+ * as stored (`signed_receipt`, §2.3; null when the stored object is not JSON) and
+ * `previous_operation_id`, the agent's record at seq_no − 1 (null for the first), whose
+ * chain_hash this record's prev_chain_hash must equal. A receipt that a failure after commit
  * left unwritten is completed here. If that completion fails too (the
  * signer or the queue still down), the operation is shown all the same, with `receipt: null`:
  * it is committed, and hiding it would tell the client to resubmit a record that can only be
@@ -16,9 +20,9 @@ import { loadReceipt, type ReceiptPorts } from './receipt-completion.js';
 
 type Payload = Record<string, unknown> | string | null;
 
-async function withReceipt(ports: ReceiptPorts, row: OperationItem): Promise<OperationItem | null> {
+async function withReceipt(ports: ReceiptPorts, row: OperationItem): Promise<{ row: OperationItem; stored: unknown } | null> {
   try {
-    return (await loadReceipt(ports, row)).row;
+    return await loadReceipt(ports, row);
   } catch (error) {
     logger.error('receipt completion failed; answering without a receipt reference', {
       operation_id: row.operation_id,
@@ -37,9 +41,14 @@ function parsePayload(text: string): { payload?: Payload } {
   }
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export async function readOperationWithReceipt(ports: ReceiptPorts, caller: OrgCaller, operationId: string) {
   const found = await findVisibleOperation(caller, operationId);
-  const [completed, payloadText] = await Promise.all([withReceipt(ports, found), getJsonText(found.store_payload_key)]);
+  const [loaded, payloadText] = await Promise.all([withReceipt(ports, found), getJsonText(found.store_payload_key)]);
+  const completed = loaded?.row ?? null;
   const row = completed ?? found;
   return {
     operation: storedOperationView(row),
@@ -52,6 +61,8 @@ export async function readOperationWithReceipt(ports: ReceiptPorts, caller: OrgC
             created_at: completed.receipt_created_at,
           }
         : null,
+    signed_receipt: loaded !== null && isObject(loaded.stored) ? loaded.stored : null,
+    previous_operation_id: row.prev_operation_id ?? null,
     // Absent once erased (PROTOCOL.md: a payload can be erased while everything still verifies).
     ...(payloadText === null ? {} : parsePayload(payloadText)),
   };
