@@ -23,7 +23,7 @@ function AnchorCell({ epoch }: { epoch: Schemas['Epoch'] }) {
   }
   return (
     <>
-      <button type="button" onClick={() => void load.run()} disabled={load.busy} aria-label={`Show the anchor of the epoch from ${new Date(epoch.start_time).toISOString()}`}>
+      <button type="button" onClick={() => void load.run()} disabled={load.busy} aria-label={`Show anchor of the epoch from ${new Date(epoch.start_time).toISOString()}`}>
         Show anchor
       </button>
       <ErrorText error={load.error} />

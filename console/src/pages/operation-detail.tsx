@@ -14,6 +14,15 @@ function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
+/** JSON in a scrollable block that the keyboard can reach (and scroll) too. */
+function Json({ label, children }: { label: string; children: string }) {
+  return (
+    <pre tabIndex={0} aria-label={label}>
+      {children}
+    </pre>
+  );
+}
+
 function prettyJsonText(text: string): string {
   try {
     return pretty(JSON.parse(text));
@@ -139,15 +148,15 @@ export function OperationDetailPage({ operation_id }: { operation_id: string }) 
               <section aria-labelledby="record">
                 <h2 id="record">Record</h2>
                 <h3>Subject</h3>
-                <pre>{prettyJsonText(got.operation.subject)}</pre>
+                <Json label="Subject">{prettyJsonText(got.operation.subject)}</Json>
                 <h3>Action</h3>
-                <pre>{prettyJsonText(got.operation.action)}</pre>
+                <Json label="Action">{prettyJsonText(got.operation.action)}</Json>
                 <h3>Payload</h3>
-                {'payload' in got ? <pre>{pretty(got.payload)}</pre> : <p class="muted">Erased (still bound by payload_hash).</p>}
+                {'payload' in got ? <Json label="Payload">{pretty(got.payload)}</Json> : <p class="muted">Erased (still bound by payload_hash).</p>}
               </section>
               <section aria-labelledby="receipt">
                 <h2 id="receipt">Receipt</h2>
-                {got.signed_receipt ? <pre>{pretty(got.signed_receipt)}</pre> : <p class="muted">No receipt stored.</p>}
+                {got.signed_receipt ? <Json label="Signed receipt">{pretty(got.signed_receipt)}</Json> : <p class="muted">No receipt stored.</p>}
               </section>
             </div>
           </>

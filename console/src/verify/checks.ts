@@ -136,9 +136,6 @@ function receiptCheck(e: Evidence): Check {
   const label = 'Service receipt';
   const r = e.signedReceipt as Receipt | null;
   if (r === null) return fail('receipt', label, 'no signed receipt is stored for this operation (or it is not JSON)');
-  const mismatch = (['operation_id', 'org_id', 'agent_id', 'seq_no', 'chain_hash'] as const).find((name) => r[name] !== e.row[name]);
-  if (mismatch) return fail('receipt', label, `the receipt's ${mismatch} differs from the operation's`);
-  if (r.server_received_at !== e.row.created_at) return fail('receipt', label, "the receipt's server_received_at differs from the operation's created_at");
   let hash: string;
   try {
     hash = receiptHash(r);
@@ -149,7 +146,10 @@ function receiptCheck(e: Evidence): Check {
   if (!verifyWithJwks(e.jwks, r.service_kid, receiptSigningInput(r.receipt_hash), r.service_signature)) {
     return fail('receipt', label, `the service signature does not verify with JWKS key ${r.service_kid}`);
   }
-  return pass('receipt', label, `receipt_hash recomputes and the service signature verifies with JWKS key ${r.service_kid}`);
+  const mismatch = (['operation_id', 'org_id', 'agent_id', 'seq_no', 'chain_hash'] as const).find((name) => r[name] !== e.row[name]);
+  if (mismatch) return fail('receipt', label, `the receipt's ${mismatch} differs from the operation's`);
+  if (r.server_received_at !== e.row.created_at) return fail('receipt', label, "the receipt's server_received_at differs from the operation's created_at");
+  return pass('receipt', label, `receipt_hash recomputes, the service signature verifies with JWKS key ${r.service_kid}, and it names this operation's seq_no and chain_hash`);
 }
 
 function inclusionCheck(e: Evidence): Check {
