@@ -7,7 +7,9 @@
  * narrower role, whose pages lack what the role may not do. Every page passes axe-core and
  * leaves a screenshot (test/support/browser.ts).
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -22,20 +24,28 @@ import { tamperReceipt } from '../../test/support/tamper.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
 
 const CONSOLE = fileURLToPath(new URL('..', import.meta.url));
-const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const PASSWORD = 'correct horse battery';
 /** The issue's budget for the production bundle (gzipped). */
 const BUNDLE_BUDGET_BYTES = 200 * 1024;
 
 let tsa: OpensslTsa;
+let dist: string;
 beforeAll(async () => {
-  // The stack serves console/dist; build it from the sources under test (npm ci builds it too).
-  const [started] = await Promise.all([startOpensslTsa(), build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn' })]);
+  // The console built from the sources under test, into a directory of its own: console/dist is
+  // read by other test files (the CDK stack's, npm start's) at the same time.
+  dist = await mkdtemp(join(tmpdir(), 'console-dist-'));
+  const [started] = await Promise.all([startOpensslTsa(), build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } })]);
   tsa = started;
 }, 120_000);
-afterAll(() => tsa?.stop());
+afterAll(async () => {
+  await tsa?.stop();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
 // Epochs of one second, anchored by a local RFC 3161 TSA, so the inclusion and anchor checks apply within the test.
-const stack = useLedgerStack(() => ({ env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url } }));
+const stack = useLedgerStack(() => ({
+  env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url },
+  consoleDir: dist,
+}));
 
 let browser: Browser;
 let owner: { context: BrowserContext; page: Page; email: string };
@@ -86,9 +96,9 @@ async function waitForSealed(count: number): Promise<void> {
 
 describe('the console, end to end in Chromium', () => {
   it('stays within its bundle budget', async () => {
-    const assets = await readdir(`${DIST}assets`);
+    const assets = await readdir(join(dist, 'assets'));
     let total = 0;
-    for (const file of assets) total += gzipSync(await readFile(`${DIST}assets/${file}`), { level: 9 }).length;
+    for (const file of assets) total += gzipSync(await readFile(join(dist, 'assets', file)), { level: 9 }).length;
     expect(total).toBeLessThan(BUNDLE_BUDGET_BYTES);
   });
 

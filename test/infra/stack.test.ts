@@ -222,14 +222,15 @@ describe('functions', () => {
     }
   });
 
-  it('builds links on the API URL (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
+  it('builds links on the console distribution (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
     const variables = (stack: Synthesized, spec: RouteSpec) => {
       const route = stack.stack.api.routes.find((candidate) => candidate.spec.id === spec.id)!;
       return stack.template.toJSON().Resources[logicalId(route.function.function)].Properties.Environment.Variables as Record<string, unknown>;
     };
-    const apiUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
-    expect(apiUrl).toContain(logicalId(synth.stack.api.httpApi));
-    expect(apiUrl).toContain('execute-api');
+    // The console's CloudFront origin also carries the API (lib/console.ts), so mailed links open the console.
+    const publicUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
+    expect(publicUrl).toContain(logicalId(synth.stack.console.distribution));
+    expect(publicUrl).toContain('https://');
     const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp] }, { publicUrl: 'https://ledger.example.com/' });
     expect(variables(custom, routes.signUp).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
   });
@@ -280,9 +281,9 @@ describe('http api', () => {
     });
   });
 
-  it('outputs the API URL, the table and the bucket names', () => {
+  it('outputs the console URL, the API URL, the table and the bucket names', () => {
     expect(Object.keys(synth.template.toJSON().Outputs).sort()).toEqual(
-      ['AnchorsBucketName', 'ApiUrl', 'DataBucketName', 'TableName'].sort(),
+      ['AnchorsBucketName', 'ApiUrl', 'ConsoleUrl', 'DataBucketName', 'TableName'].sort(),
     );
   });
 });
@@ -318,7 +319,8 @@ describe('data', () => {
 
   it('keeps every bucket private, encrypted, retained and TLS-only', () => {
     const buckets = ofType('AWS::S3::Bucket');
-    expect(buckets).toHaveLength(3);
+    // data, anchors, access logs, and the console's site and CloudFront logs (lib/console.ts).
+    expect(buckets).toHaveLength(5);
     const policies = ofType('AWS::S3::BucketPolicy');
     for (const [id, bucket] of buckets) {
       expect(bucket.DeletionPolicy, id).toBe('Retain');

@@ -43,6 +43,10 @@ export class StubLambdas {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, 'export const handler = async () => undefined;\n');
     }
+    // A built console for lib/console.ts to deploy (synthesize passes it as consoleDir).
+    mkdirSync(join(this.dir, 'console-dist', 'assets'), { recursive: true });
+    writeFileSync(join(this.dir, 'console-dist', 'index.html'), '<!doctype html><title>console</title>\n');
+    writeFileSync(join(this.dir, 'console-dist', 'assets', 'index-stub.js'), '\n');
   }
 
   remove(): void {
@@ -62,7 +66,7 @@ export function synthesize(
 ): Synthesized {
   // Synthesize into the stub directory (removed after the tests) rather than a fresh temp dir per app.
   const app = new App({ context: cdkContext(context), outdir: mkdtempSync(join(props.lambdasDir, 'cdk.out-')) });
-  const stack = new LedgerStack(app, 'AgentLedger', props);
+  const stack = new LedgerStack(app, 'AgentLedger', { consoleDir: join(props.lambdasDir, 'console-dist'), ...props });
   return { app, stack, template: Template.fromStack(stack) };
 }
 

@@ -36,6 +36,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Visibility timeout of the queue workers; default each worker's timeout. Short values make retry tests quick. */
   visibilityTimeoutMs?: number;
+  /** The built console the server serves (default console/dist). */
+  consoleDir?: string;
 }
 
 export interface TestStack {
@@ -85,6 +87,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         port: 0,
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
+        ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
       });
     } catch (error) {
       restoreEnv();
