@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { useAction } from '../components/action.js';
+import { Pager, useCursors } from '../components/pager.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
@@ -32,16 +33,15 @@ function AnchorCell({ epoch }: { epoch: Schemas['Epoch'] }) {
 }
 
 export function EpochsPage() {
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const page = cursors.length - 1;
+  const paging = useCursors();
   const epochs = useResource(
-    () => call(api.GET('/v1/epochs', { params: { query: { limit: 20, ...(cursors[page] ? { cursor: cursors[page] } : {}) } } })),
-    [page, cursors[page]],
+    () => call(api.GET('/v1/epochs', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
+    [paging.page, paging.cursor],
   );
   return (
     <>
       <PageTitle title="Epochs">
-        <button type="button" onClick={() => (page === 0 ? epochs.reload() : setCursors([undefined]))}>
+        <button type="button" onClick={() => (paging.page === 0 ? epochs.reload() : paging.reset())}>
           Refresh
         </button>
       </PageTitle>
@@ -80,14 +80,7 @@ export function EpochsPage() {
                 ))}
               </tbody>
             </table>
-            <div class="actions">
-              <button type="button" disabled={page === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Newer
-              </button>
-              <button type="button" disabled={!data.cursor} onClick={() => setCursors([...cursors, data.cursor])}>
-                Older
-              </button>
-            </div>
+            <Pager paging={paging} next={data.cursor} labels={['Newer', 'Older']} />
           </>
         )}
       </Loaded>

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
+import { Pager, useCursors } from '../components/pager.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
@@ -76,17 +77,16 @@ function AuditQuery() {
   const { query, route, path } = useLocation();
   const applied = filtersOf(query);
   const [draft, setDraft] = useState<Filters>(applied);
-  // cursors[i] opens page i + 1; page 1 has none.
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const paging = useCursors();
   const [refreshes, setRefreshes] = useState(0);
-  const page = cursors.length - 1;
+  const page = paging.page;
   const key = FILTER_NAMES.map((name) => applied[name]).join('|');
-  const result = useResource(() => audit(applied, cursors[page]), [key, page, refreshes]);
+  const result = useResource(() => audit(applied, paging.cursor), [key, page, refreshes]);
 
   const apply = (event: Event) => {
     event.preventDefault();
     const params = new URLSearchParams(Object.entries(draft).filter(([, value]) => value !== ''));
-    setCursors([undefined]);
+    paging.reset();
     route(`${path}?${params}`);
   };
   const set = (name: keyof Filters) => (event: { currentTarget: HTMLInputElement }) => setDraft({ ...draft, [name]: event.currentTarget.value });
@@ -130,7 +130,7 @@ function AuditQuery() {
           <button
             type="button"
             onClick={() => {
-              setCursors([undefined]);
+              paging.reset();
               setRefreshes((n) => n + 1);
             }}
           >
@@ -173,14 +173,7 @@ function AuditQuery() {
                 ))}
               </tbody>
             </table>
-            <div class="actions">
-              <button type="button" disabled={page === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-                Previous page
-              </button>
-              <button type="button" disabled={!data.cursor} onClick={() => setCursors([...cursors, data.cursor])}>
-                Next page
-              </button>
-            </div>
+            <Pager paging={paging} next={data.cursor} />
           </>
         )}
       </Loaded>

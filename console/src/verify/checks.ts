@@ -24,6 +24,7 @@ import {
   type Jwk,
   type OperationRecord,
   type Receipt,
+  type StoredOperationRow,
 } from '@agent-ledger/protocol';
 
 export type CheckStatus = 'passed' | 'failed' | 'pending';
@@ -35,24 +36,8 @@ export interface Check {
   reason: string;
 }
 
-export interface StoredRow {
-  operation_id: string;
-  org_id: string;
-  agent_id: string;
-  seq_no: number;
-  operation_type: string;
-  issued_at: number;
-  ttl_ms: number;
-  nonce: string;
-  subject: string;
-  action: string;
-  payload_hash: string;
-  prev_chain_hash: string;
-  chain_hash: string;
-  agent_pubkey_kid: string;
-  signature: string;
-  created_at: number;
-}
+/** The stored row as GET /v1/operations/{id} and the audit query return it (SPEC.md §2.2). */
+export type StoredRow = StoredOperationRow;
 
 export interface Evidence {
   row: StoredRow;
