@@ -12,7 +12,7 @@ export type Stage = 'aws' | 'local';
 export type SignerConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
 export type EncryptorConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
 export type QueueConfig =
-  | { kind: 'sqs'; eventsUrl: string; exportsUrl: string }
+  | { kind: 'sqs'; eventsUrl: string; deliveriesUrl: string; exportsUrl: string; deliveriesDeadLetterUrl: string }
   | { kind: 'memory' };
 /**
  * Who checks passwords and runs social sign-in (DESIGN.md, Cognito vs local identity
@@ -84,6 +84,14 @@ export interface Config {
    * users may lower it, never below 2^14.
    */
   scryptN: number;
+  /**
+   * LEDGER_EXPORT_RUN_SECONDS: how long one run of the exports worker writes before it saves
+   * and re-queues the rest (domain/exports/run-export.ts). Unset: until a margin before the
+   * Lambda deadline. Short values make the continuation easy to watch and test locally.
+   */
+  exportRunSeconds: number | undefined;
+  /** LEDGER_EXPORT_PART_MB: the multipart upload's part size, at least S3's minimum of 5 MiB (default 8). */
+  exportPartBytes: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -216,6 +224,13 @@ function scryptCost(env: Env, name: string): number {
   return value;
 }
 
+/** S3 refuses parts under 5 MiB (all but the last), and 10,000 parts must hold the largest export. */
+function exportPartBytes(env: Env, name: string): number {
+  const mib = positiveInt(env, name, 8);
+  if (mib < 5 || mib > 512) throw new ConfigError(`${name} must be 5 to 512 (MiB), got "${env[name]}"`);
+  return mib * 1024 * 1024;
+}
+
 /** LEDGER_DEV_OAUTH: only the local stack with the local identity provider may turn it on. */
 function devOAuth(env: Env, stage: Stage, identity: IdentityConfig): boolean {
   if (!bool(env, 'LEDGER_DEV_OAUTH')) return false;
@@ -234,7 +249,9 @@ export function parseConfig(env: Env): Config {
       : {
           kind: 'sqs',
           eventsUrl: required(env, 'LEDGER_EVENTS_QUEUE_URL'),
+          deliveriesUrl: required(env, 'LEDGER_DELIVERIES_QUEUE_URL'),
           exportsUrl: required(env, 'LEDGER_EXPORTS_QUEUE_URL'),
+          deliveriesDeadLetterUrl: required(env, 'LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL'),
         };
   const identity = identitySource(env, stage);
   return {
@@ -264,6 +281,8 @@ export function parseConfig(env: Env): Config {
     devOAuth: devOAuth(env, stage, identity),
     publicUrl: baseUrl(env, 'LEDGER_PUBLIC_URL'),
     scryptN: scryptCost(env, 'LEDGER_SCRYPT_N'),
+    exportRunSeconds: env.LEDGER_EXPORT_RUN_SECONDS ? positiveInt(env, 'LEDGER_EXPORT_RUN_SECONDS', 1) : undefined,
+    exportPartBytes: exportPartBytes(env, 'LEDGER_EXPORT_PART_MB'),
   };
 }
 

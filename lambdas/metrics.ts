@@ -13,6 +13,9 @@
  * | ReceiptSigningLatency    | Milliseconds | (service)       | each receipt signature (runtime/signer.ts) |
  * | EpochsSealed             | Count        | (service)       | each sealer run (workers/seal-epochs.ts) |
  * | OperationsSealed         | Count        | (service)       | each sealer run                    |
+ * | WebhookAttempts          | Count        | outcome         | each scheduled delivery attempt: succeeded, failed, refused (egress policy) (domain/webhooks/scheduled-delivery.ts) |
+ * | WebhookAttemptLatency    | Milliseconds | outcome         | each scheduled delivery attempt    |
+ * | WebhookDeliveriesFailed  | Count        | (service)       | deliveries given up after the last attempt (dead-lettered) |
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 

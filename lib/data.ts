@@ -101,7 +101,9 @@ function ledgerTable(scope: Construct): Table {
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.ALL,
+      ...(index.projection === 'all'
+        ? { projectionType: ProjectionType.ALL }
+        : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.include] }),
     });
   }
   return table;

@@ -11,7 +11,10 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
 import type { Resource } from '../lambdas/routes/route-spec.js';
+import type { BundleAssets } from '../lambdas/workers/worker-spec.js';
 import { BUNDLE_ALIASES, BUNDLE_SETTINGS, bundleDefines } from './bundling.js';
 import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
 import { readSdkTracing } from './settings.js';
@@ -26,6 +29,15 @@ export interface LedgerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   readonly memorySize?: number;
   readonly timeoutSeconds?: number;
+  /** Package files copied next to the bundle (worker-spec.ts BundleAssets). */
+  readonly bundleAssets?: BundleAssets;
+}
+
+/** Shell commands that copy `assets` into the bundle's output directory (NodejsFunction commandHooks, run locally). */
+export function assetCopyCommands(assets: BundleAssets, outputDir: string): string[] {
+  const require = createRequire(join(PROJECT_ROOT, 'package.json'));
+  const target = join(outputDir, assets.dir);
+  return [`mkdir -p "${target}"`, ...assets.packageFiles.map((file) => `cp "${require.resolve(file)}" "${join(target, basename(file))}"`)];
 }
 
 export class LedgerFunction extends Construct {
@@ -77,6 +89,15 @@ export class LedgerFunction extends Construct {
         externalModules: [...BUNDLE_SETTINGS.external],
         define: bundleDefines({ sdkTracing: readSdkTracing(scope) }),
         esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, path]) => [`--alias:${name}`, path])),
+        ...(props.bundleAssets
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_inputDir: string, outputDir: string) => assetCopyCommands(props.bundleAssets as BundleAssets, outputDir),
+              },
+            }
+          : {}),
       },
     });
   }

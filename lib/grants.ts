@@ -7,6 +7,7 @@
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Resource } from '../lambdas/routes/route-spec.js';
 import type { LedgerResources } from './resources.js';
+import { CURSOR_PURPOSE } from '../lambdas/shared/cursor-purpose.js';
 
 /** What the receipt signer may be asked: sign, publish the public key, and the health probe. */
 export const SIGNER_ACTIONS = ['kms:Sign', 'kms:GetPublicKey', 'kms:DescribeKey'] as const;
@@ -36,9 +37,26 @@ const GRANTS: Record<Resource, Grant> = {
   },
   'secrets:encrypt': ({ secretsKey }, grantee) => secretsKey.grantEncrypt(grantee),
   'secrets:decrypt': ({ secretsKey }, grantee) => secretsKey.grantDecrypt(grantee),
+  // Encrypt and decrypt only under the cursor's encryption context (domain/audit/cursor.ts),
+  // so a function that pages cannot open a webhook secret sealed with the same key.
+  cursors: ({ secretsKey }, grantee) => {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['kms:Encrypt', 'kms:Decrypt'],
+        resources: [secretsKey.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': CURSOR_PURPOSE } },
+      }),
+    );
+  },
   // grantSendMessages includes sqs:GetQueueAttributes, which the deep health probe calls.
   'queue:events': ({ queues }, grantee) => queues.events.grantSendMessages(grantee),
   'queue:exports': ({ queues }, grantee) => queues.exports.grantSendMessages(grantee),
+  // Retries are new messages on the deliveries queue; after the last attempt the worker moves
+  // the delivery's message to the dead-letter queue itself (README, Webhooks).
+  'queue:deliveries': ({ queues, deadLetterQueues }, grantee) => {
+    queues.deliveries.grantSendMessages(grantee);
+    deadLetterQueues.deliveries.grantSendMessages(grantee);
+  },
   // Sign-up's Admin* calls on the one user pool (identity.ts); sign-in uses public Cognito APIs.
   identity: ({ identity }, grantee) => identity.grant(grantee),
 };

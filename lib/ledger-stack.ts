@@ -69,6 +69,7 @@ export class LedgerStack extends Stack {
       signerKey: this.keys.signer,
       secretsKey: this.keys.secrets,
       queues: this.queues.queues,
+      deadLetterQueues: this.queues.deadLetterQueues,
       identity: this.identity,
     };
     const environment = functionEnvironment(this.resources, settings);

@@ -204,8 +204,10 @@ function grantFindings(stack: NagScope, use: Resource): Acknowledgement[] {
     // Explicit actions on one key, SQS send on one queue, or no grant at all: no wildcard.
     case 'signer':
     case 'secrets:decrypt':
+    case 'cursors':
     case 'queue:events':
     case 'queue:exports':
+    case 'queue:deliveries':
     case 'identity':
       return [];
   }

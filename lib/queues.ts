@@ -1,6 +1,6 @@
 /**
- * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (webhook deliveries) and
- * `exports` (export jobs). Each has a dead-letter queue, so a message that keeps failing stops
+ * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (the facts webhooks
+ * announce), `deliveries` (one message per webhook delivery attempt) and `exports` (export jobs). Each has a dead-letter queue, so a message that keeps failing stops
  * being retried after a few attempts and waits there for an operator instead of being lost.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -12,7 +12,7 @@ import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 /** Deliveries after which a message moves to the dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 
-const QUEUE_NAMES = ['events', 'exports'] as const satisfies readonly QueueName[];
+const QUEUE_NAMES = ['events', 'deliveries', 'exports'] as const satisfies readonly QueueName[];
 
 export interface LedgerQueuesProps {
   /** The workers; a queue's visibility timeout follows the slowest worker consuming it. */

@@ -20,6 +20,7 @@ export interface LedgerResources {
   /** Symmetric key for webhook secrets. */
   readonly secretsKey: Key;
   readonly queues: Readonly<Record<QueueName, Queue>>;
+  readonly deadLetterQueues: Readonly<Record<QueueName, Queue>>;
   /** The Cognito user pool and its app client (identity.ts). */
   readonly identity: LedgerIdentity;
 }

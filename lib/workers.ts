@@ -41,11 +41,14 @@ export class LedgerWorkers extends Construct {
         description: `agent-ledger worker ${worker.id}`,
         environment: props.environment,
         timeoutSeconds: worker.timeoutSeconds,
+        ...(worker.memoryMb ? { memorySize: worker.memoryMb } : {}),
+        ...(worker.bundleAssets ? { bundleAssets: worker.bundleAssets } : {}),
       });
       if (worker.trigger.kind === 'queue') {
         fn.function.addEventSource(
           new SqsEventSource(props.queues[worker.trigger.queue], {
             batchSize: worker.trigger.batchSize,
+            ...(worker.trigger.maxConcurrency ? { maxConcurrency: worker.trigger.maxConcurrency } : {}),
             // The worker reports the messages it failed; only those are retried (and, after
             // MAX_RECEIVE_COUNT deliveries, dead-lettered), not the whole batch.
             reportBatchItemFailures: true,

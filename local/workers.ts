@@ -74,6 +74,7 @@ export function startQueueWorkers(
         },
         {
           batchSize: trigger.batchSize,
+          ...(trigger.maxConcurrency ? { concurrency: trigger.maxConcurrency } : {}),
           handlerTimeoutMs: timeoutMs,
           visibilityTimeoutMs: options.visibilityTimeoutMs ?? timeoutMs,
           ...(options.maxReceiveCount ? { maxReceiveCount: options.maxReceiveCount } : {}),

@@ -18,6 +18,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
+import { latencyStats } from './bench-numbers.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiToken } from '../test/support/http-client.js';
 
@@ -40,11 +41,7 @@ function timeProcess(args: string[], env: NodeJS.ProcessEnv, input: string): Pro
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const stats = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-};
+const stats = latencyStats;
 
 async function main(): Promise<void> {
   log('building the CLI bundle and starting an in-memory local stack');

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack, type LocalStack } from '../local/stack.js';
 
-export function startBenchStack(): Promise<LocalStack> {
+export function startBenchStack(env: Record<string, string> = {}): Promise<LocalStack> {
   return startLocalStack({
     port: 0,
     memory: true,
     dataDir: join(tmpdir(), 'ledger-bench-unused'),
-    env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR' },
+    env: { LEDGER_RATE_LIMIT_RPS: '1000000000', POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'ERROR', ...env },
   });
 }

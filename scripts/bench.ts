@@ -23,17 +23,10 @@ import { chainHash, GENESIS, generateKeyPair, sha256B64u, type OperationRecord }
 import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
 import { TABLE_NAME } from '../local/stack.js';
+import { percentile, setting } from './bench-numbers.js';
 import { startBenchStack } from './bench-stack.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
 import { apiToken, json } from '../test/support/http-client.js';
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
 
 const AGENTS = setting('BENCH_AGENTS', 8);
 const SECONDS = setting('BENCH_SECONDS', 15);
@@ -70,11 +63,6 @@ async function runPhase(name: string, workers: number, step: (worker: number) =>
     }),
   );
   return { name, ok, failed, seconds: (performance.now() - started) / 1000, latenciesMs };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 function summary(result: PhaseResult) {

@@ -1,19 +1,50 @@
 /**
- * Messages on the `events` queue: one per webhook event of SPEC.md §6.1. The webhook worker
- * turns each into deliveries with the body of SPEC.md §6.2 ({event, delivery_id, org_id,
- * timestamp, data}).
+ * Messages on the `events` queue: one per webhook event of SPEC.md §6.1. The webhook fan-out
+ * worker (workers/webhook-fanout.ts) turns each into one delivery per subscribed webhook,
+ * with the body of SPEC.md §6.2 ({event, delivery_id, org_id, timestamp, data}).
+ *
+ * The data shapes below are the public contract of the deliveries (documented in the OpenAPI
+ * document's `webhooks` section, lambdas/routes/schemas/webhooks.ts); producers may change how
+ * they send, never these shapes.
  */
-export type EventType = 'operation.accepted' | 'epoch.created' | 'agent.status_changed';
+import type { EventType } from '../shared/event-types.js';
+
+export type { EventType };
+
+/** SPEC.md §6.2: for operation.accepted, data holds operation_id and agent_id. */
+export interface OperationAcceptedData {
+  operation_id: string;
+  agent_id: string;
+}
+
+/** The epoch of SPEC.md §2.11 as it was committed (times in Unix ms, root_hash base64url). */
+export interface EpochCreatedData {
+  epoch_id: string;
+  start_time: number;
+  end_time: number;
+  root_hash: string;
+  leaf_count: number;
+}
+
+/** An agent's status change (SPEC.md §3): `from` → `to`, with the reason the caller gave. */
+export interface AgentStatusChangedData {
+  agent_id: string;
+  from: string;
+  to: string;
+  reason: string;
+}
 
 export interface EventMessage {
   event: EventType;
+  /**
+   * A stable id of the fact: the same across retries and re-sends of this message, so the
+   * webhook worker derives the same delivery ids from it. Absent on messages whose id is
+   * their queue message id (operation.accepted: the receipt's queue_message_id).
+   */
+  event_id?: string;
   org_id: string;
   /** Unix ms when the event happened. */
   timestamp: number;
-  /**
-   * operation.accepted: {operation_id, agent_id} (SPEC.md §6.2);
-   * epoch.created: {epoch_id, start_time, end_time, root_hash, leaf_count};
-   * agent.status_changed: {agent_id, previous_status, status, reason}.
-   */
+  /** One of the *Data shapes above, by `event` (producers check theirs with `satisfies`). */
   data: Record<string, unknown>;
 }

@@ -16,6 +16,7 @@ export interface Ports {
   queue: Queue;
   identity: IdentityProvider;
   tsa: TimestampAuthority | undefined;
+  webhooks: WebhookTransport;
 }
 
 /** A dependency's health for GET /v1/health/deep. */
@@ -40,18 +41,33 @@ export interface Encryptor extends Pingable {
   decrypt(ciphertext: string, context: Record<string, string>): Promise<string>;
 }
 
-/** events: webhook fan-out (operation.accepted, epoch.created, agent.status_changed); exports: export jobs. */
-export type QueueName = 'events' | 'exports';
+/**
+ * events: the facts webhooks announce (operation.accepted, epoch.created, agent.status_changed);
+ * deliveries: one message per (event, webhook) delivery attempt, each on its own retry
+ * schedule; exports: export jobs.
+ */
+export type QueueName = 'events' | 'deliveries' | 'exports';
+
+/** SQS's largest DelaySeconds (15 minutes); longer waits are chained by the consumer. */
+export const MAX_DELAY_SECONDS = 900;
 
 export interface QueueMessage {
   /** JSON-serializable body. */
   body: unknown;
+  /** Seconds before the message becomes visible (SQS DelaySeconds), 0 to MAX_DELAY_SECONDS; default 0. */
+  delaySeconds?: number;
 }
 
 /** SQS in AWS, the in-process queue with SQS semantics locally. */
 export interface Queue extends Pingable {
   /** Sends one message and returns its message id (SQS MessageId). */
   send(queue: QueueName, message: QueueMessage): Promise<string>;
+  /**
+   * Puts a message on `queue`'s dead-letter queue, where an operator can look at it and
+   * redrive it: for a consumer that gave up on purpose (the last delivery attempt failed), as
+   * SQS's redrive policy does for messages that keep failing.
+   */
+  sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void>;
 }
 
 /** One delivered message as a worker sees it (the shape of an SQS record, trimmed). */
@@ -120,6 +136,37 @@ export interface IdentityProvider {
   authorizationUrl(input: { provider: SocialProvider; state: string; redirectUri: string; codeChallenge: string }): string;
   /** Redeems the authorization code the callback received. Throws UNAUTHORIZED when the code is not good. */
   redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity>;
+}
+
+/** A webhook delivery as it goes out (SPEC.md §6.2): the endpoint, the signed headers and the raw body. */
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * How one delivery attempt ended. `response`: the endpoint answered (any status; the caller
+ * decides what counts as success). `error`: no answer (timeout, connection failure, TLS) or
+ * the egress policy refused the address the URL led to (`refused`).
+ */
+export type WebhookOutcome =
+  | { kind: 'response'; status: number; latencyMs: number; /** The start of the response body (UTF-8, bounded). */ excerpt: string }
+  | { kind: 'error'; error: string; latencyMs: number; refused: boolean };
+
+/** The egress policy's answer for an endpoint URL (README, Webhooks). */
+export type EgressVerdict = { allowed: true; url: string } | { allowed: false; reason: string };
+
+/**
+ * Outbound webhook HTTP under the egress policy (README, Webhooks: https only, no internal
+ * addresses in any spelling, checked against the address actually connected to, no
+ * redirects, bounded time and response size).
+ */
+export interface WebhookTransport {
+  /** Checks an endpoint URL now (registration): its form, and every address its host resolves to. */
+  check(url: string): Promise<EgressVerdict>;
+  /** POSTs one delivery, checking the address it connects to; never throws for the endpoint's failures. */
+  post(request: WebhookRequest): Promise<WebhookOutcome>;
 }
 
 /** An RFC 3161 time-stamp token as the authority returned it (PROTOCOL.md, RFC 3161 anchor). */

@@ -11,6 +11,7 @@
 import * as z from 'zod';
 import type { RouteSpec } from '../routes/route-spec.js';
 import { errorEnvelopeSchema } from '../routes/schemas/common.js';
+import { DELIVERY_HEADERS, deliveryBodySchema, EGRESS_POLICY, webhookEventData, webhookEventSummaries } from '../routes/schemas/webhooks.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -114,6 +115,31 @@ function operation(route: RouteSpec, components: ComponentSchemas): JsonSchema {
   };
 }
 
+/**
+ * The deliveries the service POSTs to registered endpoints (SPEC.md §6.2), one entry per
+ * event type, in the document's `webhooks` section (OpenAPI 3.1 §4.8.1).
+ */
+function webhookDeliveries(components: ComponentSchemas): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    Object.entries(webhookEventData).map(([event, data]) => [
+      event,
+      {
+        post: {
+          summary: webhookEventSummaries[event as keyof typeof webhookEventData],
+          description:
+            'Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, ' +
+            'and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after ' +
+            '1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. ' +
+            EGRESS_POLICY,
+          parameters: DELIVERY_HEADERS.map(({ name, description }) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } })),
+          requestBody: { required: true, content: { 'application/json': { schema: schemaOf(deliveryBodySchema(event, data), 'output', components) } } },
+          responses: { '2XX': { description: 'Received; any 2xx status counts as delivered.' } },
+        },
+      },
+    ]),
+  );
+}
+
 export function openApiDocument(routes: readonly RouteSpec[], version: string): Record<string, unknown> {
   const components = new ComponentSchemas();
   // The error envelope carries the id `Error`: converting it registers the component.
@@ -130,6 +156,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
       description: 'Signed, hash-chained operation records of autonomous agents, anchored in Merkle epochs.',
     },
     paths,
+    webhooks: webhookDeliveries(components),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API token (SPEC.md §5)' } },
       schemas: components.schemas,

@@ -32,8 +32,11 @@ export type Resource =
   | 'signer'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
+  /** Seal and open pagination cursors with the secrets key, under their own encryption context only. */
+  | 'cursors'
   | 'queue:events'
   | 'queue:exports'
+  | 'queue:deliveries'
   | 'identity';
 
 export interface RouteRequest {

@@ -13,6 +13,9 @@ import { adminRoutes } from './route-table/admin.js';
 import { agentRoutes } from './route-table/agents.js';
 import { operationRoutes } from './route-table/operations.js';
 import { epochRoutes } from './route-table/epochs.js';
+import { auditRoutes } from './route-table/audit.js';
+import { exportRoutes } from './route-table/exports.js';
+import { webhookRoutes } from './route-table/webhooks.js';
 
 export const routes = {
   ...publicRoutes,
@@ -23,6 +26,9 @@ export const routes = {
   ...agentRoutes,
   ...operationRoutes,
   ...epochRoutes,
+  ...auditRoutes,
+  ...exportRoutes,
+  ...webhookRoutes,
 } satisfies Record<string, RouteSpec>;
 
 

@@ -10,6 +10,10 @@ import { traced } from '../tracer.js';
 export const queue = once((): Queue => {
   const source = config().queue;
   return source.kind === 'sqs'
-    ? new SqsQueue(traced(new SQSClient({ region: config().region })), { events: source.eventsUrl, exports: source.exportsUrl })
+    ? new SqsQueue(
+        traced(new SQSClient({ region: config().region })),
+        { events: source.eventsUrl, deliveries: source.deliveriesUrl, exports: source.exportsUrl },
+        { deliveries: source.deliveriesDeadLetterUrl },
+      )
     : memoryQueue();
 });

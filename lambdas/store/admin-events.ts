@@ -33,7 +33,10 @@ export type AdminAction =
   | 'agent.assign'
   | 'agent.unassign'
   | 'webhook.register'
-  | 'webhook.delete';
+  | 'webhook.delete'
+  /** Not in SPEC.md §6.3: a webhook whose deliveries kept failing was disabled, and one was enabled again. */
+  | 'webhook.disable'
+  | 'webhook.enable';
 
 export interface AdminEvent {
   event_id: string;
@@ -61,12 +64,14 @@ export interface AdminEventInput {
   targetId: string;
   details?: Record<string, unknown> | null;
   now?: number;
+  /** The event's id when the caller needs it beforehand (it names the webhook event of the same fact); default a new UUID. */
+  eventId?: string;
 }
 
 /** The Put of one admin event, to add to the transaction that makes the change. */
 export function adminEventPut(input: AdminEventInput): TransactItem {
   const event: AdminEvent = {
-    event_id: randomUUID(),
+    event_id: input.eventId ?? randomUUID(),
     org_id: input.orgId,
     actor: input.actor,
     action: input.action,

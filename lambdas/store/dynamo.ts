@@ -24,6 +24,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { dynamo } from './clients.js';
+import { TABLE_DESIGN } from './table-design.js';
 
 /** The service's one table (DESIGN.md, Data). */
 export const table = (): string => config().tableName;
@@ -49,7 +50,7 @@ export const padMs = (ms: number): string => String(ms).padStart(MS_WIDTH, '0');
 /** The table's own attributes, never part of what the store hands out. */
 const KEY_ATTRIBUTES = ['pk', 'sk', 'type'] as const;
 /** Index attributes; items that carry them drop them too when read (`strip(item, INDEX_ATTRIBUTES)`). */
-export const INDEX_ATTRIBUTES = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] as const;
+export const INDEX_ATTRIBUTES: readonly string[] = TABLE_DESIGN.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey]);
 
 /** Drops the table's key attributes (and `extra` ones) so an item reaches the domain as a plain record. */
 export function strip<T>(item: Item, extra: readonly string[] = []): T {

@@ -7,7 +7,7 @@
  * | agent       | ORG#<org>                            | AGENT#<agent>      | carries the chain head (seq_no, chain_hash) |
  * | tombstone   | ORG#<org>                            | DELETED#<agent>    | a deleted agent's id, never reused |
  * | agent key   | ORG#<org>#AGENT#<agent>              | KEY#<kid>          | |
- * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi1 chain order, gsi2 org time order, gsi3 unsealed (sparse) |
+ * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi1 chain order, gsi2 org time order, gsi3 unsealed (sparse), ops_by_agent / ops_by_type / ops_by_agent_type time order |
  * | nonce       | ORG#<org>#AGENT#<agent>#NONCE#<nonce> | NONCE             | |
  *
  * The operation is keyed by id (not by agent and seq) so that GET after a submission is a
@@ -52,6 +52,22 @@ export const ledgerKeys = {
     gsi2pk: `ORG#${orgId}#OPS`,
     gsi2sk: `${padMs(createdAt)}#${operationId}`,
   }),
+  /**
+   * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
+   * type operations, each in (created_at, operation_id) order like gsi2. One partition per
+   * organization and filter value: see store/operation-index.ts for why no write sharding.
+   */
+  auditIndexes: (orgId: string, agentId: string, operationType: string, createdAt: number, operationId: string) => {
+    const sk = `${padMs(createdAt)}#${operationId}`;
+    return {
+      oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
+      oa_sk: sk,
+      ot_pk: `ORG#${orgId}#TYPE#${operationType}`,
+      ot_sk: sk,
+      oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
+      oat_sk: sk,
+    };
+  },
   /** gsi3 (sparse): operations no epoch has sealed yet; the sealer removes these attributes. */
   unsealedIndex: (orgId: string, createdAt: number, operationId: string) => ({
     gsi3pk: `UNSEALED#${unsealedShard(orgId)}`,

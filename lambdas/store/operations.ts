@@ -14,11 +14,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
 import {
+  batchGetRaw,
   CONDITION_FAILED,
   getItem,
   INDEX_ATTRIBUTES,
   numberAttribute,
   stringAttribute,
+  strip,
   table,
   transact,
   TRANSACTION_CONFLICT,
@@ -28,6 +30,13 @@ import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger
 
 export async function readOperation(orgId: string, operationId: string): Promise<OperationItem | null> {
   return (await getItem<OperationItem>(ledgerKeys.operation(orgId, operationId), INDEX_ATTRIBUTES)) ?? null;
+}
+
+/** Many rows by id (strongly consistent BatchGetItem), in the order of `operationIds`; missing ones left out. */
+export async function readOperations(orgId: string, operationIds: readonly string[]): Promise<OperationItem[]> {
+  const items = await batchGetRaw(operationIds.map((id) => ledgerKeys.operation(orgId, id)));
+  const byId = new Map(items.map((item) => [String(item.operation_id), strip<OperationItem>(item, INDEX_ATTRIBUTES)]));
+  return operationIds.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function nonceUsed(orgId: string, agentId: string, nonce: string): Promise<boolean> {
@@ -62,20 +71,31 @@ export type CommitResult =
       conflict: boolean;
     };
 
+/**
+ * The table item of a new operation row: its key and every index entry it starts in
+ * (chain order, organization time order, unsealed, the audit filters). The one place that
+ * knows them, for the submission and for tools that write rows in bulk (the benchmarks).
+ */
+export function operationItem(row: OperationItem): Record<string, unknown> {
+  const { org_id: orgId, agent_id: agentId } = row;
+  return {
+    ...ledgerKeys.operation(orgId, row.operation_id),
+    type: TYPE.operation,
+    ...ledgerKeys.chainIndex(orgId, agentId, row.seq_no),
+    ...ledgerKeys.orgTimeIndex(orgId, row.created_at, row.operation_id),
+    ...ledgerKeys.unsealedIndex(orgId, row.created_at, row.operation_id),
+    ...ledgerKeys.auditIndexes(orgId, agentId, row.operation_type, row.created_at, row.operation_id),
+    ...row,
+  };
+}
+
 export async function commitOperation(row: OperationItem, expected: ExpectedHead): Promise<CommitResult> {
   const { org_id: orgId, agent_id: agentId } = row;
   const result = await transact([
     {
       Put: {
         TableName: table(),
-        Item: {
-          ...ledgerKeys.operation(orgId, row.operation_id),
-          type: TYPE.operation,
-          ...ledgerKeys.chainIndex(orgId, agentId, row.seq_no),
-          ...ledgerKeys.orgTimeIndex(orgId, row.created_at, row.operation_id),
-          ...ledgerKeys.unsealedIndex(orgId, row.created_at, row.operation_id),
-          ...row,
-        },
+        Item: operationItem(row),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },

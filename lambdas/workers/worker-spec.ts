@@ -8,7 +8,17 @@ import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
-  | { kind: 'queue'; queue: QueueName; batchSize: number }
+  | {
+      kind: 'queue';
+      queue: QueueName;
+      batchSize: number;
+      /**
+       * Batches processed at once: the event source mapping's MaximumConcurrency in AWS (2 to
+       * 1000), the in-process queue's concurrency locally. Default: AWS scales by itself, the
+       * local queue runs one batch at a time.
+       */
+      maxConcurrency?: number;
+    }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
   | { kind: 'schedule' };
 
@@ -19,4 +29,14 @@ export interface WorkerSpec {
   readonly trigger: WorkerTrigger;
   readonly uses: readonly Resource[];
   readonly timeoutSeconds: number;
+  /** Lambda memory in MB (default lib/function.ts DEFAULT_MEMORY_MB). */
+  readonly memoryMb?: number;
+  /** Files of npm packages copied into `dir` next to the bundle (fonts): data the code reads at run time. */
+  readonly bundleAssets?: BundleAssets;
+}
+
+export interface BundleAssets {
+  readonly dir: string;
+  /** Paths inside node_modules, e.g. `@scope/package/file.ttf`. */
+  readonly packageFiles: readonly string[];
 }

@@ -2,6 +2,7 @@
  * Every background worker. An entry appears here together with its handler module; CDK
  * and the local stack read this list.
  */
+import { PDF_FONT_DIR, PDF_FONT_FILES } from '../shared/pdf-fonts.js';
 import type { WorkerSpec } from './worker-spec.js';
 
 export const workerList: readonly WorkerSpec[] = [
@@ -13,5 +14,38 @@ export const workerList: readonly WorkerSpec[] = [
     uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write', 'queue:events'],
     // One schedule period: a longer run overlaps the next, which the per-organization lease allows.
     timeoutSeconds: 300,
+  },
+  // Exports (SPEC.md §4.8): writes the JSON bundle or the PDF report of one export job per message, re-queueing itself to go on.
+  {
+    id: 'ExportFiles',
+    handler: 'export-files',
+    trigger: { kind: 'queue', queue: 'exports', batchSize: 1 },
+    // signer: the manifest signature; queue:events and table:write: receipts a failure after commit left unwritten are completed on the way.
+    uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports', 'queue:events'],
+    // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.
+    timeoutSeconds: 900,
+    // A PDF report is built in memory (domain/exports/pdf-job.ts); memory also buys CPU.
+    memoryMb: 2048,
+    // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
+    bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },
+  },
+  // Webhooks (README, Webhooks): events → one message per subscribed webhook; operation.accepted
+  // may complete the receipt it belongs to (domain/ledger/receipt-completion.ts).
+  {
+    id: 'WebhookFanout',
+    handler: 'webhook-fanout',
+    trigger: { kind: 'queue', queue: 'events', batchSize: 10 },
+    uses: ['table:read', 'table:write', 'data:write', 'signer', 'queue:deliveries'],
+    timeoutSeconds: 30,
+  },
+  // One attempt per message, each with a 10 s deadline; retries are delayed messages.
+  {
+    id: 'WebhookDeliveries',
+    handler: 'webhook-deliveries',
+    // Enough batches at once that endpoints which hang for their full 10 s leave room for
+    // the others (each batch runs its attempts in parallel).
+    trigger: { kind: 'queue', queue: 'deliveries', batchSize: 10, maxConcurrency: 200 },
+    uses: ['table:read', 'table:write', 'secrets:decrypt', 'queue:deliveries'],
+    timeoutSeconds: 30,
   },
 ];

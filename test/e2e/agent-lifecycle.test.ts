@@ -149,8 +149,8 @@ describe('status transitions (SPEC.md §3)', () => {
 
     const sent = queueLog.events().slice(sentBefore).map((entry) => entry.body);
     expect(sent).toEqual([
-      { event: 'agent.status_changed', org_id: orgId, timestamp: expect.any(Number), data: { agent_id: agentId, previous_status: 'active', status: 'frozen', reason: 'suspicious activity' } },
-      { event: 'agent.status_changed', org_id: orgId, timestamp: expect.any(Number), data: { agent_id: agentId, previous_status: 'frozen', status: 'active', reason: 'cleared' } },
+      { event: 'agent.status_changed', event_id: (await lastAdminEvent('agent.freeze'))!.event_id, org_id: orgId, timestamp: expect.any(Number), data: { agent_id: agentId, from: 'active', to: 'frozen', reason: 'suspicious activity' } },
+      { event: 'agent.status_changed', event_id: (await lastAdminEvent('agent.unfreeze'))!.event_id, org_id: orgId, timestamp: expect.any(Number), data: { agent_id: agentId, from: 'frozen', to: 'active', reason: 'cleared' } },
     ]);
   });
 
@@ -180,7 +180,7 @@ describe('status transitions (SPEC.md §3)', () => {
     expect((await api('GET', `/v1/agents/${agentId}`)).body.keys).toEqual(revoked.body.keys);
     expect(JSON.parse((await lastAdminEvent('agent.revoke'))!.details!)).toMatchObject({ reason: 'compromised host', revoked_kids: ['k1', 'k2'] });
     expect(queueLog.events().slice(sentBefore).map((entry) => entry.body.data)).toEqual([
-      { agent_id: agentId, previous_status: 'frozen', status: 'revoked', reason: 'compromised host' },
+      { agent_id: agentId, from: 'frozen', to: 'revoked', reason: 'compromised host' },
     ]);
 
     for (const [path, body] of [

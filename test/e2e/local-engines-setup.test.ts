@@ -105,11 +105,13 @@ describe('ensureTable', () => {
       projection: index.Projection?.ProjectionType,
     }));
     expect(indexes.sort((a, b) => String(a.name).localeCompare(String(b.name)))).toEqual(
-      TABLE_DESIGN.globalIndexes.map((index) => ({
-        name: index.name,
-        keys: [index.partitionKey, index.sortKey],
-        projection: 'ALL',
-      })),
+      TABLE_DESIGN.globalIndexes
+        .map((index) => ({
+          name: index.name,
+          keys: [index.partitionKey, index.sortKey],
+          projection: index.projection === 'all' ? 'ALL' : 'INCLUDE',
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name)),
     );
     const ttl = await dynamo.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
     expect(ttl.TimeToLiveDescription).toMatchObject({

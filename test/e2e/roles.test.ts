@@ -19,6 +19,7 @@ import { routeList } from '../../lambdas/routes/routes.js';
 import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { fakeDns } from '../support/webhook-dns.js';
 
 /** SPEC.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
 const SPEC_AUTH: Record<string, RouteAuth> = {
@@ -65,6 +66,12 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'GET /v1/webhooks': ADMINS,
   'POST /v1/webhooks': ADMINS,
   'DELETE /v1/webhooks/{webhook_id}': ADMINS,
+  // Beyond SPEC.md §4.9 (README, Webhooks): the same roles as the §4.9 routes.
+  'GET /v1/webhooks/{webhook_id}': ADMINS,
+  'PATCH /v1/webhooks/{webhook_id}': ADMINS,
+  'POST /v1/webhooks/{webhook_id}/test': ADMINS,
+  'GET /v1/webhooks/{webhook_id}/deliveries': ADMINS,
+  'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver': ADMINS,
   'GET /.well-known/service/jwks.json': 'public',
   'GET /v1/health': 'public',
   'GET /v1/health/deep': 'public',
@@ -92,6 +99,8 @@ let outsider: SeededUser;
 let expiredToken: string;
 let agentId: string;
 let invitationId: string;
+let exportId: string;
+let webhookId: string;
 /** Strings only org A's data contains: none may reach org B's caller. */
 let markers: string[];
 
@@ -116,7 +125,19 @@ beforeAll(async () => {
   const invited = await http(stack.baseUrl, 'POST', '/v1/members/invitations', { token: owner, body: { email: `invitee-${randomUUID()}@example.test`, role: 'readonly_investigator' } });
   expect(invited.status).toBe(201);
   invitationId = invited.json.invitation.invitation_id;
-  markers = [orgA, orgAName, displayName, ...ROLES.map((role) => users[role].email), invited.json.invitation.email];
+  const exported = await http(stack.baseUrl, 'POST', '/v1/exports', { token: owner, body: { start_time: Date.now() - 60_000, end_time: Date.now(), format: 'json' } });
+  expect(exported.status).toBe(201);
+  exportId = exported.json.export.export_id;
+  const hookHost = `roles-${randomUUID().slice(0, 8)}.example.test`;
+  const dns = fakeDns({ [hookHost]: ['93.184.216.34'] });
+  const webhook = await http(stack.baseUrl, 'POST', '/v1/webhooks', {
+    token: owner,
+    body: { endpoint_url: `https://${hookHost}/in`, events: ['epoch.created'], secret: 'roles-test-secret-0123' },
+  });
+  dns.restore();
+  expect(webhook.status).toBe(201);
+  webhookId = webhook.json.webhook.webhook_id;
+  markers = [orgA, orgAName, displayName, hookHost, ...ROLES.map((role) => users[role].email), invited.json.invitation.email];
 });
 
 /**
@@ -125,7 +146,7 @@ beforeAll(async () => {
  */
 function pathOf(route: RouteSpec): string {
   const read = route.method === 'GET';
-  const real: Record<string, string> = { agent_id: agentId, user_id: users.org_owner.userId, invitation_id: invitationId, provider: 'google' };
+  const real: Record<string, string> = { agent_id: agentId, user_id: users.org_owner.userId, invitation_id: invitationId, export_id: exportId, webhook_id: webhookId, provider: 'google' };
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(read && real[name] ? real[name] : `none-${randomUUID()}`));
 }
 
@@ -220,7 +241,7 @@ describe.each(protectedRoutes.map((route) => [keyOf(route), route] as const))('%
   it("another organization's token never gets this organization's data", async () => {
     const res = await send(route, await tokenFor(route, outsider));
     for (const marker of markers) expect(res.text, `${res.status} leaks ${marker}`).not.toContain(marker);
-    if (route.method === 'GET' && /\{(agent_id|user_id|invitation_id)\}/.test(route.path)) {
+    if (route.method === 'GET' && /\{(agent_id|user_id|invitation_id|export_id|webhook_id)\}/.test(route.path)) {
       // Org A's ids named in the path are as unknown to org B as ids that do not exist.
       expect(res.status >= 400, `${res.status} ${res.text.slice(0, 200)}`).toBe(true);
     }

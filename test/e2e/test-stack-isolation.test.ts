@@ -8,6 +8,7 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
+import { TABLE_DESIGN } from '../../lambdas/store/table-design.js';
 import { testDynamoClient, testS3Client } from '../support/aws-clients.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -26,7 +27,7 @@ describe('startTestStack', () => {
     const s3 = testS3Client();
     try {
       const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: stack.tableName }));
-      expect(Table?.GlobalSecondaryIndexes).toHaveLength(3);
+      expect(Table?.GlobalSecondaryIndexes).toHaveLength(TABLE_DESIGN.globalIndexes.length);
       for (const Bucket of [stack.dataBucket, stack.anchorsBucket]) {
         await expect(s3.send(new HeadBucketCommand({ Bucket }))).resolves.toBeDefined();
       }

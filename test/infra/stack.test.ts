@@ -46,6 +46,8 @@ const FUNCTION_ENVIRONMENT = [
   'LEDGER_SECRETS_KEY_ID',
   'LEDGER_EVENTS_QUEUE_URL',
   'LEDGER_EXPORTS_QUEUE_URL',
+  'LEDGER_DELIVERIES_QUEUE_URL',
+  'LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL',
   'LEDGER_EPOCH_MS',
   'LEDGER_EPOCH_GRACE_MS',
   'LEDGER_RATE_LIMIT_RPS',
@@ -64,8 +66,10 @@ const EVERY_RESOURCE: readonly Resource[] = [
   'signer',
   'secrets:encrypt',
   'secrets:decrypt',
+  'cursors',
   'queue:events',
   'queue:exports',
+  'queue:deliveries',
   'identity',
 ];
 
@@ -80,8 +84,10 @@ const SERVICE_OF: Record<Resource, string | undefined> = {
   signer: 'kms',
   'secrets:encrypt': 'kms',
   'secrets:decrypt': 'kms',
+  cursors: 'kms',
   'queue:events': 'sqs',
   'queue:exports': 'sqs',
+  'queue:deliveries': 'sqs',
   identity: 'cognito-idp',
 };
 
@@ -209,6 +215,8 @@ describe('functions', () => {
         LEDGER_SECRETS_KEY_ID: arn(keys.secrets),
         LEDGER_EVENTS_QUEUE_URL: ref(queues.queues.events),
         LEDGER_EXPORTS_QUEUE_URL: ref(queues.queues.exports),
+        LEDGER_DELIVERIES_QUEUE_URL: ref(queues.queues.deliveries),
+        LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: ref(queues.deadLetterQueues.deliveries),
         LEDGER_EPOCH_MS: '300000',
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'agent-ledger',
@@ -305,7 +313,9 @@ describe('data', () => {
       ],
     });
     const indexes = table.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[];
-    expect(indexes).toHaveLength(3);
+    expect(indexes).toHaveLength(TABLE_DESIGN.globalIndexes.length);
+    const projections = (table.Properties.GlobalSecondaryIndexes as { Projection: { ProjectionType: string } }[]).map((index) => index.Projection.ProjectionType);
+    expect(projections).toEqual(TABLE_DESIGN.globalIndexes.map((index) => (index.projection === 'all' ? 'ALL' : 'INCLUDE')));
     expect(indexes.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema }))).toEqual(
       TABLE_DESIGN.globalIndexes.map((index) => ({
         IndexName: index.name,
@@ -378,10 +388,10 @@ describe('keys, queues, schedule', () => {
     });
   });
 
-  it('gives the events and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
+  it('gives the events, deliveries and exports queues encrypted, TLS-only dead-letter queues after 5 receives', () => {
     const { queues, deadLetterQueues } = synth.stack.queues;
-    expect(ofType('AWS::SQS::Queue')).toHaveLength(4);
-    for (const name of ['events', 'exports'] as const) {
+    expect(ofType('AWS::SQS::Queue')).toHaveLength(6);
+    for (const name of ['events', 'deliveries', 'exports'] as const) {
       expect(resources[logicalId(queues[name])]!.Properties).toMatchObject({
         SqsManagedSseEnabled: true,
         RedrivePolicy: { deadLetterTargetArn: arn(deadLetterQueues[name]), maxReceiveCount: 5 },

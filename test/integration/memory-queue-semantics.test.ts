@@ -249,6 +249,38 @@ describe('MemoryQueue', () => {
     expect(() => queue.consume('events', async () => {}, options)).not.toThrow();
   });
 
+  it('delaySeconds hides a message until the clock, advanced by a test, reaches it (SQS DelaySeconds)', async () => {
+    const queue = newQueue();
+    const seen: string[] = [];
+    queue.consume('deliveries', async (batch) => void seen.push(...batch.map((m) => m.body)), { batchSize: 10, visibilityTimeoutMs: 1000 });
+    await queue.send('deliveries', { body: 'later', delaySeconds: 900 });
+    await queue.send('deliveries', { body: 'now' });
+    await queue.idle();
+    expect(seen).toEqual(['"now"']);
+    expect(queue.stats('deliveries')).toMatchObject({ stored: 1, visible: 0 });
+    queue.advance(899_000);
+    await queue.idle();
+    expect(seen).toEqual(['"now"']);
+    const before = queue.now();
+    queue.advance(1_000);
+    expect(queue.now()).toBeGreaterThanOrEqual(before + 1_000);
+    await queue.drain();
+    expect(seen).toEqual(['"now"', '"later"']);
+    await expect(queue.send('deliveries', { body: 1, delaySeconds: 901 })).rejects.toThrow(RangeError);
+    await expect(queue.send('deliveries', { body: 1, delaySeconds: 1.5 })).rejects.toThrow(RangeError);
+  });
+
+  it('sendToDeadLetters puts a message straight on the dead-letter list; purge resets the clock', async () => {
+    const queue = newQueue();
+    await queue.sendToDeadLetters('deliveries', { body: { delivery_id: 'd1' } });
+    expect(queue.deadLetters('deliveries')).toEqual([expect.objectContaining({ body: '{"delivery_id":"d1"}', receiveCount: 0 })]);
+    expect(queue.stats('deliveries')).toMatchObject({ stored: 0, deadLetters: 1 });
+    queue.advance(3_600_000);
+    queue.purge();
+    expect(Math.abs(queue.now() - Date.now())).toBeLessThan(1_000);
+    expect(queue.deadLetters('deliveries')).toEqual([]);
+  });
+
   it('ping resolves', async () => {
     await expect(newQueue().ping()).resolves.toBeUndefined();
   });

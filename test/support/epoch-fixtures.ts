@@ -93,6 +93,9 @@ export function recordingQueue() {
       sent.push(JSON.parse(JSON.stringify(message.body)) as EventMessage);
       return randomBytes(8).toString('hex');
     },
+    async sendToDeadLetters() {
+      throw new Error('the sealer never dead-letters');
+    },
     async ping() {},
   };
   return queue;

@@ -12,4 +12,6 @@ export const AWS_PLACEHOLDER_ENV: Readonly<Record<string, string>> = {
   LEDGER_SECRETS_KEY_ID: 'alias/placeholder',
   LEDGER_EVENTS_QUEUE_URL: 'https://sqs.invalid/events',
   LEDGER_EXPORTS_QUEUE_URL: 'https://sqs.invalid/exports',
+  LEDGER_DELIVERIES_QUEUE_URL: 'https://sqs.invalid/deliveries',
+  LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: 'https://sqs.invalid/deliveries-dead-letters',
 };

@@ -9,6 +9,8 @@ const base = {
   LEDGER_SECRETS_KEY_ID: 'arn:kms:sym',
   LEDGER_EVENTS_QUEUE_URL: 'https://sqs/events',
   LEDGER_EXPORTS_QUEUE_URL: 'https://sqs/exports',
+  LEDGER_DELIVERIES_QUEUE_URL: 'https://sqs/deliveries',
+  LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: 'https://sqs/deliveries-dlq',
 };
 
 describe('parseConfig', () => {

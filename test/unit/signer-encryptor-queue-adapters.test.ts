@@ -132,7 +132,7 @@ describe('SqsQueue', () => {
   it('sends JSON bodies to the named queue and returns the SQS MessageId', async () => {
     sqsMock.on(SendMessageCommand).resolves({ MessageId: 'mid-1' });
     sqsMock.on(GetQueueAttributesCommand).resolves({ Attributes: {} });
-    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), { events: 'https://q/events', exports: 'https://q/exports' });
+    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), urls);
     expect(await queue.send('exports', { body: { export_id: 'e1' } })).toBe('mid-1');
     expect(sqsMock.commandCalls(SendMessageCommand)[0]!.args[0].input).toEqual({
       QueueUrl: 'https://q/exports',
@@ -140,4 +140,18 @@ describe('SqsQueue', () => {
     });
     await queue.ping();
   });
+
+  it('delays a message with DelaySeconds and dead-letters to the configured dead-letter queue only', async () => {
+    sqsMock.on(SendMessageCommand).resolves({ MessageId: 'mid-2' });
+    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), urls, { deliveries: 'https://q/deliveries-dlq' });
+    await queue.send('deliveries', { body: { n: 1 }, delaySeconds: 900 });
+    await queue.sendToDeadLetters('deliveries', { body: { n: 1 } });
+    expect(sqsMock.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: 'https://q/deliveries', MessageBody: '{"n":1}', DelaySeconds: 900 },
+      { QueueUrl: 'https://q/deliveries-dlq', MessageBody: '{"n":1}' },
+    ]);
+    await expect(queue.sendToDeadLetters('exports', { body: {} })).rejects.toThrow(/no dead-letter queue/);
+  });
 });
+
+const urls = { events: 'https://q/events', deliveries: 'https://q/deliveries', exports: 'https://q/exports' };

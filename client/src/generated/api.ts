@@ -948,8 +948,441 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/audit/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queries the organization's stored operation rows, oldest first (created_at, then operation_id).
+         * @description Roles: org_owner, security_admin, compliance_auditor. Filters agent_id, operation_type, start_time (inclusive) and end_time (exclusive, on created_at), in any combination; limit 1-500 (default 100). Rows are ordered by created_at, then operation_id, oldest first. total_count counts every match; cursor is present only when more rows follow. Pass it back with the same filters: a cursor of another organization or other filters, or an altered one, is VALIDATION_ERROR. The first page fixes the listing: operations created after it are neither listed nor counted by its later pages, so total_count stays stable while new operations arrive.
+         */
+        post: operations["AuditQuery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's exports, newest first (limit 1-100, default 50, and cursor).
+         * @description Roles: org_owner, security_admin, compliance_auditor.
+         */
+        get: operations["ListExports"];
+        put?: never;
+        /**
+         * Queues an export of the operations created in [start_time, end_time), as a JSON bundle or a PDF report.
+         * @description Roles: org_owner, security_admin, compliance_auditor. start_time and end_time are integers (Unix ms); start_time < end_time, the range covers at most 366 days, and start_time is not in the future. agent_id and operation_type filter like the audit query; include_payloads (default true) false leaves payloads out. Answers 201 with the export queued; admin event export.create. The export moves queued → running → done, or failed with a reason; progress counts the operations written.
+         */
+        post: operations["CreateExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{export_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One export with its status and progress; download_url once it is done.
+         * @description Roles: org_owner, security_admin, compliance_auditor.
+         */
+        get: operations["GetExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{export_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Redirects (302) to the file: a presigned S3 URL valid for 5 minutes, served as attachment export-<id>.json or .pdf.
+         * @description Roles: org_owner, security_admin, compliance_auditor. Before the export is done: VALIDATION_ERROR with HTTP 409. The Location URL is presigned with response-content-disposition attachment; filename=export-<export_id>.json (or .pdf); S3 serves the bytes.
+         */
+        get: operations["DownloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's webhooks (never their secrets).
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["ListWebhooks"];
+        put?: never;
+        /**
+         * Registers an endpoint for events of SPEC.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.
+         * @description Roles: org_owner, security_admin. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: operations["RegisterWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook.
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["GetWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a webhook; its pending deliveries are dropped. Admin event webhook.delete.
+         * @description Roles: org_owner, security_admin.
+         */
+        delete: operations["DeleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Enables a webhook the service disabled after every delivery failed for 3 days: {status: "active"}. Admin event webhook.enable.
+         * @description Roles: org_owner, security_admin.
+         */
+        patch: operations["UpdateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a `ping` delivery now and answers its outcome (also logged).
+         * @description Roles: org_owner, security_admin.
+         */
+        post: operations["TestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook's deliveries, newest first, with every attempt; paged with limit (1-100, default 20) and cursor. Entries expire after 30 days.
+         * @description Roles: org_owner, security_admin.
+         */
+        get: operations["ListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a logged delivery again now (same body and delivery id), outside the retry schedule; answers the delivery with the new attempt.
+         * @description Roles: org_owner, security_admin.
+         */
+        post: operations["RedeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "operation.accepted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An operation record was accepted (SPEC.md §4.5 rule 9).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "operation.accepted";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["OperationAcceptedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "epoch.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An epoch closed and its Merkle root was committed (SPEC.md §6.1).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "epoch.created";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["EpochCreatedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An agent changed status, e.g. active → frozen (SPEC.md §3).
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "agent.status_changed";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["AgentStatusChangedData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /v1/webhooks/{webhook_id}/test only.
+         * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event type. */
+                    "X-Service-Webhook-Event": string;
+                    /** @description The delivery id; the same on every retry, so receivers can de-duplicate on it. */
+                    "X-Service-Webhook-Delivery-Id": string;
+                    /** @description The webhook id. */
+                    "X-Service-Webhook-Id": string;
+                    /** @description Unix seconds of this attempt; part of the signed string. Reject deliveries whose timestamp is far from now. */
+                    "X-Service-Webhook-Timestamp": string;
+                    /** @description `sha256=` + lowercase hex HMAC-SHA256, keyed with the webhook secret, over `<X-Service-Webhook-Timestamp>.<raw body>`. */
+                    "X-Service-Signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        event: "ping";
+                        delivery_id: string;
+                        org_id: string;
+                        timestamp: number;
+                        data: components["schemas"]["PingData"];
+                    };
+                };
+            };
+            responses: {
+                /** @description Received; any 2xx status counts as delivered. */
+                "2XX": {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Error: {
@@ -1096,6 +1529,82 @@ export type components = {
             tsa_url: string;
             tsa_token: string;
             anchored_at: number;
+        };
+        Export: {
+            export_id: string;
+            org_id: string;
+            /**
+             * @description queued, then running while the worker writes the file, then done (store_export_key and completed_at set) or failed (error says why)
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** @description JSON: {start_time, end_time, agent_id|null, operation_type|null, format, include_payloads} */
+            query_params: string;
+            store_export_key: string | null;
+            created_at: number;
+            /** @description when it became done or failed */
+            completed_at: number | null;
+            /** @description operations written to the file so far */
+            progress: {
+                operations_done: number;
+                /** @description null until the worker has counted the matching operations */
+                operations_total: number | null;
+            };
+            /** @description why the export failed (status failed only) */
+            error?: string;
+        };
+        Webhook: {
+            webhook_id: string;
+            org_id: string;
+            endpoint_url: string;
+            events: ("operation.accepted" | "epoch.created" | "agent.status_changed")[];
+            /** @enum {string} */
+            status: "active" | "disabled";
+            created_at: number;
+            updated_at: number;
+        };
+        WebhookDelivery: {
+            delivery_id: string;
+            webhook_id: string;
+            event: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            created_at: number;
+            updated_at: number;
+            next_attempt_at: number | null;
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            attempted_at: number;
+            /** @description The endpoint's answer; null when there was none */
+            http_status: number | null;
+            /** @description Timeout, connection error or egress-policy refusal; null when the endpoint answered */
+            error: string | null;
+            latency_ms: number;
+            /** @description The first KiB of the response body */
+            response_excerpt: string | null;
+            /** @description Sent by test or redeliver, outside the retry schedule */
+            manual: boolean;
+        };
+        OperationAcceptedData: {
+            operation_id: string;
+            agent_id: string;
+        };
+        EpochCreatedData: {
+            epoch_id: string;
+            start_time: number;
+            end_time: number;
+            root_hash: string;
+            leaf_count: number;
+        };
+        AgentStatusChangedData: {
+            agent_id: string;
+            from: string;
+            to: string;
+            reason: string;
+        };
+        PingData: {
+            webhook_id: string;
         };
     };
     responses: never;
@@ -3089,6 +3598,493 @@ export interface operations {
                     "application/json": {
                         epoch: components["schemas"]["Epoch"];
                         anchor: components["schemas"]["EpochAnchor"] | null;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuditQuery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    agent_id?: string;
+                    operation_type?: string;
+                    /** @description Unix ms, inclusive, on created_at */
+                    start_time?: number;
+                    /** @description Unix ms, exclusive, on created_at */
+                    end_time?: number;
+                    /** @description from the previous page of the same query; bound to the organization and the filters */
+                    cursor?: string;
+                    /** @default 100 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description oldest first: created_at, then operation_id */
+                        operations: components["schemas"]["StoredOperation"][];
+                        /** @description every operation the query matches, counted on the first page and repeated by its later pages */
+                        total_count: number;
+                        /** @description present only when more operations follow */
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListExports: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description newest first */
+                        exports: components["schemas"]["Export"][];
+                        /** @description present only when older exports follow */
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    CreateExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Unix ms, inclusive, on created_at; not in the future */
+                    start_time: number;
+                    /** @description Unix ms, exclusive; after start_time, at most 366 days after it */
+                    end_time: number;
+                    /**
+                     * @description json: the export bundle (docs/EXPORT.md); pdf: a report that embeds the same bundle as a file attachment
+                     * @enum {string}
+                     */
+                    format: "json" | "pdf";
+                    agent_id?: string | null;
+                    operation_type?: string | null;
+                    /**
+                     * @description false leaves payloads out of the bundle; their hashes still bind them
+                     * @default true
+                     */
+                    include_payloads?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                        /** @description /v1/exports/<export_id>/download, once status is done */
+                        download_url?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DownloadExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                export_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RegisterWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpoint_url: string;
+                    events: ("operation.accepted" | "epoch.created" | "agent.status_changed")[];
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    GetWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    DeleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    UpdateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    status: "active";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    TestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                        cursor?: string;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RedeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };

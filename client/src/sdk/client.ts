@@ -9,7 +9,7 @@ import type { KeyObject } from 'node:crypto';
 import { chainHash, GENESIS, type Jwk, type OperationRecord, type Receipt } from '@agent-ledger/protocol/core';
 import type { components, operations } from '../generated/api.js';
 import { isApiError, LedgerApiError, LedgerTransportError } from './errors.js';
-import type { CreateExportInput, ExportJob } from './exports.js';
+import type { CreateExportInput, ExportDetail, ExportJob } from './exports.js';
 import { download, jsonBody, send } from './http.js';
 import { backoffMs, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js';
 import { signOperation } from './sign.js';
@@ -188,7 +188,7 @@ export class LedgerClient {
   }
   /** GET /v1/exports/:export_id: status, progress and, once done, download_url. */
   getExport(exportId: string) {
-    return this.request<{ export: ExportJob; download_url?: string }>('GET', `/v1/exports/${encodeURIComponent(exportId)}`);
+    return this.request<ExportDetail>('GET', `/v1/exports/${encodeURIComponent(exportId)}`);
   }
   /**
    * Streams the finished export to `destination` (following the service's redirect to the

@@ -1,28 +1,18 @@
 /**
- * Exports (SPEC.md §2.10, §4.8): create, follow `progress`, download. The routes are not in
- * the route table yet, so these shapes are written here from SPEC.md; once they are, they
- * come from the generated types like every other response.
+ * Exports (SPEC.md §2.10, §4.8): create, follow `progress`, download. The shapes come from
+ * the API types generated from the route table (client/src/generated/api.ts).
  */
-export type ExportFormat = 'json' | 'pdf';
+import type { components, operations } from '../generated/api.js';
 
-export interface ExportJob {
-  export_id: string;
-  org_id: string;
-  /** `queued`, then `done` (SPEC.md §3); a service may report `running` or `failed` too. */
-  status: string;
-  /** JSON-encoded {start_time, end_time, agent_id, operation_type, format} */
-  query_params: string;
-  store_export_key: string | null;
-  created_at: number;
-  completed_at: number | null;
-  progress?: { operations_done: number; operations_total: number };
-  error?: string;
-}
+type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
 
-export interface CreateExportInput {
-  start_time: number;
-  end_time: number;
-  format: ExportFormat;
-  agent_id?: string;
-  operation_type?: string;
-}
+/** An export: status queued, running, done or failed; progress; the failure reason. */
+export type ExportJob = components['schemas']['Export'];
+
+/** POST /v1/exports's body. */
+export type CreateExportInput = JsonOf<NonNullable<operations['CreateExport']['requestBody']>>;
+
+export type ExportFormat = CreateExportInput['format'];
+
+/** GET /v1/exports/:export_id's answer: download_url once done. */
+export type ExportDetail = JsonOf<operations['GetExport']['responses'][200]>;

@@ -6,14 +6,26 @@ export class SqsQueue implements Queue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly urls: Record<QueueName, string>,
+    /** Dead-letter queue URLs of the queues whose consumers give up on purpose (deliveries). */
+    private readonly deadLetterUrls: Partial<Record<QueueName, string>> = {},
   ) {}
 
   async send(queue: QueueName, message: QueueMessage): Promise<string> {
     const out = await this.sqs.send(
-      new SendMessageCommand({ QueueUrl: this.urls[queue], MessageBody: JSON.stringify(message.body) }),
+      new SendMessageCommand({
+        QueueUrl: this.urls[queue],
+        MessageBody: JSON.stringify(message.body),
+        ...(message.delaySeconds ? { DelaySeconds: message.delaySeconds } : {}),
+      }),
     );
     if (!out.MessageId) throw new Error('SQS SendMessage returned no MessageId');
     return out.MessageId;
+  }
+
+  async sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void> {
+    const url = this.deadLetterUrls[queue];
+    if (!url) throw new Error(`no dead-letter queue configured for the ${queue} queue`);
+    await this.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(message.body) }));
   }
 
   async ping(): Promise<void> {

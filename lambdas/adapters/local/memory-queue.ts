@@ -5,6 +5,7 @@
  * Semantics copied from SQS + the Lambda event source mapping, so a worker that behaves
  * locally behaves in AWS:
  * - `send` stores the JSON-serialized body (as SqsQueue does) and returns a UUID message id;
+ *   `delaySeconds` hides a new message that long (SQS DelaySeconds, at most 15 minutes);
  * - a registered consumer receives batches of up to `batchSize` visible messages; each
  *   delivery increments the message's receive count and hides the message for the visibility
  *   timeout;
@@ -15,12 +16,19 @@
  * - a message that has been received `maxReceiveCount` times and becomes visible again moves
  *   to the queue's dead-letter list instead of being delivered (the SQS redrive policy).
  *
+ * - `sendToDeadLetters` puts a message straight on the dead-letter list (what SqsQueue does by
+ *   sending to the dead-letter queue).
+ *
+ * Time is the wall clock plus an offset that `advance(ms)` moves forward, so a test can let
+ * delays and visibility timeouts of minutes or hours run out at once instead of waiting
+ * (webhook retries: README, Webhooks).
+ *
  * One instance per process, kept on globalThis: the handlers (through lambdas/runtime/)
  * and the local runner (local/) must share it even when this module is loaded twice under
  * different URLs (tsx, vitest and plain Node resolve paths independently).
  */
 import { randomUUID } from 'node:crypto';
-import type { BatchResult, Queue, QueueMessage, QueueName, ReceivedMessage } from '../../domain/ports.js';
+import { MAX_DELAY_SECONDS, type BatchResult, type Queue, type QueueMessage, type QueueName, type ReceivedMessage } from '../../domain/ports.js';
 
 /** A delivered message with the timestamps an SQS record carries (attributes.SentTimestamp, ...). */
 export interface DeliveredMessage extends ReceivedMessage {
@@ -105,25 +113,52 @@ const DEFAULT_WAIT_TIMEOUT_MS = 10_000;
 export class MemoryQueue implements Queue {
   private readonly queues = new Map<string, QueueState>();
   private waiters: Waiter[] = [];
+  /** How far `advance` has moved this queue's clock ahead of the wall clock. */
+  private offsetMs = 0;
 
   async send(queue: QueueName, message: QueueMessage): Promise<string> {
-    const body = JSON.stringify(message.body);
-    if (body === undefined) throw new TypeError('queue message body must be JSON-serializable');
+    const body = serialize(message);
+    const delaySeconds = message.delaySeconds ?? 0;
+    if (!Number.isInteger(delaySeconds) || delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) {
+      throw new RangeError(`delaySeconds must be an integer from 0 to ${MAX_DELAY_SECONDS}, got ${delaySeconds}`);
+    }
     const messageId = randomUUID();
-    const now = Date.now();
+    const now = this.now();
     this.state(queue).messages.set(messageId, {
       messageId,
       body,
       sentAt: now,
       receiveCount: 0,
       firstReceivedAt: undefined,
-      visibleAt: now,
+      visibleAt: now + delaySeconds * 1000,
     });
     this.schedulePump(queue);
     return messageId;
   }
 
+  async sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void> {
+    const body = serialize(message);
+    const now = this.now();
+    this.state(queue).deadLetters.push({ messageId: randomUUID(), body, receiveCount: 0, sentAt: now, movedAt: now });
+    this.notify();
+  }
+
   async ping(): Promise<void> {}
+
+  /** The queue's clock: Unix ms, `advance`d ahead of the wall clock by tests. */
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  /**
+   * Moves the queue's clock forward by `ms`: delays and visibility timeouts that end within
+   * it end now, and their messages are delivered (tests of retry schedules).
+   */
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`advance takes a non-negative number of ms, got ${ms}`);
+    this.offsetMs += ms;
+    for (const name of this.queues.keys()) this.schedulePump(name);
+  }
 
   /**
    * Registers the one consumer of `queue` (one event source mapping per queue) and starts
@@ -161,7 +196,7 @@ export class MemoryQueue implements Queue {
 
   stats(queue: QueueName): QueueStats {
     const state = this.state(queue);
-    const now = Date.now();
+    const now = this.now();
     let visible = 0;
     for (const message of state.messages.values()) if (message.visibleAt <= now) visible++;
     return { stored: state.messages.size, visible, running: state.running, deadLetters: state.deadLetters.length };
@@ -184,7 +219,7 @@ export class MemoryQueue implements Queue {
    */
   idle(options: { timeoutMs?: number } = {}): Promise<void> {
     return this.waitUntil('idle', () => {
-      const now = Date.now();
+      const now = this.now();
       return this.all(
         (s) => s.running === 0 && (!s.consumer || [...s.messages.values()].every((m) => m.visibleAt > now)),
       );
@@ -200,8 +235,9 @@ export class MemoryQueue implements Queue {
     this.notify();
   }
 
-  /** Forgets every message and dead letter (tests); consumers stay registered. */
+  /** Forgets every message and dead letter and resets the clock (tests); consumers stay registered. */
   purge(): void {
+    this.offsetMs = 0;
     for (const state of this.queues.values()) {
       state.messages.clear();
       state.deadLetters.length = 0;
@@ -242,7 +278,7 @@ export class MemoryQueue implements Queue {
     const consumer = state.consumer;
     if (!consumer) return;
     this.clearTimer(state);
-    const now = Date.now();
+    const now = this.now();
     const visible: StoredMessage[] = [];
     let nextVisibleAt = Infinity;
     for (const message of state.messages.values()) {
@@ -288,7 +324,7 @@ export class MemoryQueue implements Queue {
       body: message.body,
       receiveCount: message.receiveCount,
       sentAt: message.sentAt,
-      firstReceivedAt: message.firstReceivedAt ?? Date.now(),
+      firstReceivedAt: message.firstReceivedAt ?? this.now(),
     }));
     let failed: Set<string>;
     try {
@@ -355,6 +391,12 @@ export class MemoryQueue implements Queue {
       })
       .join('; ');
   }
+}
+
+function serialize(message: QueueMessage): string {
+  const body = JSON.stringify(message.body);
+  if (body === undefined) throw new TypeError('queue message body must be JSON-serializable');
+  return body;
 }
 
 class HandlerTimeoutError extends Error {}

@@ -4,6 +4,7 @@
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */
+import { randomUUID } from 'node:crypto';
 import type { AdminAction } from '../../store/admin-events.js';
 import { adminEventPut } from '../../store/admin-events.js';
 import { changeAgentStatus, listKeys } from '../../store/agents.js';
@@ -48,6 +49,8 @@ export async function changeStatus(
   now = Date.now(),
 ): Promise<StatusChangeResult> {
   const { to, action } = TRANSITIONS[transition];
+  // The admin event's id also names the agent.status_changed event of the same change.
+  const eventId = randomUUID();
   const result = await withRetries(async () => {
     const agent = await findVisibleAgent(caller, agentId);
     const refused = refusal(transition, agent.status);
@@ -66,6 +69,7 @@ export async function changeStatus(
         orgId: caller.orgId,
         actor: caller.userId,
         action,
+        eventId,
         targetType: 'agent',
         targetId: agentId,
         details: { reason, previous_status: agent.status, status: to, ...(transition === 'revoke' ? { revoked_kids: revokeKeys.map((k) => k.kid) } : {}) },
@@ -81,6 +85,6 @@ export async function changeStatus(
         : {}),
     };
   });
-  await announceStatusChange(ports, { orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
+  await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
   return result;
 }

@@ -7,10 +7,12 @@
  */
 import { logger } from '../../logger.js';
 import type { AgentStatus } from '../../store/ledger-items.js';
-import type { EventMessage } from '../events.js';
+import type { AgentStatusChangedData, EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
 
 export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, input: {
+  /** The id of the change's admin event: the stable id of this fact. */
+  eventId: string;
   orgId: string;
   agentId: string;
   previousStatus: AgentStatus;
@@ -20,9 +22,10 @@ export async function announceStatusChange({ queue }: Pick<Ports, 'queue'>, inpu
 }): Promise<void> {
   const message: EventMessage = {
     event: 'agent.status_changed',
+    event_id: input.eventId,
     org_id: input.orgId,
     timestamp: input.at,
-    data: { agent_id: input.agentId, previous_status: input.previousStatus, status: input.status, reason: input.reason },
+    data: { agent_id: input.agentId, from: input.previousStatus, to: input.status, reason: input.reason } satisfies AgentStatusChangedData,
   };
   try {
     await queue.send('events', { body: message });

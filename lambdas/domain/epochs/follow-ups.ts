@@ -19,7 +19,7 @@ import {
   type EpochItem,
   type FollowUpStage,
 } from '../../store/epochs.js';
-import type { EventMessage } from '../events.js';
+import type { EpochCreatedData, EventMessage } from '../events.js';
 import type { Queue, TimestampAuthority } from '../ports.js';
 
 /** How long a claim to send the event lasts: far longer than one SQS send. */
@@ -28,6 +28,8 @@ export const EVENT_CLAIM_MS = 60_000;
 export function epochCreatedMessage(item: EpochItem): EventMessage {
   return {
     event: 'epoch.created',
+    // One epoch per (organization, window): its id names the fact.
+    event_id: item.epoch_id,
     org_id: item.org_id,
     timestamp: item.created_at,
     data: {
@@ -36,7 +38,7 @@ export function epochCreatedMessage(item: EpochItem): EventMessage {
       end_time: item.end_time,
       root_hash: item.root_hash,
       leaf_count: item.leaf_count,
-    },
+    } satisfies EpochCreatedData,
   };
 }
 

@@ -8,7 +8,7 @@
  * recent epoch reads its list once), bounded by the total number of leaves held.
  */
 import { b64uEncode, leafHash, MerkleTree, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
-import { readEpochItem, type EpochItem } from '../../store/epochs.js';
+import { epochOf, readEpochItem, type Epoch, type EpochItem } from '../../store/epochs.js';
 import { loadLeafList } from './commit-epoch.js';
 import { startTimeOfEpochId } from './epoch-id.js';
 import { LeafListMismatchError } from './leaf-list.js';
@@ -52,12 +52,23 @@ export interface MerkleEvidence {
   proof?: InclusionProof;
 }
 
+/** The epoch a row names, or undefined when there is no such epoch of its organization. */
+async function epochOfRow(row: SealedRow & { epoch_id: string }): Promise<EpochItem | undefined> {
+  const startTime = startTimeOfEpochId(row.epoch_id);
+  const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
+  return item?.epoch_id === row.epoch_id ? item : undefined;
+}
+
 /** undefined while no epoch covers the operation (checks.merkle is then absent). */
 export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | undefined> {
   if (row.epoch_id === undefined || row.leaf_index === undefined) return undefined;
-  const startTime = startTimeOfEpochId(row.epoch_id);
-  const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
-  if (!item || item.epoch_id !== row.epoch_id) return { merkle: false };
+  const item = await epochOfRow({ ...row, epoch_id: row.epoch_id });
+  if (!item) return { merkle: false };
+  return proveIn(item, row);
+}
+
+/** The proof of `row` in its epoch, checked against the epoch's committed root before it is returned. */
+async function proveIn(item: EpochItem, row: SealedRow): Promise<MerkleEvidence> {
   let entry: EpochTree;
   try {
     entry = await treeOf(item);
@@ -66,7 +77,7 @@ export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | u
     throw error;
   }
   const index = row.leaf_index;
-  if (!Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
+  if (index === undefined || !Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
   const proof: InclusionProof = {
     epoch_id: item.epoch_id,
     leaf_index: index,
@@ -79,4 +90,40 @@ export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | u
     entry.operationIds[index] === row.operation_id &&
     verifyInclusionProof(row.chain_hash, proof, { epoch_id: item.epoch_id, root_hash: item.root_hash, tree_size: item.leaf_count });
   return { merkle, proof };
+}
+
+/** An operation's proof together with the epoch it points to (the export bundle carries both). */
+export interface ProvenMember {
+  proof: InclusionProof;
+  epoch: Epoch;
+}
+
+/** Evidence an export cannot be written with: an epoch a row names is missing, or its leaf list does not prove the row. */
+export class InclusionEvidenceError extends Error {
+  constructor(operationId: string, epochId: string) {
+    super(`the inclusion evidence of operation ${operationId} in epoch ${epochId} is missing or damaged`);
+    this.name = 'InclusionEvidenceError';
+  }
+}
+
+/**
+ * Proofs for many rows at once (an export page): each epoch read once, each tree built once
+ * (and cached, as for verify). Rows no epoch covers yet get none; a row whose evidence is
+ * missing or does not verify throws InclusionEvidenceError, since leaving its proof out would
+ * pass damage off as "not sealed yet".
+ */
+export async function proveMembers(rows: readonly SealedRow[]): Promise<Map<string, ProvenMember>> {
+  const epochs = new Map<string, Promise<EpochItem | undefined>>();
+  const proven = new Map<string, ProvenMember>();
+  for (const row of rows) {
+    const epochId = row.epoch_id;
+    if (epochId === undefined || row.leaf_index === undefined) continue;
+    let read = epochs.get(epochId);
+    if (!read) epochs.set(epochId, (read = epochOfRow({ ...row, epoch_id: epochId })));
+    const item = await read;
+    const evidence = item ? await proveIn(item, row) : undefined;
+    if (!item || !evidence?.merkle || !evidence.proof) throw new InclusionEvidenceError(row.operation_id, epochId);
+    proven.set(row.operation_id, { proof: evidence.proof, epoch: epochOf(item) });
+  }
+  return proven;
 }

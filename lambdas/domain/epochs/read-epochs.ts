@@ -3,7 +3,7 @@
  * read only the caller's organization partition, so another organization's epoch id is
  * NOT_FOUND like an unknown one.
  */
-import { anchorOf, epochItemsNewestFirst, epochOf, readEpochItem } from '../../store/epochs.js';
+import { anchorOf, epochItemsBetween, epochItemsNewestFirst, epochOf, readEpochItem } from '../../store/epochs.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { LedgerError, notFound } from '../../shared/errors.js';
 import type { Epoch, EpochAnchor } from './epoch.js';
@@ -41,4 +41,16 @@ export async function getEpoch(caller: OrgCaller, epochId: string): Promise<{ ep
   const item = startTime === undefined ? undefined : await readEpochItem(caller.orgId, startTime);
   if (!item || item.epoch_id !== epochId.toLowerCase()) throw notFound(`epoch ${epochId}`);
   return { epoch: epochOf(item), anchor: anchorOf(item) };
+}
+
+/**
+ * The organization's epochs with start_time in [from, to), oldest first, each with its anchor
+ * when anchored: as GET /v1/epochs/:epoch_id answers them (the export bundle's epochs,
+ * docs/EXPORT.md).
+ */
+export async function epochsWithAnchors(orgId: string, from: number, to: number): Promise<{ epoch: Epoch; anchor?: EpochAnchor }[]> {
+  return (await epochItemsBetween(orgId, from, to)).map((item) => {
+    const anchor = anchorOf(item);
+    return { epoch: epochOf(item), ...(anchor ? { anchor } : {}) };
+  });
 }

@@ -28,7 +28,7 @@ import { objectKeys, type OperationItem } from '../../store/ledger-items.js';
 import { getJsonText, objectExists, putJsonObject } from '../../store/objects.js';
 import { readOperation, recordReceiptReference } from '../../store/operations.js';
 import type { Ports } from '../ports.js';
-import type { EventMessage } from '../events.js';
+import type { EventMessage, OperationAcceptedData } from '../events.js';
 import { signReceipt } from './receipt-builder.js';
 
 export interface CompletedReceipt {
@@ -43,7 +43,7 @@ function acceptedEvent(row: OperationItem): EventMessage {
     event: 'operation.accepted',
     org_id: row.org_id,
     timestamp: row.created_at,
-    data: { operation_id: row.operation_id, agent_id: row.agent_id },
+    data: { operation_id: row.operation_id, agent_id: row.agent_id } satisfies OperationAcceptedData,
   };
 }
 

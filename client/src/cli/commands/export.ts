@@ -80,7 +80,8 @@ export function parseTime(value: string, option: string): number {
 
 function counts(job: ExportJob): { done: number; total: number } | undefined {
   const p = job.progress;
-  return p && Number.isFinite(p.operations_done) && Number.isFinite(p.operations_total) ? { done: p.operations_done, total: p.operations_total } : undefined;
+  // operations_total is null until the service has counted the matching operations.
+  return p && p.operations_total !== null ? { done: p.operations_done, total: p.operations_total } : undefined;
 }
 
 /** A redrawn bar on a terminal. */

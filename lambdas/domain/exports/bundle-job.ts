@@ -1,0 +1,159 @@
+/**
+ * Writes an export's JSON bundle (docs/EXPORT.md) into a multipart upload, in as many runs
+ * as it takes: the operations in order, page by page through store/operation-index.ts, each
+ * with its evidence (domain/ledger/evidence.ts); then the agent keys, the epochs the proofs
+ * point to, the service JWKS and the signed manifest (ExportBundleWriter).
+ *
+ * After every part uploaded, `save` stores the writer's checkpoint with the upload's part
+ * ETags; the next run resumes from the last saved state and writes exactly the bytes after
+ * it. Nothing outside the checkpoint decides what is written next: the next page starts
+ * after the writer's last operation, so an operation is written once however often a run
+ * stops or crashes.
+ */
+import { ExportBundleWriter, type ExportAgentKey, type ExportHeader, type ExportWriterCheckpoint } from '@agent-ledger/protocol';
+import { readKey } from '../../store/agents.js';
+import { completeUpload, objectSize } from '../../store/export-objects.js';
+import { operationPage, type OperationFilter } from '../../store/operation-index.js';
+import { epochsWithAnchors } from '../epochs/read-epochs.js';
+import { loadEvidence } from '../ledger/evidence.js';
+import type { ReceiptPorts } from '../ledger/receipt-completion.js';
+import { PartSink, type UploadState } from './part-sink.js';
+
+/** The bundle phase's state on the export item (JSON). */
+export interface BundleState {
+  checkpoint: ExportWriterCheckpoint | null;
+  upload: UploadState | null;
+  /** `<agent_id> <kid>` → the public key the rows carry, for keys whose agent was deleted since. */
+  key_copies: Record<string, string>;
+}
+
+export interface BundleRun {
+  ports: ReceiptPorts;
+  header: ExportHeader;
+  state: BundleState;
+  /** Where the upload goes. */
+  key: string;
+  partBytes: number;
+  /** Operations read per page. */
+  pageSize: number;
+  /** Past this (ms since the epoch) the run stops right after the next part it saves (every run saves at least one). */
+  deadline: number;
+  now: () => number;
+  /** Stores the state (with progress); false when the run lost its lease. */
+  save(state: BundleState, operationsDone: number): Promise<boolean>;
+  /** Refuses operations past a limit (a PDF report), before writing them. */
+  maxOperations?: number;
+}
+
+/** What a run achieved: the bundle is complete under the key, or the run stopped (state saved). */
+export type BundleOutcome = { done: true; operations: number } | { done: false };
+
+/** A run lost its lease: another run owns the export now and this one must write nothing more. */
+export class LeaseLostError extends Error {
+  constructor() {
+    super('the export run lost its lease');
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** The export needs more operations than its format allows (a permanent failure, said to the user). */
+export class ExportTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`more than ${limit} operations match: too many for a PDF report; export them as json, or narrow the range or filters`);
+    this.name = 'ExportTooLargeError';
+  }
+}
+
+const DAY_MS = 86_400_000;
+const keyCopy = (agentId: string, kid: string) => `${agentId} ${kid}`;
+
+export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
+  if (run.state.checkpoint?.phase === 'done' && run.state.upload) {
+    await completeOrConfirm(run.state.upload);
+    return { done: true, operations: run.state.checkpoint.operations };
+  }
+  const writer = run.state.checkpoint ? await ExportBundleWriter.resume(run.state.checkpoint) : await ExportBundleWriter.create(run.header);
+  const sink = await PartSink.open(run.state.upload, run.key, 'json', run.partBytes);
+  const copies = { ...run.state.key_copies };
+  const filter: OperationFilter = {
+    agentId: run.header.query.agent_id ?? undefined,
+    operationType: run.header.query.operation_type ?? undefined,
+    startTime: run.header.query.start_time,
+    endTime: run.header.query.end_time,
+  };
+  // A new upload is saved before any part goes to it, so a crash cannot orphan the upload id.
+  if (run.state.upload === null && !(await run.save({ checkpoint: writer.checkpoint(), upload: sink.upload, key_copies: copies }, 0))) throw new LeaseLostError();
+
+  let saved = false;
+  /** At a part boundary: upload, then save the state the uploaded bytes end at. */
+  const boundary = async (force: boolean): Promise<void> => {
+    if (!sink.full && !force) return;
+    await sink.flush();
+    if (!(await run.save({ checkpoint: writer.checkpoint(), upload: sink.upload, key_copies: copies }, writer.operationsWritten))) throw new LeaseLostError();
+    saved = true;
+  };
+
+  if (writer.phase === 'new') sink.write(writer.open());
+  while (writer.phase === 'operations') {
+    // Stop only right after a saved part: nothing unsaved is thrown away, and every run moves on.
+    if (saved && sink.buffered === 0 && run.now() >= run.deadline) return { done: false };
+    const page = await operationPage(run.header.org_id, filter, { limit: run.pageSize, after: writer.lastOperation ?? undefined, attributes: ['operation_id'] });
+    if (run.maxOperations !== undefined && writer.operationsWritten + page.items.length > run.maxOperations) throw new ExportTooLargeError(run.maxOperations);
+    const evidence = await loadEvidence(run.ports, run.header.org_id, page.items.map((item) => String(item.operation_id)), { payloads: run.header.include_payloads });
+    for (const { item, entry, epoch } of evidence) {
+      sink.write(writer.addOperation(entry, epoch));
+      copies[keyCopy(item.agent_id, item.agent_pubkey_kid)] ??= item.agent_public_key;
+    }
+    if (!page.more) sink.write(writer.endOperations(await agentKeys(run.header.org_id, writer.referencedAgentKeys(), copies)));
+    await boundary(false);
+  }
+  await writeEpochs(run.header.org_id, writer, sink);
+  if (writer.phase === 'epochs') sink.write(writer.endEpochs({ keys: await run.ports.signer.jwks() }));
+  const [kid, signature] = await Promise.all([run.ports.signer.kid(), run.ports.signer.sign(writer.bodyDigest())]);
+  sink.write(writer.finish({ service_kid: kid, signature }));
+  // Every byte uploaded and that state saved before completing: a run that crashes after the
+  // completion finds a finished writer and only confirms the object (below).
+  await boundary(true);
+  await completeOrConfirm(sink.upload);
+  return { done: true, operations: writer.operationsWritten };
+}
+
+/** Completes the upload; one completed by an earlier run that crashed right after counts as completed. */
+async function completeOrConfirm(upload: UploadState): Promise<void> {
+  try {
+    await completeUpload(upload.key, upload.upload_id, upload.etags);
+  } catch (error) {
+    if ((await objectSize(upload.key)) === undefined) throw error;
+  }
+}
+
+/**
+ * Offers every epoch of the organization in the writer's range, a day of windows per read,
+ * until the writer has all the epochs the proofs point to. Not checkpointed in between: the
+ * epochs are few next to the operations, and a resumed run starts again where the last saved
+ * checkpoint left the writer.
+ */
+async function writeEpochs(orgId: string, writer: ExportBundleWriter, sink: PartSink): Promise<void> {
+  let from = writer.phase === 'epochs' ? writer.epochRange()?.from : undefined;
+  for (let range = from === undefined ? null : writer.epochRange(); range !== null && from !== undefined && from < range.to; range = writer.epochRange()) {
+    from = Math.max(from, range.from);
+    const to = Math.min(range.to, from + DAY_MS);
+    for (const epoch of await epochsWithAnchors(orgId, from, to)) sink.write(writer.offerEpoch(epoch));
+    from = to;
+  }
+}
+
+/** The keys that signed the bundle's records (SPEC.md §2.5); a deleted agent's keys from the rows' copies (docs/EXPORT.md). */
+async function agentKeys(orgId: string, wanted: readonly { agent_id: string; kid: string }[], copies: Record<string, string>): Promise<ExportAgentKey[]> {
+  return Promise.all(
+    wanted.map(async ({ agent_id, kid }): Promise<ExportAgentKey> => {
+      const key = await readKey(orgId, agent_id, kid);
+      if (key) {
+        return { kid, agent_id, public_key: key.public_key, algorithm: 'ed25519', status: key.status, created_at: key.created_at, retired_at: key.retired_at };
+      }
+      const copy = copies[keyCopy(agent_id, kid)];
+      if (copy === undefined) throw new Error(`no public key known for ${agent_id}/${kid}`);
+      return { kid, agent_id, public_key: copy, algorithm: 'ed25519', status: 'deleted', created_at: null, retired_at: null };
+    }),
+  );
+}

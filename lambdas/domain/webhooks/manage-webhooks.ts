@@ -1,0 +1,105 @@
+/**
+ * Registering, reading, deleting and re-enabling webhooks (SPEC.md §4.9, §2.12; README,
+ * Webhooks). A webhook of another organization is as missing as one that never existed:
+ * every read and change is keyed by the caller's organization.
+ */
+import { randomUUID } from 'node:crypto';
+import { adminEventPut } from '../../store/admin-events.js';
+import { changeWebhookStatus, createWebhook, deleteWebhook, getWebhook, listWebhooks, type WebhookItem } from '../../store/webhooks.js';
+import { conflict, LedgerError, notFound } from '../../shared/errors.js';
+import type { OrgCaller } from '../auth/caller.js';
+import type { EventType } from '../events.js';
+import type { Ports } from '../ports.js';
+import { webhookView, type WebhookView } from './webhook-view.js';
+
+/** Webhooks one organization may register: each event is fanned out to every one of them. */
+export const MAX_WEBHOOKS_PER_ORG = 25;
+
+/** The secret's encryption context: a ciphertext only decrypts as the secret of this webhook of this organization. */
+export const secretContext = (orgId: string, webhookId: string) => ({ org_id: orgId, webhook_id: webhookId });
+
+export async function registerWebhook(
+  ports: Pick<Ports, 'encryptor' | 'webhooks'>,
+  caller: OrgCaller,
+  input: { endpoint_url: string; events: EventType[]; secret: string },
+  now = Date.now(),
+): Promise<WebhookView> {
+  if ((await listWebhooks(caller.orgId)).length >= MAX_WEBHOOKS_PER_ORG) {
+    throw conflict(`an organization may register at most ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one first`);
+  }
+  const verdict = await ports.webhooks.check(input.endpoint_url);
+  if (!verdict.allowed) throw new LedgerError('VALIDATION_ERROR', `endpoint_url is not allowed by the egress policy: ${verdict.reason}`);
+  const webhookId = randomUUID();
+  const item: WebhookItem = {
+    webhook_id: webhookId,
+    org_id: caller.orgId,
+    endpoint_url: verdict.url,
+    events: [...new Set(input.events)],
+    status: 'active',
+    secret_ciphertext: await ports.encryptor.encrypt(input.secret, secretContext(caller.orgId, webhookId)),
+    created_at: now,
+    updated_at: now,
+  };
+  await createWebhook(
+    item,
+    adminEventPut({
+      orgId: caller.orgId,
+      actor: caller.userId,
+      action: 'webhook.register',
+      targetType: 'webhook',
+      targetId: webhookId,
+      details: { endpoint_url: item.endpoint_url, events: item.events },
+      now,
+    }),
+  );
+  return webhookView(item);
+}
+
+export async function listWebhookViews(caller: OrgCaller): Promise<WebhookView[]> {
+  return (await listWebhooks(caller.orgId)).map(webhookView);
+}
+
+/** The caller's webhook, or NOT_FOUND. */
+export async function findWebhook(caller: OrgCaller, webhookId: string): Promise<WebhookItem> {
+  const item = await getWebhook(caller.orgId, webhookId);
+  if (!item) throw notFound('webhook');
+  return item;
+}
+
+export async function removeWebhook(caller: OrgCaller, webhookId: string, now = Date.now()): Promise<void> {
+  const item = await findWebhook(caller, webhookId);
+  const deleted = await deleteWebhook(
+    caller.orgId,
+    webhookId,
+    adminEventPut({
+      orgId: caller.orgId,
+      actor: caller.userId,
+      action: 'webhook.delete',
+      targetType: 'webhook',
+      targetId: webhookId,
+      details: { endpoint_url: item.endpoint_url },
+      now,
+    }),
+  );
+  if (!deleted) throw notFound('webhook');
+}
+
+/**
+ * PATCH {status: "active"}: enables a webhook the service disabled (README, Webhooks: all
+ * deliveries failed for 3 days); admin event webhook.enable. Enabling an active webhook
+ * changes nothing and answers it as it is.
+ */
+export async function enableWebhook(caller: OrgCaller, webhookId: string, now = Date.now()): Promise<WebhookView> {
+  const item = await findWebhook(caller, webhookId);
+  if (item.status === 'active') return webhookView(item);
+  const changed = await changeWebhookStatus({
+    orgId: caller.orgId,
+    webhookId,
+    from: 'disabled',
+    to: 'active',
+    now,
+    event: adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'webhook.enable', targetType: 'webhook', targetId: webhookId, now }),
+  });
+  if (!changed) return webhookView(await findWebhook(caller, webhookId));
+  return webhookView({ ...item, status: 'active', updated_at: now });
+}

@@ -1,0 +1,10 @@
+/** POST /v1/webhooks/:webhook_id/deliveries/:delivery_id/redeliver (README, Webhooks). */
+import { redeliver } from '../../domain/webhooks/delivery-log.js';
+import { encryptor } from '../../runtime/encryptor.js';
+import { webhookTransport } from '../../runtime/webhook-transport.js';
+import { routes } from '../../routes/routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.redeliver, async ({ caller, params }) => ({
+  body: { delivery: await redeliver({ encryptor: encryptor(), webhooks: webhookTransport() }, caller, params.webhook_id, params.delivery_id) },
+}));

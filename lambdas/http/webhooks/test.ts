@@ -1,0 +1,10 @@
+/** POST /v1/webhooks/:webhook_id/test (README, Webhooks): a ping delivery, sent now. */
+import { pingWebhook } from '../../domain/webhooks/delivery-log.js';
+import { encryptor } from '../../runtime/encryptor.js';
+import { webhookTransport } from '../../runtime/webhook-transport.js';
+import { routes } from '../../routes/routes.js';
+import { defineHandler } from '../define-handler.js';
+
+export const handler = defineHandler(routes.testWebhook, async ({ caller, params }) => ({
+  body: { delivery: await pingWebhook({ encryptor: encryptor(), webhooks: webhookTransport() }, caller, params.webhook_id) },
+}));

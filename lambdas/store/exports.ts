@@ -1,0 +1,191 @@
+/**
+ * Export items (SPEC.md §2.10) and the export worker's state on them.
+ *
+ * | item   | pk               | sk                   |
+ * |--------|------------------|----------------------|
+ * | export | ORG#<org>#EXPORTS | EXPORT#<export_id>  |
+ *
+ * export_id is a UUIDv7, so the sort key is creation order: the list is one Query, newest
+ * first, and a read by id is a strongly consistent point read in the caller's organization.
+ *
+ * The worker (domain/exports/run-export.ts) keeps its place on the item: `job` (JSON: the
+ * bundle writer's checkpoint, the multipart upload and its part ETags) and a lease
+ * (`lease_id`, `lease_until`) that lets one run at a time write. Every write of a run is
+ * conditioned on still holding its lease, so a run that lost it (it outlived the lease) can
+ * change nothing.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from './clients.js';
+import { getItem, queryPage, strip, table, transact, writeIfCondition, type TransactItem } from './dynamo.js';
+
+export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** The stored export: the SPEC.md §2.10 fields, progress, and the worker's bookkeeping. */
+export interface ExportItem {
+  export_id: string;
+  org_id: string;
+  status: ExportStatus;
+  /** JSON: start_time, end_time, agent_id|null, operation_type|null, format, include_payloads. */
+  query_params: string;
+  store_export_key: string | null;
+  created_at: number;
+  completed_at: number | null;
+  /** The user who asked for it. */
+  created_by: string;
+  operations_done: number;
+  operations_total: number | null;
+  /** Why it failed (status failed). */
+  error?: string;
+  /** The worker's state between runs (JSON), absent once done or failed. */
+  job?: string;
+  lease_id?: string;
+  lease_until?: number;
+  /** Runs that ended in an error (the worker gives up after a few). */
+  failed_runs?: number;
+}
+
+export const exportKeys = {
+  partition: (orgId: string) => `ORG#${orgId}#EXPORTS`,
+  export: (orgId: string, exportId: string) => ({ pk: `ORG#${orgId}#EXPORTS`, sk: `EXPORT#${exportId}` }),
+};
+
+/** Stores a new export together with its admin event (one transaction: both or neither). */
+export async function putNewExport(item: ExportItem, event: TransactItem): Promise<void> {
+  const result = await transact([
+    {
+      Put: {
+        TableName: table(),
+        Item: { ...exportKeys.export(item.org_id, item.export_id), type: 'export', ...item },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    event,
+  ]);
+  if (!result.committed) throw new Error(`export ${item.export_id} could not be stored: ${result.reasons.map((r) => r.code).join(', ')}`);
+}
+
+export async function readExport(orgId: string, exportId: string): Promise<ExportItem | undefined> {
+  return getItem<ExportItem>(exportKeys.export(orgId, exportId));
+}
+
+/** A page of the organization's exports, newest first, older than `beforeId` when given. */
+export async function exportsNewestFirst(orgId: string, limit: number, beforeId?: string): Promise<{ items: ExportItem[]; more: boolean }> {
+  const page = await queryPage({
+    KeyConditionExpression: beforeId === undefined ? 'pk = :pk AND begins_with(sk, :prefix)' : 'pk = :pk AND sk BETWEEN :prefix AND :before',
+    ExpressionAttributeValues: {
+      ':pk': exportKeys.partition(orgId),
+      ':prefix': 'EXPORT#',
+      ...(beforeId === undefined ? {} : { ':before': `EXPORT#${beforeId}` }),
+    },
+    ScanIndexForward: false,
+    ConsistentRead: true,
+    // One more than asked, to know whether a next page exists; one more again when the
+    // bound itself (inclusive in BETWEEN) comes back first.
+    Limit: limit + (beforeId === undefined ? 1 : 2),
+  });
+  const items = page.map((raw) => strip<ExportItem>(raw)).filter((item) => item.export_id !== beforeId);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+type Update = { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition: string; values?: Record<string, unknown> };
+
+async function updateExport(orgId: string, exportId: string, update: Update): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ...update.values };
+  const name = (field: string) => {
+    names[`#${field}`] = field;
+    return `#${field}`;
+  };
+  const sets = Object.entries(update.set ?? {}).map(([field, value]) => {
+    values[`:s_${field}`] = value;
+    return `${name(field)} = :s_${field}`;
+  });
+  const adds = Object.entries(update.add ?? {}).map(([field, value]) => {
+    values[`:a_${field}`] = value;
+    return `${name(field)} :a_${field}`;
+  });
+  const removes = (update.remove ?? []).map(name);
+  const expression = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return writeIfCondition(() =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: exportKeys.export(orgId, exportId),
+        UpdateExpression: expression,
+        ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+        ExpressionAttributeNames: { ...names, ...conditionNames(update.condition) },
+        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+      }),
+    ),
+  );
+}
+
+/** The attribute names a condition refers to (DynamoDB refuses names an expression does not use). */
+function conditionNames(condition: string): Record<string, string> {
+  return Object.fromEntries(['status', 'lease_id', 'lease_until'].filter((name) => condition.includes(`#${name}`)).map((name) => [`#${name}`, name]));
+}
+
+const HOLDS_LEASE = '#lease_id = :run';
+
+/**
+ * Takes the export for one run until `until`: only while it is queued or running and no other
+ * run holds an unexpired lease. Marks it running. False when another run has it or it is over.
+ */
+export function claimExportRun(orgId: string, exportId: string, runId: string, now: number, until: number): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: { lease_id: runId, lease_until: until, status: 'running' },
+    condition: '#status IN (:queued, :running) AND (attribute_not_exists(#lease_until) OR #lease_until < :now)',
+    values: { ':queued': 'queued', ':running': 'running', ':now': now },
+  });
+}
+
+/** Saves the worker's state and progress, and extends the lease; false when the run lost its lease. */
+export function saveExportRun(
+  orgId: string,
+  exportId: string,
+  runId: string,
+  state: { job: string; operationsDone: number; operationsTotal?: number | null; leaseUntil: number },
+): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: {
+      job: state.job,
+      operations_done: state.operationsDone,
+      lease_until: state.leaseUntil,
+      ...(state.operationsTotal === undefined ? {} : { operations_total: state.operationsTotal }),
+    },
+    condition: HOLDS_LEASE,
+    values: { ':run': runId },
+  });
+}
+
+/** Ends a run that will be continued by another (the lease is given back). */
+export function releaseExportRun(orgId: string, exportId: string, runId: string): Promise<boolean> {
+  return updateExport(orgId, exportId, { remove: ['lease_id', 'lease_until'], condition: HOLDS_LEASE, values: { ':run': runId } });
+}
+
+/** Counts a run that ended in an error; returns false when the run no longer held the lease. */
+export function recordFailedRun(orgId: string, exportId: string, runId: string): Promise<boolean> {
+  return updateExport(orgId, exportId, { add: { failed_runs: 1 }, remove: ['lease_id', 'lease_until'], condition: HOLDS_LEASE, values: { ':run': runId } });
+}
+
+/** done: the file is complete under `key`. */
+export function finishExport(orgId: string, exportId: string, runId: string, done: { key: string; at: number; operations: number }): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: { status: 'done', store_export_key: done.key, completed_at: done.at, operations_done: done.operations, operations_total: done.operations },
+    remove: ['job', 'lease_id', 'lease_until'],
+    condition: HOLDS_LEASE,
+    values: { ':run': runId },
+  });
+}
+
+/** failed, with the reason; `runId` null when the export is given up on from outside a run (no lease needed then). */
+export function failExport(orgId: string, exportId: string, runId: string | null, failure: { reason: string; at: number }): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: { status: 'failed', error: failure.reason, completed_at: failure.at },
+    remove: ['job', 'lease_id', 'lease_until'],
+    condition: runId === null ? '#status IN (:queued, :running)' : HOLDS_LEASE,
+    values: runId === null ? { ':queued': 'queued', ':running': 'running' } : { ':run': runId },
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * The shape every SQS worker shares: each record of the batch handled on its own, all at
+ * once, and the ones that must come back reported as failures (partial batch response,
+ * ReportBatchItemFailures), so one bad message never fails the others.
+ */
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { logger } from '../logger.js';
+
+/** A record's handler: true when the message is done, false when it must come back later; a throw counts as false. */
+export type RecordHandler = (record: SQSRecord) => Promise<boolean>;
+
+export async function handleBatch(worker: string, event: SQSEvent, context: Context, handle: RecordHandler): Promise<SQSBatchResponse> {
+  logger.resetKeys();
+  logger.addContext(context);
+  logger.appendKeys({ request_id: context.awsRequestId, worker });
+  const results = await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        return await handle(record);
+      } catch (error) {
+        logger.error('message failed; it will be retried', { message_id: record.messageId, error: error instanceof Error ? error : String(error) });
+        return false;
+      }
+    }),
+  );
+  return { batchItemFailures: event.Records.filter((_, index) => !results[index]).map((record) => ({ itemIdentifier: record.messageId })) };
+}

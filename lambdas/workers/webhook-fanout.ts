@@ -1,0 +1,28 @@
+/**
+ * Consumer of the events queue (README, Webhooks): each event becomes one message per
+ * subscribed webhook on the deliveries queue (domain/webhooks/fan-out.ts). It makes no HTTP
+ * request itself, so no endpoint can slow it down.
+ */
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { EventMessage } from '../domain/events.js';
+import { fanOutEvent } from '../domain/webhooks/fan-out.js';
+import { logger } from '../logger.js';
+import { queue } from '../runtime/queue.js';
+import { signer } from '../runtime/signer.js';
+import { handleBatch } from './queue-batch.js';
+
+export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  return handleBatch('WebhookFanout', event, context, async (record) => {
+    let message: EventMessage;
+    try {
+      message = JSON.parse(record.body) as EventMessage;
+    } catch {
+      // Not ours to fix by retrying: drop it, loudly.
+      logger.error('events message is not JSON; dropped', { message_id: record.messageId });
+      return true;
+    }
+    const deliveries = await fanOutEvent({ queue: queue(), signer: signer() }, message, record.messageId);
+    if (deliveries > 0) logger.debug('event fanned out', { event: message.event, deliveries });
+    return true;
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Operations written straight into the table and the data bucket, with the created_at a test
+ * or benchmark chooses, each exactly as a submission stores it (store/operations.ts
+ * operationItem, the payload and receipt objects): signed by the agent's key, chained, with
+ * a receipt signed by the service key, so that exports of them verify. Thousands per second
+ * instead of the hot path's few hundred. Uses the process's configured table, bucket and
+ * signer (the test or bench stack sets them).
+ *
+ * The agents must exist (registered over HTTP): their chain head is moved to the last
+ * seeded operation, so later submissions continue the chain.
+ */
+import { randomUUID } from 'node:crypto';
+import { BatchWriteCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { canonicalBytes, canonicalize, chainHash, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
+import { signOperation } from '@agent-ledger/client';
+import { config } from '../../lambdas/config.js';
+import { forEachBounded } from '../../lambdas/shared/bounded.js';
+import { dynamo } from '../../lambdas/store/clients.js';
+import { ledgerKeys, objectKeys, type OperationItem } from '../../lambdas/store/ledger-items.js';
+import { putJsonObject } from '../../lambdas/store/objects.js';
+import { operationItem } from '../../lambdas/store/operations.js';
+import { readAgent } from '../../lambdas/store/agents.js';
+import { signReceipt } from '../../lambdas/domain/ledger/receipt-builder.js';
+import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
+import { signer } from '../../lambdas/runtime/signer.js';
+import type { TestKey } from './ledger-fixtures.js';
+
+export interface SeedAgent {
+  agentId: string;
+  key: TestKey;
+}
+
+export interface SeedOperation {
+  agent: SeedAgent;
+  createdAt: number;
+  operationType?: string;
+  subject?: Record<string, unknown>;
+  action?: Record<string, unknown>;
+  payload?: OperationRecord['payload'];
+}
+
+const WRITE_CONCURRENCY = 16;
+
+/**
+ * Writes `operations` (each agent's in the order given: their seq_no) and returns the rows.
+ * With `objects: false` no payload or receipt object is written (enough for the audit query).
+ */
+export async function seedOperations(orgId: string, operations: readonly SeedOperation[], options: { objects?: boolean } = {}): Promise<OperationItem[]> {
+  const heads = new Map<string, { seq: number; hash: string; opId: string | null }>();
+  for (const agentId of new Set(operations.map((op) => op.agent.agentId))) {
+    const agent = await readAgent(orgId, agentId);
+    if (!agent) throw new Error(`seed: agent ${agentId} is not registered`);
+    heads.set(agentId, { seq: agent.seq_no, hash: agent.chain_hash, opId: agent.head_operation_id });
+  }
+  const rows: OperationItem[] = [];
+  const objects: { key: string; body: string | Uint8Array }[] = [];
+  for (const op of operations) {
+    const head = heads.get(op.agent.agentId) as { seq: number; hash: string; opId: string | null };
+    const payload = op.payload === undefined ? { n: head.seq + 1 } : op.payload;
+    const record = signOperation(
+      {
+        operation_id: uuidv7(op.createdAt),
+        org_id: orgId,
+        agent_id: op.agent.agentId,
+        issued_at: op.createdAt,
+        agent_pubkey_kid: op.agent.key.kid,
+        prev_chain_hash: head.hash,
+        operation_type: op.operationType ?? 'test.run',
+        subject: op.subject ?? { path: `src/file-${head.seq + 1}.ts` },
+        action: op.action ?? { verb: 'edit' },
+        payload,
+      },
+      op.agent.key.privateKey,
+    );
+    const payloadBytes = canonicalBytes(payload);
+    const row: OperationItem = {
+      operation_id: record.operation_id,
+      org_id: orgId,
+      agent_id: record.agent_id,
+      seq_no: head.seq + 1,
+      operation_type: record.operation_type,
+      issued_at: record.issued_at,
+      ttl_ms: record.ttl_ms,
+      nonce: record.nonce,
+      subject: canonicalize(record.subject),
+      action: canonicalize(record.action),
+      payload_hash: record.payload_hash,
+      prev_chain_hash: record.prev_chain_hash,
+      chain_hash: chainHash(record.prev_chain_hash, record),
+      agent_pubkey_kid: record.agent_pubkey_kid,
+      signature: record.signature,
+      store_payload_key: objectKeys.payload(orgId, record.operation_id, sha256B64u(payloadBytes)),
+      created_at: op.createdAt,
+      op_version: record.op_version,
+      receipt_id: uuidv7(op.createdAt),
+      prev_operation_id: head.opId,
+      agent_public_key: op.agent.key.publicKey,
+    };
+    if (options.objects !== false) {
+      const queueMessageId = randomUUID();
+      const receipt = await signReceipt(signer(), row, queueMessageId);
+      row.queue_message_id = queueMessageId;
+      row.store_receipt_key = objectKeys.receipt(orgId, row.operation_id, queueMessageId);
+      row.receipt_created_at = op.createdAt;
+      objects.push({ key: row.store_payload_key, body: payloadBytes }, { key: row.store_receipt_key, body: canonicalize(receipt) });
+    }
+    rows.push(row);
+    heads.set(op.agent.agentId, { seq: row.seq_no, hash: row.chain_hash, opId: row.operation_id });
+  }
+  const batches: OperationItem[][] = [];
+  for (let i = 0; i < rows.length; i += 25) batches.push(rows.slice(i, i + 25));
+  await Promise.all([
+    forEachBounded(batches, WRITE_CONCURRENCY, writeBatch),
+    forEachBounded(objects, WRITE_CONCURRENCY * 2, ({ key, body }) => putJsonObject(key, body)),
+  ]);
+  for (const [agentId, head] of heads) {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: config().tableName,
+        Key: ledgerKeys.agent(orgId, agentId),
+        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op',
+        ExpressionAttributeValues: { ':seq': head.seq, ':hash': head.hash, ':op': head.opId },
+      }),
+    );
+  }
+  return rows;
+}
+
+async function writeBatch(rows: OperationItem[]): Promise<void> {
+  const table = config().tableName;
+  let requests: NonNullable<BatchWriteCommandOutput['UnprocessedItems']>[string] | undefined = rows.map((row) => ({ PutRequest: { Item: operationItem(row) } }));
+  while (requests && requests.length > 0) {
+    const out: BatchWriteCommandOutput = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: requests } }));
+    requests = out.UnprocessedItems?.[table];
+  }
+}
