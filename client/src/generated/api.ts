@@ -1078,7 +1078,7 @@ export type paths = {
         options?: never;
         head?: never;
         /**
-         * Enables a webhook the service disabled after every delivery failed for 3 days: {status: "active"}. Admin event webhook.enable.
+         * {status: "disabled"} stops deliveries (pending retries end failed, unsent); {status: "active"} enables the webhook again, also after the service disabled it because every delivery failed for 3 days. Admin event webhook.disable or webhook.enable.
          * @description Roles: org_owner, security_admin.
          */
         patch: operations["UpdateWebhook"];
@@ -3967,8 +3967,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    status: "active";
+                    /** @enum {string} */
+                    status: "active" | "disabled";
                 };
             };
         };
