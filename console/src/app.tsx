@@ -13,6 +13,7 @@ import { AgentDetailPage } from './pages/agent-detail.js';
 import { AgentsPage } from './pages/agents.js';
 import { CheckEmailPage, SignInPage, SignUpPage } from './pages/auth.js';
 import { EpochsPage } from './pages/epochs.js';
+import { ExportsPage } from './pages/exports.js';
 import { MembersPage } from './pages/members.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { OnboardingPage } from './pages/onboarding.js';
@@ -20,6 +21,8 @@ import { OperationDetailPage } from './pages/operation-detail.js';
 import { OperationsPage } from './pages/operations.js';
 import { OverviewPage } from './pages/overview.js';
 import { TokensPage } from './pages/tokens.js';
+import { WebhookDetailPage } from './pages/webhook-detail.js';
+import { WebhooksPage } from './pages/webhooks.js';
 
 /** The pages of the navigation, each behind the route its list needs (SPEC.md §4). */
 const NAV: { href: string; label: string; needs: string }[] = [
@@ -122,6 +125,9 @@ function Gate() {
         <Route path="/operations" component={page(OperationsPage)} />
         <Route path="/operations/:operation_id" component={page(OperationDetailPage)} />
         <Route path="/epochs" component={page(EpochsPage)} />
+        <Route path="/exports" component={page(ExportsPage)} />
+        <Route path="/webhooks" component={page(WebhooksPage)} />
+        <Route path="/webhooks/:webhook_id" component={page(WebhookDetailPage)} />
         <Route path="/members" component={page(MembersPage)} />
         <Route path="/tokens" component={page(TokensPage)} />
         <Route path="/admin-log" component={page(AdminLogPage)} />

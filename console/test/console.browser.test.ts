@@ -2,16 +2,20 @@
  * The console in a real browser (Chromium through playwright-core) against the local stack,
  * the way an owner and a colleague use it: sign up, verify the email from the local mail log,
  * onboard, create an API token, register an agent and submit operations through the API with
- * it, then find an operation, see every check pass in the browser, tamper with its stored
- * receipt and see that check fail, freeze the agent, invite a member and sign in as them with a
- * narrower role, whose pages lack what the role may not do. Every page passes axe-core and
- * leaves a screenshot (test/support/browser.ts).
+ * it, then query them with every filter and page with the cursor, export them and download
+ * the bundle once the live progress reaches done, register a webhook to a local receiver and
+ * see a test ping and a redelivery in its delivery log, disable and enable it, open an
+ * operation and see every check pass in the browser, tamper with its stored receipt and see
+ * that check fail, freeze the agent, invite a member and sign in as them with a narrower role,
+ * whose pages lack what the role may not do. Every page passes axe-core and leaves a
+ * screenshot (test/support/browser.ts).
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { verifyExportBundle } from '@agent-ledger/protocol';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +26,7 @@ import { useLedgerStack } from '../../test/support/ledger-stack.js';
 import { startOpensslTsa, type OpensslTsa } from '../../test/support/openssl-tsa.js';
 import { tamperReceipt } from '../../test/support/tamper.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
+import { signatureValid, startReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver.js';
 
 const CONSOLE = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'correct horse battery';
@@ -29,21 +34,26 @@ const PASSWORD = 'correct horse battery';
 const BUNDLE_BUDGET_BYTES = 200 * 1024;
 
 let tsa: OpensslTsa;
+let receiver: WebhookReceiver;
 let dist: string;
 beforeAll(async () => {
   // The console built from the sources under test, into a directory of its own: console/dist is
   // read by other test files (the CDK stack's, npm start's) at the same time.
   dist = await mkdtemp(join(tmpdir(), 'console-dist-'));
-  const [started] = await Promise.all([startOpensslTsa(), build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } })]);
-  tsa = started;
+  [tsa, receiver] = await Promise.all([
+    startOpensslTsa(),
+    startReceiver(),
+    build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } }),
+  ]);
 }, 120_000);
 afterAll(async () => {
-  await tsa?.stop();
+  await Promise.all([tsa?.stop(), receiver?.close()]);
   if (dist) await rm(dist, { recursive: true, force: true });
 });
-// Epochs of one second, anchored by a local RFC 3161 TSA, so the inclusion and anchor checks apply within the test.
+// Epochs of one second, anchored by a local RFC 3161 TSA, so the inclusion and anchor checks apply
+// within the test; webhooks may reach the receiver on loopback over plain http (README, Webhooks).
 const stack = useLedgerStack(() => ({
-  env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url },
+  env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url, LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' },
   consoleDir: dist,
 }));
 
@@ -66,6 +76,8 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { level:
 
 async function signUpAndVerify(page: Page, name: string, email: string): Promise<void> {
   await page.goto('/sign-up');
+  // The page renders once the app knows there is no session: axe looks at it then, not before.
+  await heading(page, 'Create your account').waitFor();
   await checkPage(page, 'sign-up');
   await page.getByLabel('Name').fill(name);
   await page.getByLabel('Email').fill(email);
@@ -84,6 +96,9 @@ async function signUpAndVerify(page: Page, name: string, email: string): Promise
 async function nav(page: Page, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
 }
+
+/** `ms` as a datetime-local value in the browser context's time zone (Europe/Berlin), to the second. */
+const berlinInput = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'medium' }).format(ms).replace(' ', 'T');
 
 async function waitForSealed(count: number): Promise<void> {
   for (const deadline = Date.now() + 20_000; ; ) {
@@ -149,6 +164,98 @@ describe('the console, end to end in Chromium', () => {
     await nav(page, 'Agents');
     await page.getByRole('link', { name: agentId }).waitFor();
     await checkPage(page, 'agents');
+  });
+
+  it('queries operations with every filter and pages through them with the cursor', async () => {
+    const { page } = owner;
+    await nav(page, 'Operations');
+    await page.getByLabel('Agent id').fill(agentId);
+    await page.getByLabel('Operation type').fill('tool.invoke');
+    await page.getByLabel(/^From/).fill(berlinInput(Date.now() - 3_600_000));
+    await page.getByLabel(/^To/).fill(berlinInput(Date.now() + 60_000));
+    await page.getByLabel('Per page').fill('1');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    // Oldest first: the two tool.invoke operations, one a page, the file.write one filtered out.
+    const rows = page.locator('table tbody tr');
+    const shownId = () => rows.locator('.short-id code').getAttribute('title');
+    await page.getByText('2 operations match; page 1.').waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await shownId()).toBe(operations[0]!.operation_id);
+    expect(new URL(page.url()).searchParams.get('operation_type')).toBe('tool.invoke');
+    await checkPage(page, 'operations');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('2 operations match; page 2.').waitFor();
+    expect(await shownId()).toBe(operations[2]!.operation_id);
+    expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('2 operations match; page 1.').waitFor();
+    expect(await shownId()).toBe(operations[0]!.operation_id);
+
+    // A range that ends before the operations were accepted matches none of them.
+    await page.getByLabel(/^To/).fill(berlinInput(Date.now() - 1_800_000));
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No operation matches these filters.').waitFor();
+    // The API's refusal of a filter shows next to the query, in its words.
+    await page.getByLabel(/^To/).fill('');
+    await page.getByLabel('Operation type').fill('not dotted');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('alert').filter({ hasText: 'must be dotted' }).waitFor();
+  });
+
+  it('creates an export, follows its progress to done and downloads a bundle that verifies offline', async () => {
+    const { page } = owner;
+    await nav(page, 'Exports');
+    await page.getByText('No export yet.').waitFor();
+    await page.getByRole('button', { name: 'Create export' }).click();
+    const row = page.locator('tr[data-export]');
+    await row.locator('.status-done').waitFor({ timeout: 20_000 });
+    const exportId = (await row.getAttribute('data-export'))!;
+    await row.getByText('3 of 3 operations').waitFor();
+    const bar = row.getByRole('progressbar', { name: `Progress of export ${exportId}` });
+    expect([await bar.getAttribute('value'), await bar.getAttribute('max')]).toEqual(['3', '3']);
+    await checkPage(page, 'exports');
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: /^Download JSON/ }).click()]);
+    expect(download.suggestedFilename()).toBe(`export-${exportId}.json`);
+    const bytes = await readFile((await download.path())!);
+    const report = verifyExportBundle(new Uint8Array(bytes));
+    expect(report.findings.filter((finding) => finding.status === 'failed')).toEqual([]);
+    expect(report.counts.operations).toBe(operations.length);
+  });
+
+  it('registers a webhook, sends a test ping, redelivers it, and disables and enables the webhook', async () => {
+    const { page } = owner;
+    await nav(page, 'Webhooks');
+    await page.getByText('No webhook registered yet.').waitFor();
+    await page.getByLabel('Endpoint URL').fill(`${receiver.origin}/console`);
+    await page.getByRole('checkbox', { name: /agent\.status_changed/ }).check();
+    await page.getByRole('button', { name: 'Register webhook' }).click();
+    const secret = (await page.locator('code[data-secret]').textContent())!;
+    await page.getByRole('link', { name: `${receiver.origin}/console` }).waitFor();
+    await checkPage(page, 'webhooks');
+
+    await page.getByRole('link', { name: 'Open the webhook and send a test ping' }).click();
+    await heading(page, 'Webhook').waitFor();
+    await page.getByText('No delivery yet. Send a test ping to see one.').waitFor();
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await page.getByText(/^Test ping succeeded: HTTP 204 in \d+ ms\.$/).waitFor();
+    const ping = page.locator('tr[data-delivery]').filter({ hasText: 'ping' });
+    await ping.locator('.status-succeeded').waitFor();
+    const received = receiver.received.filter((delivery) => delivery.path === '/console');
+    expect(received.map((delivery) => JSON.parse(delivery.body).event)).toEqual(['ping']);
+    expect(signatureValid(secret, received[0]!)).toBe(true);
+    expect(await ping.getAttribute('data-delivery')).toBe(received[0]!.headers['x-service-webhook-delivery-id']);
+
+    await ping.getByRole('button', { name: /^Redeliver ping delivery/ }).click();
+    await ping.getByText(/^2 attempts, last HTTP 204/).waitFor();
+    await receiver.waitFor((all) => all.filter((delivery) => delivery.path === '/console').length === 2);
+    await checkPage(page, 'webhook');
+
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await page.locator('.facts .status').textContent()).toBe('disabled');
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    expect(await page.locator('.facts .status').textContent()).toBe('active');
   });
 
   it('opens an operation and verifies every check in the browser', async () => {

@@ -9,6 +9,8 @@ import createClient from 'openapi-fetch';
 import type { components, paths } from '@agent-ledger/client/api-types';
 
 export type Schemas = components['schemas'];
+/** Request and answer bodies by the route's operation id, e.g. RequestOf<'CreateExport'>. */
+export type { RequestOf, ResponseOf } from '@agent-ledger/client/api-shapes';
 
 export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
 

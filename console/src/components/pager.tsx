@@ -14,13 +14,24 @@ export function useCursors() {
   };
 }
 
-export function Pager({ paging, next, labels = ['Previous page', 'Next page'] }: { paging: ReturnType<typeof useCursors>; next: string | undefined; labels?: [string, string] }) {
+/** `busy` while a page loads: `next` is still the shown page's cursor then, so neither button may act on it. */
+export function Pager({
+  paging,
+  next,
+  busy = false,
+  labels = ['Previous page', 'Next page'],
+}: {
+  paging: ReturnType<typeof useCursors>;
+  next: string | undefined;
+  busy?: boolean;
+  labels?: [string, string];
+}) {
   return (
     <div class="actions">
-      <button type="button" disabled={paging.page === 0} onClick={paging.previous}>
+      <button type="button" disabled={busy || paging.page === 0} onClick={paging.previous}>
         {labels[0]}
       </button>
-      <button type="button" disabled={!next} onClick={() => paging.next(next)}>
+      <button type="button" disabled={busy || !next} onClick={() => paging.next(next)}>
         {labels[1]}
       </button>
     </div>

@@ -80,7 +80,7 @@ export function EpochsPage() {
                 ))}
               </tbody>
             </table>
-            <Pager paging={paging} next={data.cursor} labels={['Newer', 'Older']} />
+            <Pager paging={paging} next={data.cursor} busy={epochs.loading} labels={['Newer', 'Older']} />
           </>
         )}
       </Loaded>

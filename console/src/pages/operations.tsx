@@ -1,24 +1,19 @@
 /**
- * Operations: the audit query (POST /v1/audit/query, SPEC.md §4.6) with every filter, cursor
- * paging and a refresh that starts again from the newest data; and, for every role, opening
- * one operation by its id. The filters live in the address, so a filtered view can be linked.
+ * Operations: the audit query (POST /v1/audit/query, SPEC.md §4.6) with every filter and
+ * cursor paging, oldest first as the API answers; its first page fixes the listing (later
+ * pages neither list nor count newer operations), so Refresh starts a new query from page one
+ * to take in the newest data. And, for every role, opening one operation by its id. The
+ * filters live in the address, so a filtered view can be linked.
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, call } from '../api/client.js';
+import { api, call, type RequestOf } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
 import { Pager, useCursors } from '../components/pager.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
 import { useSession } from '../session.js';
-import type { StoredRow } from '../verify/checks.js';
-
-interface AuditAnswer {
-  operations: StoredRow[];
-  total_count: number;
-  cursor?: string;
-}
 
 interface Filters {
   agent_id: string;
@@ -35,7 +30,7 @@ function filtersOf(query: Record<string, string>): Filters {
   return { agent_id: query.agent_id ?? '', operation_type: query.operation_type ?? '', from: query.from ?? '', to: query.to ?? '', limit: query.limit ?? '50' };
 }
 
-function auditBody(filters: Filters, cursor: string | undefined) {
+function auditBody(filters: Filters, cursor: string | undefined): RequestOf<'AuditQuery'> {
   return {
     ...(filters.agent_id ? { agent_id: filters.agent_id } : {}),
     ...(filters.operation_type ? { operation_type: filters.operation_type } : {}),
@@ -46,9 +41,8 @@ function auditBody(filters: Filters, cursor: string | undefined) {
   };
 }
 
-async function audit(filters: Filters, cursor: string | undefined): Promise<AuditAnswer> {
-  // Typed through `never` until the audit route is in the generated types (npm run generate:api-types).
-  return (await call(api.POST('/v1/audit/query' as never, { body: auditBody(filters, cursor) } as never))) as AuditAnswer;
+function audit(filters: Filters, cursor: string | undefined) {
+  return call(api.POST('/v1/audit/query', { body: auditBody(filters, cursor) }));
 }
 
 function OpenById() {
@@ -81,7 +75,8 @@ function AuditQuery() {
   const [refreshes, setRefreshes] = useState(0);
   const page = paging.page;
   const key = FILTER_NAMES.map((name) => applied[name]).join('|');
-  const result = useResource(() => audit(applied, paging.cursor), [key, page, refreshes]);
+  // The answer carries the page it is, so the page shown while the next one loads is named right.
+  const result = useResource(async () => ({ ...(await audit(applied, paging.cursor)), page }), [key, page, refreshes]);
 
   const apply = (event: Event) => {
     event.preventDefault();
@@ -114,13 +109,7 @@ function AuditQuery() {
         </label>
         <label>
           Per page
-          <select name="limit" value={draft.limit} onChange={(e) => setDraft({ ...draft, limit: e.currentTarget.value })}>
-            {['10', '50', '100', '500'].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
+          <input name="limit" type="number" min="1" max="500" required value={draft.limit} onInput={set('limit')} />
         </label>
         {invalidRange && <ErrorText id="range-error" error={new Error('“From” must be before “To”.')} />}
         <div class="actions">
@@ -142,10 +131,10 @@ function AuditQuery() {
         {(data) => (
           <>
             <p role="status">
-              {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {page + 1}.
+              {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
             <table>
-              <caption class="visually-hidden">Operations matching the filters</caption>
+              <caption class="visually-hidden">Operations matching the filters, oldest first</caption>
               <thead>
                 <tr>
                   <th scope="col">Received</th>
@@ -173,7 +162,7 @@ function AuditQuery() {
                 ))}
               </tbody>
             </table>
-            <Pager paging={paging} next={data.cursor} />
+            <Pager paging={paging} next={data.cursor} busy={result.loading} />
           </>
         )}
       </Loaded>

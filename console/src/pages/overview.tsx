@@ -13,8 +13,9 @@ const HOUR = 3_600_000;
 
 async function countSince(ms: number): Promise<number> {
   const now = Date.now();
-  const answer = await call(api.POST('/v1/audit/query' as never, { body: { start_time: now - ms, end_time: now, limit: 1 } } as never));
-  return (answer as { total_count: number }).total_count;
+  // end_time is exclusive: + 1 counts what arrived in this very millisecond too.
+  const answer = await call(api.POST('/v1/audit/query', { body: { start_time: now - ms, end_time: now + 1, limit: 1 } }));
+  return answer.total_count;
 }
 
 function AgentsByStatus() {
