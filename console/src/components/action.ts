@@ -18,3 +18,11 @@ export function useAction<A extends unknown[], R>(action: (...args: A) => Promis
   };
   return { run, busy, error, clear: () => setError(undefined) };
 }
+
+/** A form's onSubmit that runs `run` in place of the browser's own submit. */
+export function submitTo(run: () => unknown) {
+  return (event: Event) => {
+    event.preventDefault();
+    void run();
+  };
+}

@@ -4,6 +4,7 @@ import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 export function AdminLogPage() {
@@ -30,35 +31,23 @@ export function AdminLogPage() {
       </PageTitle>
       <Loaded resource={events} what="admin events" isEmpty={(d) => d.events.length === 0} empty="Nothing recorded yet.">
         {(data) => (
-          <table>
-            <caption class="visually-hidden">Admin events, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Details</th>
+          <Table caption="Admin events, newest first" columns={['When', 'Who', 'Action', 'Target', 'Details']}>
+            {data.events.map((event) => (
+              <tr key={event.event_id}>
+                <td>
+                  <Time ms={event.created_at} />
+                </td>
+                <td>{who(event.actor) ?? <ShortId value={event.actor} label="user id" />}</td>
+                <td>
+                  <code>{event.action}</code>
+                </td>
+                <td>
+                  {event.target_type} <ShortId value={event.target_id} label={`${event.target_type} id`} />
+                </td>
+                <td class="details">{event.details ?? <span class="muted">—</span>}</td>
               </tr>
-            </thead>
-            <tbody>
-              {data.events.map((event) => (
-                <tr key={event.event_id}>
-                  <td>
-                    <Time ms={event.created_at} />
-                  </td>
-                  <td>{who(event.actor) ?? <ShortId value={event.actor} label="user id" />}</td>
-                  <td>
-                    <code>{event.action}</code>
-                  </td>
-                  <td>
-                    {event.target_type} <ShortId value={event.target_id} label={`${event.target_type} id`} />
-                  </td>
-                  <td class="details">{event.details ?? <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Loaded>
     </>

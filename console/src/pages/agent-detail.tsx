@@ -5,11 +5,12 @@
  */
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 import { useSession } from '../session.js';
 
@@ -62,56 +63,43 @@ function Keys({ keys, agent, path, onChange }: { keys: Schemas['AgentKey'][]; ag
   const { can } = useSession();
   const mayRevoke = agent.status !== 'revoked' && can('POST /v1/agents/{agent_id}/revoke');
   return (
-    <table>
-      <caption>Keys</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key id</th>
-          <th scope="col">Public key (Ed25519)</th>
-          <th scope="col">Status</th>
-          <th scope="col">Added</th>
-          <th scope="col">Retired or revoked</th>
-          {mayRevoke && <th scope="col">Action</th>}
+    <Table caption="Keys" showCaption columns={['Key id', 'Public key (Ed25519)', 'Status', 'Added', 'Retired or revoked', mayRevoke && 'Action']}>
+      {keys.map((key) => (
+        <tr key={key.kid}>
+          <td>
+            <code>{key.kid}</code>
+          </td>
+          <td>
+            <ShortId value={key.public_key} label={`public key ${key.kid}`} />
+          </td>
+          <td>
+            <Status value={key.status} />
+          </td>
+          <td>
+            <Time ms={key.created_at} />
+          </td>
+          <td>
+            <Time ms={key.retired_at} />
+          </td>
+          {mayRevoke && (
+            <td>
+              {key.status !== 'revoked' && (
+                <ConfirmButton
+                  label={`Revoke key ${key.kid}`}
+                  title={`Revoke key ${key.kid}?`}
+                  confirmLabel="Revoke key"
+                  askReason
+                  danger
+                  onConfirm={(reason) => call(api.POST('/v1/agents/{agent_id}/revoke', { ...path, body: { kid: key.kid, reason } })).then(onChange)}
+                >
+                  <p>Irreversible: records signed with this key are refused with KEY_REVOKED from now on.</p>
+                </ConfirmButton>
+              )}
+            </td>
+          )}
         </tr>
-      </thead>
-      <tbody>
-        {keys.map((key) => (
-          <tr key={key.kid}>
-            <td>
-              <code>{key.kid}</code>
-            </td>
-            <td>
-              <ShortId value={key.public_key} label={`public key ${key.kid}`} />
-            </td>
-            <td>
-              <Status value={key.status} />
-            </td>
-            <td>
-              <Time ms={key.created_at} />
-            </td>
-            <td>
-              <Time ms={key.retired_at} />
-            </td>
-            {mayRevoke && (
-              <td>
-                {key.status !== 'revoked' && (
-                  <ConfirmButton
-                    label={`Revoke key ${key.kid}`}
-                    title={`Revoke key ${key.kid}?`}
-                    confirmLabel="Revoke key"
-                    askReason
-                    danger
-                    onConfirm={(reason) => call(api.POST('/v1/agents/{agent_id}/revoke', { ...path, body: { kid: key.kid, reason } })).then(onChange)}
-                  >
-                    <p>Irreversible: records signed with this key are refused with KEY_REVOKED from now on.</p>
-                  </ConfirmButton>
-                )}
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -148,13 +136,7 @@ function Assignments({ path }: { path: Path }) {
         )}
       </Loaded>
       <ErrorText error={remove.error} />
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void assign.run();
-        }}
-      >
+      <form class="inline" onSubmit={submitTo(assign.run)}>
         <label>
           Assign to member
           <select required value={userId} onChange={(e) => setUserId(e.currentTarget.value)}>

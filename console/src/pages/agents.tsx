@@ -3,6 +3,7 @@ import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 export function AgentsPage() {
@@ -19,37 +20,25 @@ export function AgentsPage() {
       </p>
       <Loaded resource={agents} what="agents" isEmpty={(d) => d.agents.length === 0} empty="No agents yet (or none assigned to you).">
         {(data) => (
-          <table>
-            <caption class="visually-hidden">Agents</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Agent id</th>
-                <th scope="col">Integration</th>
-                <th scope="col">Status</th>
-                <th scope="col">Updated</th>
+          <Table caption="Agents" columns={['Name', 'Agent id', 'Integration', 'Status', 'Updated']}>
+            {data.agents.map((agent) => (
+              <tr key={agent.agent_id}>
+                <td>
+                  <a href={`/agents/${encodeURIComponent(agent.agent_id)}`}>{agent.display_name}</a>
+                </td>
+                <td>
+                  <ShortId value={agent.agent_id} label="agent id" head={12} />
+                </td>
+                <td>{agent.integration_type}</td>
+                <td>
+                  <Status value={agent.status} />
+                </td>
+                <td>
+                  <Time ms={agent.updated_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.agents.map((agent) => (
-                <tr key={agent.agent_id}>
-                  <td>
-                    <a href={`/agents/${encodeURIComponent(agent.agent_id)}`}>{agent.display_name}</a>
-                  </td>
-                  <td>
-                    <ShortId value={agent.agent_id} label="agent id" head={12} />
-                  </td>
-                  <td>{agent.integration_type}</td>
-                  <td>
-                    <Status value={agent.status} />
-                  </td>
-                  <td>
-                    <Time ms={agent.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Loaded>
     </>

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../api/client.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, useResource } from '../components/states.js';
 import { useSession } from '../session.js';
@@ -52,12 +52,7 @@ export function SignInPage() {
           Your email address is verified. Sign in to continue.
         </p>
       )}
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void signIn.run();
-        }}
-      >
+      <form onSubmit={submitTo(signIn.run)}>
         <label>
           Email
           <input type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
@@ -91,12 +86,7 @@ export function SignUpPage() {
   return (
     <main class="auth" id="content">
       <PageTitle title="Create your account" />
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void signUp.run();
-        }}
-      >
+      <form onSubmit={submitTo(signUp.run)}>
         <label>
           Name
           <input name="name" autoComplete="name" required maxLength={256} value={name} onInput={(e) => setName(e.currentTarget.value)} />

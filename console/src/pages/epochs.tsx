@@ -2,10 +2,11 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { useAction } from '../components/action.js';
-import { Pager, useCursors } from '../components/pager.js';
+import { Pager, pageQuery, usePagedResource } from '../components/pager.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
-import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { ErrorText, Loaded } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 function AnchorCell({ epoch }: { epoch: Schemas['Epoch'] }) {
@@ -33,15 +34,15 @@ function AnchorCell({ epoch }: { epoch: Schemas['Epoch'] }) {
 }
 
 export function EpochsPage() {
-  const paging = useCursors();
-  const epochs = useResource(
-    () => call(api.GET('/v1/epochs', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    [paging.page, paging.cursor],
-  );
+  const {
+    paging,
+    resource: epochs,
+    toFirstPage,
+  } = usePagedResource((cursor) => call(api.GET('/v1/epochs', { params: { query: pageQuery(cursor) } })), []);
   return (
     <>
       <PageTitle title="Epochs">
-        <button type="button" onClick={() => (paging.page === 0 ? epochs.reload() : paging.reset())}>
+        <button type="button" onClick={toFirstPage}>
           Refresh
         </button>
       </PageTitle>
@@ -49,37 +50,25 @@ export function EpochsPage() {
       <Loaded resource={epochs} what="epochs" isEmpty={(d) => d.epochs.length === 0} empty="No epoch sealed yet.">
         {(data) => (
           <>
-            <table>
-              <caption class="visually-hidden">Epochs, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Window start</th>
-                  <th scope="col">Window end</th>
-                  <th scope="col">Operations</th>
-                  <th scope="col">Merkle root</th>
-                  <th scope="col">Anchor</th>
+            <Table caption="Epochs, newest first" columns={['Window start', 'Window end', 'Operations', 'Merkle root', 'Anchor']}>
+              {data.epochs.map((epoch) => (
+                <tr key={epoch.epoch_id}>
+                  <td>
+                    <Time ms={epoch.start_time} />
+                  </td>
+                  <td>
+                    <Time ms={epoch.end_time} />
+                  </td>
+                  <td>{epoch.leaf_count}</td>
+                  <td>
+                    <ShortId value={epoch.root_hash} label="root hash" />
+                  </td>
+                  <td>
+                    <AnchorCell epoch={epoch} />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.epochs.map((epoch) => (
-                  <tr key={epoch.epoch_id}>
-                    <td>
-                      <Time ms={epoch.start_time} />
-                    </td>
-                    <td>
-                      <Time ms={epoch.end_time} />
-                    </td>
-                    <td>{epoch.leaf_count}</td>
-                    <td>
-                      <ShortId value={epoch.root_hash} label="root hash" />
-                    </td>
-                    <td>
-                      <AnchorCell epoch={epoch} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
             <Pager paging={paging} next={data.cursor} busy={epochs.loading} labels={['Newer', 'Older']} />
           </>
         )}

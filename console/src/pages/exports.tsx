@@ -6,11 +6,12 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type RequestOf, type ResponseOf, type Schemas } from '../api/client.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { ShortId } from '../components/copy.js';
-import { Pager, useCursors } from '../components/pager.js';
+import { Pager, pageQuery, usePagedResource } from '../components/pager.js';
 import { PageTitle, Status } from '../components/page.js';
-import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { ErrorText, Loaded } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 type Export = Schemas['Export'];
@@ -60,13 +61,7 @@ function CreateExport({ onCreated }: { onCreated: () => void }) {
         The operations created in the range, each with its receipt, inclusion proof and epoch anchor, checkable offline with{' '}
         <code>agent-ledger verify</code>. A PDF report carries the same bundle as an attachment.
       </p>
-      <form
-        class="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
+      <form class="filters" onSubmit={submitTo(create.run)}>
         <label>
           From <span class="muted">(your time zone)</span>
           <input type="datetime-local" required value={form.from} onInput={set('from')} />
@@ -189,12 +184,11 @@ function ExportRow({ listed }: { listed: Export }) {
 }
 
 export function ExportsPage() {
-  const paging = useCursors();
-  const exports = useResource(
-    () => call(api.GET('/v1/exports', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    [paging.page, paging.cursor],
-  );
-  const toFirstPage = () => (paging.page === 0 ? exports.reload() : paging.reset());
+  const {
+    paging,
+    resource: exports,
+    toFirstPage,
+  } = usePagedResource((cursor) => call(api.GET('/v1/exports', { params: { query: pageQuery(cursor) } })), []);
   return (
     <>
       <PageTitle title="Exports">
@@ -207,24 +201,11 @@ export function ExportsPage() {
       <Loaded resource={exports} what="exports" isEmpty={(d) => d.exports.length === 0} empty="No export yet.">
         {(data) => (
           <>
-            <table>
-              <caption class="visually-hidden">Exports, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Range</th>
-                  <th scope="col">Format</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Progress</th>
-                  <th scope="col">File</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.exports.map((exp) => (
-                  <ExportRow key={exp.export_id} listed={exp} />
-                ))}
-              </tbody>
-            </table>
+            <Table caption="Exports, newest first" columns={['Created', 'Range', 'Format', 'Status', 'Progress', 'File']}>
+              {data.exports.map((exp) => (
+                <ExportRow key={exp.export_id} listed={exp} />
+              ))}
+            </Table>
             <Pager paging={paging} next={data.cursor} busy={exports.loading} labels={['Newer', 'Older']} />
           </>
         )}

@@ -7,10 +7,11 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { ROLE_LABELS, ROLES, type Role } from '../api/roles.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { IsoTime } from '../components/time.js';
 import { useSession } from '../session.js';
 
@@ -51,45 +52,33 @@ function Members() {
       <h2 id="members">Members</h2>
       <Loaded resource={members} what="members" isEmpty={(d) => d.members.length === 0}>
         {(data) => (
-          <table>
-            <caption class="visually-hidden">Members</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                {manage && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {data.members.map((member) => (
-                <tr key={member.user_id}>
-                  <td>{member.display_name}</td>
-                  <td>{member.email}</td>
-                  <td>{manage ? <RoleSelect member={member} onChanged={members.reload} /> : ROLE_LABELS[member.role]}</td>
+          <Table caption="Members" columns={['Name', 'Email', 'Role', 'Joined', manage && 'Action']}>
+            {data.members.map((member) => (
+              <tr key={member.user_id}>
+                <td>{member.display_name}</td>
+                <td>{member.email}</td>
+                <td>{manage ? <RoleSelect member={member} onChanged={members.reload} /> : ROLE_LABELS[member.role]}</td>
+                <td>
+                  <IsoTime iso={member.joined_at} />
+                </td>
+                {manage && (
                   <td>
-                    <IsoTime iso={member.joined_at} />
+                    {member.user_id !== profile?.user.user_id && (member.role !== 'org_owner' || role === 'org_owner') && can('DELETE /v1/members/{user_id}') && (
+                      <ConfirmButton
+                        label={`Remove ${member.email}`}
+                        title={`Remove ${member.email}?`}
+                        confirmLabel="Remove member"
+                        danger
+                        onConfirm={() => call(api.DELETE('/v1/members/{user_id}', { params: { path: { user_id: member.user_id } } })).then(members.reload)}
+                      >
+                        <p>Their API tokens stop working for good and their assignments go.</p>
+                      </ConfirmButton>
+                    )}
                   </td>
-                  {manage && (
-                    <td>
-                      {member.user_id !== profile?.user.user_id && (member.role !== 'org_owner' || role === 'org_owner') && can('DELETE /v1/members/{user_id}') && (
-                        <ConfirmButton
-                          label={`Remove ${member.email}`}
-                          title={`Remove ${member.email}?`}
-                          confirmLabel="Remove member"
-                          danger
-                          onConfirm={() => call(api.DELETE('/v1/members/{user_id}', { params: { path: { user_id: member.user_id } } })).then(members.reload)}
-                        >
-                          <p>Their API tokens stop working for good and their assignments go.</p>
-                        </ConfirmButton>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                )}
+              </tr>
+            ))}
+          </Table>
         )}
       </Loaded>
     </section>
@@ -113,13 +102,7 @@ function Invitations() {
   return (
     <section aria-labelledby="invitations">
       <h2 id="invitations">Invitations</h2>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void invite.run();
-        }}
-      >
+      <form class="inline" onSubmit={submitTo(invite.run)}>
         <label>
           Email
           <input type="email" required maxLength={256} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { ROLE_LABELS, type Role } from '../api/roles.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { IsoTime } from '../components/time.js';
@@ -63,12 +63,7 @@ export function OnboardingPage() {
       <Invitations onJoined={refresh} />
       <section aria-labelledby="new-org">
         <h2 id="new-org">Create an organization</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
+        <form onSubmit={submitTo(create.run)}>
           <label>
             Organization name
             <input required maxLength={128} value={orgName} onInput={(e) => setOrgName(e.currentTarget.value)} />

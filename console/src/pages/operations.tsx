@@ -9,9 +9,10 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type RequestOf } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
-import { Pager, useCursors } from '../components/pager.js';
+import { Pager, usePagedResource } from '../components/pager.js';
 import { PageTitle } from '../components/page.js';
-import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { ErrorText, Loaded } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 import { useSession } from '../session.js';
 
@@ -71,12 +72,13 @@ function AuditQuery() {
   const { query, route, path } = useLocation();
   const applied = filtersOf(query);
   const [draft, setDraft] = useState<Filters>(applied);
-  const paging = useCursors();
-  const [refreshes, setRefreshes] = useState(0);
-  const page = paging.page;
   const key = FILTER_NAMES.map((name) => applied[name]).join('|');
   // The answer carries the page it is, so the page shown while the next one loads is named right.
-  const result = useResource(async () => ({ ...(await audit(applied, paging.cursor)), page }), [key, page, refreshes]);
+  const {
+    paging,
+    resource: result,
+    toFirstPage,
+  } = usePagedResource(async (cursor, page) => ({ ...(await audit(applied, cursor)), page }), [key]);
 
   const apply = (event: Event) => {
     event.preventDefault();
@@ -116,13 +118,7 @@ function AuditQuery() {
           <button type="submit" class="primary" disabled={invalidRange}>
             Apply filters
           </button>
-          <button
-            type="button"
-            onClick={() => {
-              paging.reset();
-              setRefreshes((n) => n + 1);
-            }}
-          >
+          <button type="button" onClick={toFirstPage}>
             Refresh
           </button>
         </div>
@@ -133,35 +129,23 @@ function AuditQuery() {
             <p role="status">
               {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
-            <table>
-              <caption class="visually-hidden">Operations matching the filters, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">seq_no</th>
-                  <th scope="col">Operation id</th>
+            <Table caption="Operations matching the filters, oldest first" columns={['Received', 'Type', 'Agent', 'seq_no', 'Operation id']}>
+              {data.operations.map((op) => (
+                <tr key={op.operation_id}>
+                  <td>
+                    <Time ms={op.created_at} />
+                  </td>
+                  <td>
+                    <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
+                  </td>
+                  <td>{op.agent_id}</td>
+                  <td>{op.seq_no}</td>
+                  <td>
+                    <ShortId value={op.operation_id} label="operation id" />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.operations.map((op) => (
-                  <tr key={op.operation_id}>
-                    <td>
-                      <Time ms={op.created_at} />
-                    </td>
-                    <td>
-                      <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
-                    </td>
-                    <td>{op.agent_id}</td>
-                    <td>{op.seq_no}</td>
-                    <td>
-                      <ShortId value={op.operation_id} label="operation id" />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </Table>
             <Pager paging={paging} next={data.cursor} busy={result.loading} />
           </>
         )}

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { CopyButton, ShortId } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText } from '../components/states.js';
@@ -57,13 +57,7 @@ function IssueToken() {
     <section aria-labelledby="issue">
       <h2 id="issue">New token</h2>
       <p class="muted">For the SDK, the CLI (`npx agent-ledger login`) and coding-agent hooks. It acts with your role in this organization.</p>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void issue.run();
-        }}
-      >
+      <form class="inline" onSubmit={submitTo(issue.run)}>
         <label>
           Lifetime
           <select value={lifetime} onChange={(e) => setLifetime(e.currentTarget.value)}>
@@ -95,13 +89,7 @@ function RotateToken() {
     <section aria-labelledby="rotate">
       <h2 id="rotate">Rotate a token</h2>
       <p class="muted">Paste the token to replace. You get a new one with the same lifetime; the old one keeps working for a grace period.</p>
-      <form
-        class="inline"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void rotate.run();
-        }}
-      >
+      <form class="inline" onSubmit={submitTo(rotate.run)}>
         <label>
           Token to rotate
           <input type="password" autoComplete="off" required value={old} onInput={(e) => setOld(e.currentTarget.value)} />

@@ -10,9 +10,10 @@ import { api, call, type Schemas } from '../api/client.js';
 import { useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShortId } from '../components/copy.js';
-import { Pager, useCursors } from '../components/pager.js';
+import { Pager, pageQuery, usePagedResource } from '../components/pager.js';
 import { PageTitle, Status } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 type Delivery = Schemas['WebhookDelivery'];
@@ -87,16 +88,19 @@ function DeliveryRow({ listed, path }: { listed: Delivery; path: Path }) {
 }
 
 function DeliveryLog({ path, refreshes }: { path: Path; refreshes: number }) {
-  const paging = useCursors();
-  const deliveries = useResource(
-    () => call(api.GET('/v1/webhooks/{webhook_id}/deliveries', { params: { ...path.params, query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    [path.params.path.webhook_id, paging.page, paging.cursor, refreshes],
+  const {
+    paging,
+    resource: deliveries,
+    toFirstPage,
+  } = usePagedResource(
+    (cursor) => call(api.GET('/v1/webhooks/{webhook_id}/deliveries', { params: { ...path.params, query: pageQuery(cursor) } })),
+    [path.params.path.webhook_id, refreshes],
   );
   return (
     <section aria-labelledby="deliveries">
       <div class="page-title">
         <h2 id="deliveries">Delivery log</h2>
-        <button type="button" onClick={() => (paging.page === 0 ? deliveries.reload() : paging.reset())}>
+        <button type="button" onClick={toFirstPage}>
           Refresh log
         </button>
       </div>
@@ -104,24 +108,11 @@ function DeliveryLog({ path, refreshes }: { path: Path; refreshes: number }) {
       <Loaded resource={deliveries} what="deliveries" isEmpty={(d) => d.deliveries.length === 0} empty="No delivery yet. Send a test ping to see one.">
         {(data) => (
           <>
-            <table>
-              <caption class="visually-hidden">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Next attempt</th>
-                  <th scope="col">Delivery</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.deliveries.map((delivery) => (
-                  <DeliveryRow key={`${delivery.delivery_id}:${delivery.updated_at}`} listed={delivery} path={path} />
-                ))}
-              </tbody>
-            </table>
+            <Table caption="Deliveries, newest first" columns={['Created', 'Event', 'Status', 'Attempts', 'Next attempt', 'Delivery']}>
+              {data.deliveries.map((delivery) => (
+                <DeliveryRow key={`${delivery.delivery_id}:${delivery.updated_at}`} listed={delivery} path={path} />
+              ))}
+            </Table>
             <Pager paging={paging} next={data.cursor} busy={deliveries.loading} labels={['Newer', 'Older']} />
           </>
         )}

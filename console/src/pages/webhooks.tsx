@@ -5,10 +5,11 @@
  */
 import { useState } from 'preact/hooks';
 import { api, call, type RequestOf, type Schemas } from '../api/client.js';
-import { useAction } from '../components/action.js';
+import { submitTo, useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
 
 type WebhookEvent = Schemas['Webhook']['events'][number];
@@ -46,12 +47,7 @@ function RegisterWebhook({ onRegistered }: { onRegistered: () => void }) {
       <p class="muted">
         HTTPS to a public address; each delivery is a signed POST (<code>X-Service-Signature</code>, HMAC-SHA256 with the secret).
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void register.run();
-        }}
-      >
+      <form onSubmit={submitTo(register.run)}>
         <label>
           Endpoint URL
           <input type="url" required maxLength={2048} value={url} onInput={(e) => setUrl(e.currentTarget.value)} placeholder="https://hooks.example.com/ledger" />
@@ -103,33 +99,22 @@ export function WebhooksPage() {
       <PageTitle title="Webhooks" />
       <Loaded resource={webhooks} what="webhooks" isEmpty={(d) => d.webhooks.length === 0} empty="No webhook registered yet.">
         {(data) => (
-          <table>
-            <caption class="visually-hidden">Registered webhooks</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Registered</th>
+          <Table caption="Registered webhooks" columns={['Endpoint', 'Events', 'Status', 'Registered']}>
+            {data.webhooks.map((webhook) => (
+              <tr key={webhook.webhook_id}>
+                <td>
+                  <a href={`/webhooks/${webhook.webhook_id}`}>{webhook.endpoint_url}</a>
+                </td>
+                <td>{webhook.events.join(', ')}</td>
+                <td>
+                  <Status value={webhook.status} />
+                </td>
+                <td>
+                  <Time ms={webhook.created_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.webhooks.map((webhook) => (
-                <tr key={webhook.webhook_id}>
-                  <td>
-                    <a href={`/webhooks/${webhook.webhook_id}`}>{webhook.endpoint_url}</a>
-                  </td>
-                  <td>{webhook.events.join(', ')}</td>
-                  <td>
-                    <Status value={webhook.status} />
-                  </td>
-                  <td>
-                    <Time ms={webhook.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
       </Loaded>
       <RegisterWebhook onRegistered={webhooks.reload} />
