@@ -10,8 +10,12 @@
  *   console's behaviour only, so the API's own 403/404 answers are never rewritten.
  * - Responses of the console carry the CSP and headers of console/serving.ts, plus HSTS.
  * - Hashed assets are cached for a year, index.html is revalidated and invalidated on deploy.
+ *
+ * It is a nested stack: CloudFormation allows 500 resources per stack, and the API's
+ * functions, roles, log groups and routes (several per route) fill the service's own stack
+ * nearly to that; the console's ~20 resources live in a stack of their own, deployed with it.
  */
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CacheCookieBehavior,
@@ -38,7 +42,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_PREFIXES, CONTENT_SECURITY_POLICY, cacheControl } from '../console/serving.js';
@@ -59,13 +63,13 @@ const SPA_REWRITE = `function handler(event) {
   return request;
 }`;
 
-export class LedgerConsole extends Construct {
+export class LedgerConsole extends NestedStack {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
   readonly deployments: BucketDeployment[];
 
   constructor(scope: Construct, id: string, props: LedgerConsoleProps) {
-    super(scope, id);
+    super(scope, id, { description: 'agent-ledger web console: S3 and CloudFront, the API on the same origin' });
     if (!existsSync(join(props.consoleDir, 'index.html'))) {
       throw new Error(`the console is not built (${props.consoleDir}/index.html is missing): run \`npm run build -w console\` (npm ci does it)`);
     }
@@ -109,8 +113,7 @@ export class LedgerConsole extends Construct {
       runtime: FunctionRuntime.JS_2_0,
     });
 
-    const region = Stack.of(this).region;
-    const apiOrigin = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${region}.${Stack.of(this).urlSuffix}`, {
+    const apiOrigin = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${this.region}.${this.urlSuffix}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [OriginSslPolicy.TLS_V1_2],
     });

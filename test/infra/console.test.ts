@@ -1,10 +1,10 @@
 /**
- * The console's CloudFront distribution (lib/console.ts): the console from a private bucket
+ * The console's nested stack (lib/console.ts): the console from a private bucket
  * through Origin Access Control, the API on the same origin under the prefixes of
  * console/serving.ts, uncached and with every viewer header, cookie and query string but Host;
  * the SPA rewrite on the console's behaviour only; the console's security headers.
  */
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeList } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
@@ -17,14 +17,17 @@ const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 let stubs: StubLambdas;
 let synth: Synthesized;
+/** The console's own (nested) stack. */
+let consoleStack: Template;
 beforeAll(() => {
   stubs = new StubLambdas(routeList, workerList);
   synth = synthesize({ lambdasDir: stubs.dir });
+  consoleStack = Template.fromStack(synth.stack.console);
 });
 afterAll(() => stubs?.remove());
 
 function distributionConfig() {
-  const resources = synth.template.toJSON().Resources as Record<string, { Properties: { DistributionConfig: Record<string, unknown> } }>;
+  const resources = consoleStack.toJSON().Resources as Record<string, { Properties: { DistributionConfig: Record<string, unknown> } }>;
   return resources[logicalId(synth.stack.console.distribution)]!.Properties.DistributionConfig as {
     DefaultCacheBehavior: Record<string, unknown>;
     CacheBehaviors: Record<string, unknown>[];
@@ -33,10 +36,19 @@ function distributionConfig() {
 }
 
 describe('the console distribution', () => {
+  it('lives in a nested stack, so both stacks stay within CloudFormation\'s 500 resources', () => {
+    synth.template.resourceCountIs('AWS::CloudFormation::Stack', 1);
+    synth.template.resourceCountIs('AWS::CloudFront::Distribution', 0);
+    consoleStack.resourceCountIs('AWS::CloudFront::Distribution', 1);
+  });
+
   it('sends /v1/*, /api/* and /.well-known/* to the HTTP API, uncached, with cookies and headers but Host', () => {
     const config = distributionConfig();
     const api = config.Origins.find((origin) => origin.CustomOriginConfig)!;
-    expect(JSON.stringify(api.DomainName)).toContain(logicalId(synth.stack.api.httpApi));
+    // The API's id comes in as a parameter of the nested stack, set to the parent's HTTP API.
+    const parameter = (JSON.stringify(api.DomainName).match(/"Ref":"(referenceto\w+)"/) ?? [])[1]!;
+    const nested = Object.values(synth.template.findResources('AWS::CloudFormation::Stack'))[0] as { Properties: { Parameters: Record<string, unknown> } };
+    expect(nested.Properties.Parameters[parameter]).toEqual({ Ref: logicalId(synth.stack.api.httpApi) });
     expect(api.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
     expect(config.CacheBehaviors.map((behavior) => behavior.PathPattern).sort()).toEqual(API_PREFIXES.map((prefix) => `${prefix}*`).sort());
     for (const behavior of config.CacheBehaviors) {
@@ -57,15 +69,15 @@ describe('the console distribution', () => {
     expect(site.OriginAccessControlId).toBeDefined();
     expect(config.DefaultCacheBehavior).toMatchObject({ TargetOriginId: site.Id, ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'] });
     expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([expect.objectContaining({ EventType: 'viewer-request' })]);
-    synth.template.hasResourceProperties('AWS::S3::Bucket', {
+    consoleStack.hasResourceProperties('AWS::S3::Bucket', {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LoggingConfiguration: { LogFilePrefix: 'console/' },
     });
-    synth.template.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: Match.stringLikeRegexp("request.uri = '/index.html'") });
+    consoleStack.hasResourceProperties('AWS::CloudFront::Function', { FunctionCode: Match.stringLikeRegexp("request.uri = '/index.html'") });
   });
 
   it('answers with the console CSP and security headers, HSTS included', () => {
-    synth.template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+    consoleStack.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
       ResponseHeadersPolicyConfig: {
         SecurityHeadersConfig: {
           ContentSecurityPolicy: { ContentSecurityPolicy: CONTENT_SECURITY_POLICY, Override: true },
@@ -77,9 +89,9 @@ describe('the console distribution', () => {
   });
 
   it('deploys the built files, hashed assets cached for a year and the page revalidated', () => {
-    synth.template.resourceCountIs('Custom::CDKBucketDeployment', 2);
-    synth.template.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' } });
-    synth.template.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'no-cache' }, DistributionPaths: ['/index.html'] });
+    consoleStack.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    consoleStack.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' } });
+    consoleStack.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'no-cache' }, DistributionPaths: ['/index.html'] });
     expect(Object.keys(synth.template.toJSON().Outputs)).toContain('ConsoleUrl');
   });
 });

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -236,9 +236,11 @@ describe('functions', () => {
       return stack.template.toJSON().Resources[logicalId(route.function.function)].Properties.Environment.Variables as Record<string, unknown>;
     };
     // The console's CloudFront origin also carries the API (lib/console.ts), so mailed links open the console.
+    // The distribution is in the console's nested stack, whose output hands its domain up.
     const publicUrl = JSON.stringify(variables(synth, routes.signUp).LEDGER_PUBLIC_URL);
-    expect(publicUrl).toContain(logicalId(synth.stack.console.distribution));
-    expect(publicUrl).toContain('https://');
+    const [nestedStack] = Object.keys(synth.template.findResources('AWS::CloudFormation::Stack'));
+    expect(publicUrl).toContain(`"Fn::GetAtt":["${nestedStack}",`);
+    expect(publicUrl).toMatch(/"https:\/\/",\{"Fn::GetAtt":\["[^"]+","Outputs\.[^"]*Distribution[^"]*DomainName"\]\}/);
     const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp] }, { publicUrl: 'https://ledger.example.com/' });
     expect(variables(custom, routes.signUp).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
   });
@@ -328,28 +330,31 @@ describe('data', () => {
   });
 
   it('keeps every bucket private, encrypted, retained and TLS-only', () => {
-    const buckets = ofType('AWS::S3::Bucket');
-    // data, anchors, access logs, and the console's site and CloudFront logs (lib/console.ts).
-    expect(buckets).toHaveLength(5);
-    const policies = ofType('AWS::S3::BucketPolicy');
-    for (const [id, bucket] of buckets) {
-      expect(bucket.DeletionPolicy, id).toBe('Retain');
-      expect(bucket.Properties.PublicAccessBlockConfiguration, id).toEqual({
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      });
-      expect(bucket.Properties.BucketEncryption, id).toBeDefined();
-      const policy = policies.find(([, candidate]) => candidate.Properties.Bucket.Ref === id);
-      expect(policy?.[1].Properties.PolicyDocument.Statement, id).toContainEqual(
-        expect.objectContaining({
-          Effect: 'Deny',
-          Action: 's3:*',
-          Principal: { AWS: '*' },
-          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-        }),
-      );
+    // data, anchors and access logs here; the console's site and CloudFront logs in its nested stack (lib/console.ts).
+    const stacks = [resources, Template.fromStack(synth.stack.console).toJSON().Resources as Record<string, CfnResource>];
+    const buckets = stacks.map((all) => Object.entries(all).filter(([, resource]) => resource.Type === 'AWS::S3::Bucket'));
+    expect(buckets.map((list) => list.length)).toEqual([3, 2]);
+    for (const [index, all] of stacks.entries()) {
+      const policies = Object.entries(all).filter(([, resource]) => resource.Type === 'AWS::S3::BucketPolicy');
+      for (const [id, bucket] of buckets[index]!) {
+        expect(bucket.DeletionPolicy, id).toBe('Retain');
+        expect(bucket.Properties.PublicAccessBlockConfiguration, id).toEqual({
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        });
+        expect(bucket.Properties.BucketEncryption, id).toBeDefined();
+        const policy = policies.find(([, candidate]) => candidate.Properties.Bucket.Ref === id);
+        expect(policy?.[1].Properties.PolicyDocument.Statement, id).toContainEqual(
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        );
+      }
     }
   });
 
