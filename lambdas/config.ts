@@ -57,6 +57,26 @@ export interface Config {
   tsaUrl: string | undefined;
   rateLimitRps: number;
   maxPayloadBytes: number;
+  /**
+   * LEDGER_INLINE_PAYLOAD_BYTES: canonical payloads up to this size are kept in the operation
+   * row, larger ones in the data bucket (docs/COST.md, Payloads: where a write unit costs less
+   * than an S3 PUT over the payload's life).
+   */
+  inlinePayloadBytes: number;
+  /**
+   * LEDGER_CALLER_CACHE_MS: how long a process trusts what it read about an API token and its
+   * user (docs/COST.md, Caches): a revoked token, a removed member or a changed role takes
+   * effect within this time. 0 reads them on every request.
+   */
+  callerCacheMs: number;
+  /**
+   * LEDGER_EPOCH_SETTLE_MS: how long the sealer waits after raising an organization's fence
+   * before it reads the window, so that the time index shows every operation committed before
+   * the fence (global secondary indexes are eventually consistent; DynamoDB's guide puts their
+   * lag under a second). Default 1000 in AWS, 0 on the local stack, whose DynamoDB Local
+   * updates indexes with the write.
+   */
+  epochSettleMs: number;
   webhookAllowLoopback: boolean;
   identity: IdentityConfig;
   /** How long a rotated API token keeps working (SPEC.md §4.1 previous_token_grace_until; default 1 hour, README). */
@@ -274,6 +294,9 @@ export function parseConfig(env: Env): Config {
     rateLimitRps: positiveInt(env, 'LEDGER_RATE_LIMIT_RPS', 100),
     // SPEC.md §8 leaves the maximum payload size open; PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
+    inlinePayloadBytes: nonNegativeInt(env, 'LEDGER_INLINE_PAYLOAD_BYTES', 1024),
+    callerCacheMs: nonNegativeInt(env, 'LEDGER_CALLER_CACHE_MS', 5000),
+    epochSettleMs: nonNegativeInt(env, 'LEDGER_EPOCH_SETTLE_MS', stage === 'local' ? 0 : 1000),
     webhookAllowLoopback: bool(env, 'LEDGER_WEBHOOK_ALLOW_LOOPBACK'),
     identity,
     tokenGraceSeconds: nonNegativeInt(env, 'LEDGER_TOKEN_GRACE_SECONDS', 3600),

@@ -9,6 +9,8 @@
  */
 import { join } from 'node:path';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import type {
+  CfnStage} from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   HttpApi,
   HttpRoute,
@@ -76,6 +78,8 @@ export interface LedgerApiProps {
   /** Directory holding `http/<handler>.ts`. */
   readonly lambdasDir: string;
   readonly environment: Readonly<Record<string, string>>;
+  /** Per-route throttles (`METHOD /path` → rate and burst), below the stage-wide one. */
+  readonly routeThrottles?: Readonly<Record<string, { readonly rateLimit: number; readonly burstLimit: number }>>;
 }
 
 export class LedgerApi extends Construct {
@@ -143,6 +147,12 @@ export class LedgerApi extends Construct {
       routes.push({ spec, function: fn, route });
     }
     this.routes = routes;
+    const throttles = Object.entries(props.routeThrottles ?? {});
+    if (throttles.length > 0) {
+      (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(
+        throttles.map(([routeKey, { rateLimit, burstLimit }]) => [routeKey, { throttlingRateLimit: rateLimit, throttlingBurstLimit: burstLimit }]),
+      );
+    }
     this.notFoundFunction = notFound;
     this.functions = [
       ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.uses })),

@@ -7,7 +7,7 @@
  * the evidence it exists to keep.
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import {
   BlockPublicAccess,
   Bucket,
@@ -17,7 +17,7 @@ import {
   type BucketProps,
 } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
-import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { TABLE_DESIGN, type IndexProjection } from '../lambdas/store/table-design.js';
 
 export interface LedgerDataProps {
   /** Object Lock COMPLIANCE retention of every anchors object, in days. */
@@ -94,6 +94,8 @@ function ledgerTable(scope: Construct): Table {
     deletionProtection: true,
     encryption: TableEncryption.AWS_MANAGED,
     timeToLiveAttribute: TABLE_DESIGN.ttlAttribute,
+    // The events outbox (lambdas/workers/forward-events.ts) reads the new images.
+    stream: StreamViewType[TABLE_DESIGN.stream],
     removalPolicy: RemovalPolicy.RETAIN,
   });
   for (const index of TABLE_DESIGN.globalIndexes) {
@@ -101,10 +103,15 @@ function ledgerTable(scope: Construct): Table {
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      ...(index.projection === 'all'
-        ? { projectionType: ProjectionType.ALL }
-        : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.include] }),
+      ...projection(index.projection),
     });
   }
   return table;
+}
+
+/** TABLE_DESIGN's projection of an index (docs/COST.md, Indexes). */
+function projection(spec: IndexProjection) {
+  return 'attributes' in spec
+    ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...spec.attributes] }
+    : { projectionType: ProjectionType[spec.type] };
 }

@@ -74,12 +74,20 @@ export class LedgerStack extends Stack {
     };
     const environment = functionEnvironment(this.resources, settings);
 
-    this.api = new LedgerApi(this, 'Api', { routes, notFoundHandler, lambdasDir, environment });
+    this.api = new LedgerApi(this, 'Api', {
+      routes,
+      notFoundHandler,
+      lambdasDir,
+      environment,
+      // Below the KMS quota: one Sign per submission (settings.ts submitRateLimit).
+      routeThrottles: { 'POST /v1/operations': { rateLimit: settings.submitRateLimit, burstLimit: settings.submitBurstLimit } },
+    });
     this.workers = new LedgerWorkers(this, 'Workers', {
       workers,
       lambdasDir,
       environment,
       queues: this.queues.queues,
+      table: this.data.table,
     });
 
     this.console = new LedgerConsole(this, 'Console', {

@@ -29,6 +29,15 @@ export interface LedgerSettings {
    * (PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
    */
   readonly retiredServiceKeys: readonly string[];
+  /**
+   * API Gateway's throttle of POST /v1/operations (requests per second, and burst): every
+   * submission asks KMS for one Sign, and KMS throttles asymmetric ECC requests above the
+   * account's quota in the region (300 per second by default; docs/COST.md, KMS quota). Kept
+   * below it, a burst is answered 429 by API Gateway instead of reaching KMS; raise both with
+   * the quota.
+   */
+  readonly submitRateLimit: number;
+  readonly submitBurstLimit: number;
 }
 
 /** Defaults, mirrored in cdk.json so an operator sees every knob in one place. */
@@ -39,6 +48,8 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   rateLimitRps: 100,
   maxPayloadBytes: 256 * 1024,
   retiredServiceKeys: [],
+  submitRateLimit: 250,
+  submitBurstLimit: 250,
 };
 
 function integer(scope: Construct, key: string, fallback: number, min: number): number {
@@ -93,5 +104,7 @@ export function readSettings(scope: Construct): LedgerSettings {
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
     retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
+    submitRateLimit: integer(scope, 'submitRateLimit', DEFAULT_SETTINGS.submitRateLimit, 1),
+    submitBurstLimit: integer(scope, 'submitBurstLimit', DEFAULT_SETTINGS.submitBurstLimit, 1),
   };
 }

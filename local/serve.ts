@@ -1,14 +1,16 @@
 /**
  * What runs on top of the storage engines once the environment is set: the queue workers,
- * the schedule timer and the HTTP server. Shared by `npm start` (stack.ts) and the e2e test
+ * the table's stream poller (the events outbox), the schedule timer and the HTTP server. Shared by `npm start` (stack.ts) and the e2e test
  * stack (test/support/test-stack.ts), so tests exercise the same wiring users run.
  */
 import { memoryQueue, type MemoryQueue } from '../lambdas/adapters/local/memory-queue.js';
-import { resetConfigForTests } from '../lambdas/config.js';
+import { config, resetConfigForTests } from '../lambdas/config.js';
+import { localDynamoClient } from './dynamodb-local.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
 import { applyEnv } from './env.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
+import { startStreamPoller, type CheckpointStore, type StreamPoller } from './stream-poller.js';
 import { startQueueWorkers, type QueueWorkersOptions } from './workers.js';
 
 export interface ServeOptions {
@@ -19,12 +21,16 @@ export interface ServeOptions {
   queueWorkers?: QueueWorkersOptions;
   /** The built console to serve (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
+  /** Where the stream poller keeps its checkpoints; in memory when omitted. */
+  checkpoints?: CheckpointStore;
 }
 
 export interface Serving {
   url: string;
   port: number;
   queue: MemoryQueue;
+  /** The poller of the table's stream (events outbox); `drain()` waits until it forwarded everything committed. */
+  stream: StreamPoller;
   schedule: Schedule;
   /** Stops accepting requests, then the timer, then the workers. Idempotent. */
   stop(): Promise<void>;
@@ -33,12 +39,25 @@ export interface Serving {
 export async function startServing(options: ServeOptions): Promise<Serving> {
   const queue = memoryQueue();
   const stopWorkers = startQueueWorkers(queue, workerList, options.queueWorkers);
+  const { dynamoEndpoint, tableName } = config();
+  if (!dynamoEndpoint) throw new Error('the local stack needs LEDGER_DYNAMODB_ENDPOINT');
+  const dynamo = localDynamoClient(dynamoEndpoint);
+  let stream: StreamPoller;
+  try {
+    stream = await startStreamPoller({ dynamo, endpoint: dynamoEndpoint, tableName, workers: workerList, ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}) });
+  } catch (error) {
+    stopWorkers();
+    dynamo.destroy();
+    throw error;
+  }
   const schedule = startSchedule(workerList, options.epochMs);
   let http;
   try {
     http = await startHttpServer({ port: options.port, ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}) });
   } catch (error) {
     await schedule.stop();
+    await stream.stop();
+    dynamo.destroy();
     stopWorkers();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new Error(`port ${options.port} is already in use; set PORT to another port (0 for any)`);
@@ -54,8 +73,10 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
     (stopping ??= (async () => {
       await http.close();
       await schedule.stop();
+      await stream.stop();
+      dynamo.destroy();
       stopWorkers();
       restorePublicUrl();
     })());
-  return { url: http.url, port: http.port, queue, schedule, stop };
+  return { url: http.url, port: http.port, queue, stream, schedule, stop };
 }

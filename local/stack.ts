@@ -16,6 +16,7 @@ import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
 import { startS3Local } from './s3-local.js';
 import { startServing } from './serve.js';
+import { fileCheckpoints } from './stream-poller.js';
 import { ensureTable } from './table.js';
 import { removeWhenGone } from './watchdog.js';
 
@@ -45,6 +46,8 @@ export interface LocalStack {
   storageDir: string;
   /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
   devOAuth: boolean;
+  /** Resolves once every event committed so far is on the events queue (the stream poller caught up). */
+  drainEvents(): Promise<void>;
   /** Stops everything in reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -119,7 +122,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const config = parseConfig(process.env);
     resetConfigForTests();
 
-    const serving = await startServing({ port: options.port ?? 3000, epochMs: config.epochMs });
+    const serving = await startServing({
+      port: options.port ?? 3000,
+      epochMs: config.epochMs,
+      // Kept with the table, so events committed while the stack was down go out at the next start.
+      ...(options.memory ? {} : { checkpoints: fileCheckpoints(join(storageDir, 'stream-checkpoints.json')) }),
+    });
     stoppers.push(() => serving.stop());
 
     let stopping: Promise<void> | undefined;
@@ -130,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       s3Endpoint: s3.endpoint,
       storageDir,
       devOAuth: config.devOAuth,
+      drainEvents: () => serving.stream.drain(),
       stop: () => (stopping ??= unwind(stoppers)),
     };
   } catch (error) {

@@ -8,25 +8,42 @@ import {
   DescribeTableCommand,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
   type DynamoDBClient,
+  type Projection,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { TABLE_DESIGN, type IndexProjection } from '../lambdas/store/table-design.js';
 
-async function tableExists(client: DynamoDBClient, tableName: string): Promise<boolean> {
+async function describe(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return true;
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
   } catch (error) {
-    if (error instanceof ResourceNotFoundException) return false;
+    if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
   }
 }
 
-/** Creates `tableName` if missing; returns whether it did. */
+function projection(spec: IndexProjection): Projection {
+  return 'attributes' in spec ? { ProjectionType: spec.type, NonKeyAttributes: [...spec.attributes] } : { ProjectionType: spec.type };
+}
+
+const STREAM = { StreamEnabled: true, StreamViewType: TABLE_DESIGN.stream };
+
+/**
+ * Creates `tableName` if missing; returns whether it did. A table kept from before the table
+ * had its stream (the events outbox) gets it now; its indexes stay as they were created.
+ */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
-  if (await tableExists(client, tableName)) return false;
+  const existing = await describe(client, tableName);
+  if (existing) {
+    if (!existing.StreamSpecification?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+    }
+    return false;
+  }
   const keyNames = new Set<string>([TABLE_DESIGN.partitionKey, TABLE_DESIGN.sortKey]);
   for (const index of TABLE_DESIGN.globalIndexes) {
     keyNames.add(index.partitionKey);
@@ -49,8 +66,9 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: index.projection === 'all' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.include] },
+          Projection: projection(index.projection),
         })),
+        StreamSpecification: STREAM,
       }),
     );
   } catch (error) {

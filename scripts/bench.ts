@@ -1,21 +1,25 @@
 /**
- * `npm run bench`: how close the submission path comes to the table's own limit (DESIGN.md,
- * Performance budget).
+ * `npm run bench`: how close the submission path comes to the table's own limit, and what it
+ * costs per operation in AWS terms (DESIGN.md, Performance budget; docs/COST.md).
  *
  * 1. Starts its own in-memory local stack on 127.0.0.1 (DynamoDB Local, s3rver, the HTTP
- *    server), with the request rate limit lifted: it measures the ledger, not the limiter.
- * 2. Signs up, onboards and takes an API token through the public API, and registers
- *    BENCH_AGENTS agents.
- * 3. Submits signed operations over HTTP, one sequential chain per agent, all agents in
- *    parallel, until BENCH_SECONDS pass or BENCH_OPS operations are accepted.
- * 4. Runs the same number of parallel chains of raw three-item TransactWriteItems (operation
- *    put, head update, nonce put; the conditions and index attributes of a real submission)
- *    against the same DynamoDB Local and table, bounded the same way.
- * 5. Prints ops/s, p50 and p99 latency of both and the throughput ratio, stops the stack.
+ *    server, the events outbox), with the request rate limit lifted: it measures the ledger,
+ *    not the limiter. Instruments the SDK clients, the signer and the queue in process
+ *    (bench-usage.ts).
+ * 2. Signs up, onboards and takes an API token through the public API, and registers agents.
+ * 3. For each chain count of BENCH_CHAINS (default 8 and 32), in one run:
+ *    - submits signed operations over HTTP, one sequential chain per agent, all agents in
+ *      parallel, until BENCH_SECONDS pass or BENCH_OPS operations are accepted, counting
+ *      every SDK call they cause (the outbox forwarder's included);
+ *    - runs the same number of parallel chains of raw three-item TransactWriteItems
+ *      (operation put, head update, nonce put; the conditions and index attributes of a real
+ *      submission) against the same DynamoDB Local and table, bounded the same way.
+ * 4. Prints ops/s, p50 and p99 of both, their ratios, and per accepted submission the calls
+ *    by service and operation, the capacity units and the cost per million operations.
  *
  * Bounded and self-stopping; touches nothing but loopback. Settings (environment):
- * BENCH_AGENTS (default 8), BENCH_SECONDS (default 15 per phase), BENCH_OPS (default 5000
- * per phase), BENCH_PAYLOAD_BYTES (default 256).
+ * BENCH_CHAINS (default "8,32"), BENCH_SECONDS (default 15 per phase), BENCH_OPS (default
+ * 5000 per phase), BENCH_PAYLOAD_BYTES (default 256).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,10 +29,16 @@ import { localDynamoClient } from '../local/dynamodb-local.js';
 import { TABLE_NAME } from '../local/stack.js';
 import { percentile, setting } from './bench-numbers.js';
 import { startBenchStack } from './bench-stack.js';
+import { UsageMeter } from './bench-usage.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
+import { ledgerKeys } from '../lambdas/store/ledger-items.js';
 import { apiToken, json } from '../test/support/http-client.js';
 
-const AGENTS = setting('BENCH_AGENTS', 8);
+const CHAINS = (process.env.BENCH_CHAINS ?? '8,32').split(',').map((value) => {
+  const chains = Number(value);
+  if (!Number.isSafeInteger(chains) || chains <= 0) throw new Error(`BENCH_CHAINS must list positive integers, got "${process.env.BENCH_CHAINS}"`);
+  return chains;
+});
 const SECONDS = setting('BENCH_SECONDS', 15);
 const MAX_OPS = setting('BENCH_OPS', 5000);
 const PAYLOAD_BYTES = setting('BENCH_PAYLOAD_BYTES', 256);
@@ -96,7 +106,7 @@ function nextRecord(orgId: string, agent: BenchAgent, payload: string): Operatio
   );
 }
 
-async function submissionPhase(baseUrl: string, token: string, orgId: string, agents: BenchAgent[]): Promise<PhaseResult> {
+async function submissionPhase(baseUrl: string, token: string, orgId: string, agents: BenchAgent[], meter: UsageMeter, drainEvents: () => Promise<void>): Promise<PhaseResult> {
   const payload = 'x'.repeat(PAYLOAD_BYTES);
   const submit = async (worker: number): Promise<boolean> => {
     const agent = agents[worker]!;
@@ -115,7 +125,14 @@ async function submissionPhase(baseUrl: string, token: string, orgId: string, ag
     return true;
   };
   for (let i = 0; i < WARMUP_PER_AGENT; i++) await Promise.all(agents.map((_, worker) => submit(worker)));
-  return runPhase('POST /v1/operations', agents.length, submit);
+  // Count from here: the warm-up's calls (and its events) are not the measured submissions'.
+  await drainEvents();
+  meter.reset();
+  return runPhase('POST /v1/operations', agents.length, async (worker) => {
+    const accepted = await submit(worker);
+    if (accepted) meter.countAccepted();
+    return accepted;
+  });
 }
 
 /** The three items of a submission (store/operations.ts), written straight to the table. */
@@ -147,14 +164,8 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Pro
               Put: {
                 TableName: TABLE_NAME,
                 Item: {
-                  pk: `ORG#${org}#OP#${operationId}`,
-                  sk: 'OP',
-                  gsi1pk: `ORG#${org}#AGENT#${head.agentId}#SEQ`,
-                  gsi1sk: String(seq).padStart(12, '0'),
-                  gsi2pk: `ORG#${org}#OPS`,
-                  gsi2sk: `${String(now).padStart(13, '0')}#${operationId}`,
-                  gsi3pk: 'UNSEALED#0',
-                  gsi3sk: `${org}#${String(now).padStart(13, '0')}#${operationId}`,
+                  ...ledgerKeys.operation(org, operationId),
+                  ...ledgerKeys.orgTimeIndex(org, head.agentId, now, operationId),
                   operation_id: operationId,
                   seq_no: seq,
                   chain_hash: next,
@@ -198,36 +209,68 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Pro
   }
 }
 
-function report(results: PhaseResult[]): void {
-  const rows = results.map((result) => ({ result, stats: summary(result) }));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(34) : cell.padStart(10))).join(' ');
-  console.log(line(['phase', 'ok', 'failed', 'ops/s', 'p50 ms', 'p99 ms']));
-  for (const { result, stats } of rows) {
-    console.log(line([result.name, String(result.ok), String(result.failed), stats.opsPerSecond.toFixed(1), stats.p50.toFixed(1), stats.p99.toFixed(1)]));
+function line(cells: string[]): string {
+  return cells.map((cell, i) => (i === 0 ? cell.padEnd(34) : cell.padStart(10))).join(' ');
+}
+
+function phaseLine(result: PhaseResult, chains: number): string {
+  const stats = summary(result);
+  return line([result.name, String(chains), String(result.ok), String(result.failed), stats.opsPerSecond.toFixed(1), stats.p50.toFixed(1), stats.p99.toFixed(1)]);
+}
+
+async function registerAgents(url: string, token: string, count: number, prefix: string): Promise<BenchAgent[]> {
+  const agents: BenchAgent[] = [];
+  for (let i = 0; i < count; i++) {
+    const { publicKey, privateKey } = generateKeyPair();
+    const agentId = `${prefix}-${i}`;
+    await json(url, 'POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519' }] }, token);
+    agents.push({ agentId, privateKey, head: GENESIS });
   }
-  const [http, raw] = rows;
-  if (http && raw) {
-    console.log(`ratio: submissions reach ${((http.stats.opsPerSecond / raw.stats.opsPerSecond) * 100).toFixed(1)}% of raw transaction throughput (${AGENTS} parallel chains, ${PAYLOAD_BYTES}-byte payloads)`);
-  }
+  return agents;
 }
 
 async function main(): Promise<void> {
-  log(`starting an in-memory local stack (${AGENTS} agents, up to ${SECONDS}s or ${MAX_OPS} operations per phase)`);
+  log(`starting an in-memory local stack (chains ${CHAINS.join(', ')}; up to ${SECONDS}s or ${MAX_OPS} operations per phase)`);
   const stack = await startBenchStack();
+  const meter = new UsageMeter();
   try {
+    // The clients and ports the handlers use are these same process-wide instances.
+    const [{ dynamo, s3 }, { signer }, { queue }] = await Promise.all([
+      import('../lambdas/store/clients.js'),
+      import('../lambdas/runtime/signer.js'),
+      import('../lambdas/runtime/queue.js'),
+    ]);
+    meter.instrumentDynamo(dynamo() as never);
+    meter.instrumentS3(s3() as never);
+    meter.instrumentSigner(signer());
+    meter.instrumentQueue(queue() as never);
+
     const { token, orgId } = await apiToken(stack.url, 'Bench');
-    const agents: BenchAgent[] = [];
-    for (let i = 0; i < AGENTS; i++) {
-      const { publicKey, privateKey } = generateKeyPair();
-      const agentId = `bench-${i}`;
-      await json(stack.url, 'POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519' }] }, token);
-      agents.push({ agentId, privateKey, head: GENESIS });
+    const out: string[] = [line(['phase', 'chains', 'ok', 'failed', 'ops/s', 'p50 ms', 'p99 ms'])];
+    const ratios: string[] = [];
+    let usage: ReturnType<UsageMeter['report']> | undefined;
+    for (const chains of CHAINS) {
+      const agents = await registerAgents(stack.url, token, chains, `bench-${chains}`);
+      log(`${chains} chains: submitting over HTTP`);
+      const http = await submissionPhase(stack.url, token, orgId, agents, meter, () => stack.drainEvents());
+      // The outbox forwarder's sends belong to these submissions.
+      await stack.drainEvents();
+      if (!usage) usage = meter.report();
+      log(`${chains} chains: raw TransactWriteItems against the same DynamoDB Local`);
+      const raw = await rawTransactionPhase(stack.dynamoEndpoint, chains);
+      out.push(phaseLine(http, chains), phaseLine(raw, chains));
+      const [h, r] = [summary(http), summary(raw)];
+      ratios.push(
+        `ratio (${chains} chains, ${PAYLOAD_BYTES}-byte payloads): submissions reach ${((h.opsPerSecond / r.opsPerSecond) * 100).toFixed(1)}% ` +
+          `of raw transaction throughput; p99 ${(h.p99 / r.p99).toFixed(2)}x raw p99`,
+      );
     }
-    log('submitting over HTTP');
-    const http = await submissionPhase(stack.url, token, orgId, agents);
-    log('raw TransactWriteItems against the same DynamoDB Local');
-    const raw = await rawTransactionPhase(stack.dynamoEndpoint, AGENTS);
-    report([http, raw]);
+    console.log([...out, ...ratios].join('\n'));
+    if (usage) {
+      console.log(`\nin AWS terms, counted in the ${CHAINS[0]}-chain run (docs/COST.md has the prices and their sources):`);
+      console.log(usage.lines.join('\n'));
+      console.log(`cost: $${usage.totalPerMillion.toFixed(2)} per million operations (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}; target $25)`);
+    }
   } finally {
     await stack.stop();
   }

@@ -275,7 +275,9 @@ describe('the console, end to end in Chromium', () => {
 
   it('shows the receipt check failing, with its reason, once the stored receipt is tampered with', async () => {
     const { page } = owner;
-    await tamperReceipt(orgId, operations[2]!.operation_id);
+    // The receipt as stored, with another operation's receipt_hash in place of its own.
+    const read = async (index: number) => (await api('GET', `/v1/operations/${operations[index]!.operation_id}`)).body.signed_receipt;
+    await tamperReceipt(orgId, operations[2]!.operation_id, { ...(await read(2)), receipt_hash: (await read(1)).receipt_hash });
     await page.getByRole('button', { name: 'Verify again' }).click();
     await page.getByText('1 check failed.').waitFor();
     expect(await page.locator('[data-check="receipt"] .check-status').textContent()).toBe('Failed');

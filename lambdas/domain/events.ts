@@ -37,11 +37,12 @@ export interface AgentStatusChangedData {
 export interface EventMessage {
   event: EventType;
   /**
-   * A stable id of the fact: the same across retries and re-sends of this message, so the
-   * webhook worker derives the same delivery ids from it. Absent on messages whose id is
-   * their queue message id (operation.accepted: the receipt's queue_message_id).
+   * A stable id of the fact (docs/EVENTS.md): the same on every re-send of the message, so the
+   * webhook worker derives each delivery's id from it and receivers de-duplicate on that.
+   * operation.accepted: the receipt's queue_message_id; epoch.created: the epoch_id;
+   * agent.status_changed: the id of the admin log entry of the change.
    */
-  event_id?: string;
+  event_id: string;
   org_id: string;
   /** Unix ms when the event happened. */
   timestamp: number;

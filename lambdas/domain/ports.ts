@@ -25,11 +25,23 @@ export interface Pingable {
   ping(): Promise<void>;
 }
 
+/**
+ * The signer is at its request quota (KMS ThrottlingException after the SDK's retries): the
+ * caller should come back later. Submissions answer RATE_LIMITED with Retry-After, and since
+ * they sign before they commit, nothing was written (docs/COST.md, KMS quota).
+ */
+export class SignerBusyError extends Error {
+  constructor(cause?: unknown) {
+    super('the receipt signer is at its request quota', { cause });
+    this.name = 'SignerBusyError';
+  }
+}
+
 /** Receipt signer (PROTOCOL.md, Receipt): KMS ECC_NIST_EDWARDS25519 in AWS, a key file locally. */
 export interface Signer extends Pingable {
   /** RFC 7638 thumbprint of the current signing key (the receipt's service_kid). */
   kid(): Promise<string>;
-  /** Pure Ed25519 signature over `message`, 64 bytes. */
+  /** Pure Ed25519 signature over `message`, 64 bytes. Rejects with SignerBusyError when throttled. */
   sign(message: Uint8Array): Promise<Uint8Array>;
   /** Every key a receipt may name, current first (retired keys stay listed). */
   jwks(): Promise<Ed25519Jwk[]>;
@@ -63,12 +75,20 @@ export interface Queue extends Pingable {
   /** Sends one message and returns its message id (SQS MessageId). */
   send(queue: QueueName, message: QueueMessage): Promise<string>;
   /**
+   * Sends up to 10 messages in one request (SQS SendMessageBatch). Resolves with the indexes
+   * of the messages that were not sent (an empty list when all were).
+   */
+  sendBatch(queue: QueueName, messages: readonly QueueMessage[]): Promise<number[]>;
+  /**
    * Puts a message on `queue`'s dead-letter queue, where an operator can look at it and
    * redrive it: for a consumer that gave up on purpose (the last delivery attempt failed), as
    * SQS's redrive policy does for messages that keep failing.
    */
   sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void>;
 }
+
+/** SendMessageBatch's limit of messages per request. */
+export const MAX_QUEUE_BATCH = 10;
 
 /** One delivered message as a worker sees it (the shape of an SQS record, trimmed). */
 export interface ReceivedMessage {

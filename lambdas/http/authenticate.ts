@@ -11,7 +11,7 @@ import { LedgerError } from '../shared/errors.js';
 import type { Caller, OrgCaller } from '../domain/auth/caller.js';
 import { SESSION_COOKIE, TOKEN_PREFIX, looksLikeToken, tokenHash } from '../shared/token-format.js';
 import type { RouteAuth } from '../routes/route-spec.js';
-import { loadToken, loadTokenUser } from '../domain/auth/caller-lookup.js';
+import { loadCallerCached } from '../domain/auth/caller-lookup.js';
 import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
 import { headerValue } from './json-body.js';
 
@@ -62,19 +62,16 @@ export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV
 /**
  * Token → user, and the per-organization rate limit (SPEC.md §7/§8), which counts every
  * authenticated request as soon as we know whose organization it is (before role checks:
- * refused calls load us too). An API token names its organization, so its count runs in
- * parallel with the user read: the hot path (agents submitting) pays two round trips, not three.
+ * refused calls load us too). API tokens come from the process's cache (caller-lookup.ts)
+ * and the limit from the process's reservations (request-rate.ts), so on a warm process the
+ * hot path (agents submitting) pays no round trip here.
  */
 async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promise<Caller | null> {
   const presented = presentedToken(event);
-  const token = presented && looksLikeToken(presented) ? await loadToken(tokenHash(presented), now) : null;
-  if (!token) return null;
-  if (typeof token.org_id === 'string') {
-    const [caller] = await Promise.all([loadTokenUser(token), enforceRequestRate({ orgId: token.org_id, userId: token.user_id }, now)]);
-    return caller;
-  }
-  const caller = await loadTokenUser(token);
-  if (caller) await enforceRequestRate(caller, now);
+  const found = presented && looksLikeToken(presented) ? await loadCallerCached(tokenHash(presented), now) : null;
+  if (!found) return null;
+  const { token, caller } = found;
+  await enforceRequestRate(typeof token.org_id === 'string' ? { orgId: token.org_id, userId: token.user_id } : caller, now);
   return caller;
 }
 

@@ -3,6 +3,10 @@
  * and request/response schemas. The local server (local/), the CDK stack (lib/api.ts) and
  * GET /v1/openapi.json all read this table; adding a route is one entry in the area's file
  * under route-table/ plus its handler file under lambdas/http/.
+ *
+ * A handler imports its own area's table (route-table/<area>.ts), never this file: a bundler
+ * cannot drop the unused members of an object literal, so importing `routes` would put every
+ * route's schemas into every function (npm run bundle-sizes).
  */
 import type { RouteSpec } from './route-spec.js';
 import { publicRoutes } from './route-table/public.js';

@@ -7,49 +7,99 @@
  * Write functions return false when a condition failed (the state moved under the caller);
  * the domain re-reads and decides what that means.
  */
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { CONDITION_FAILED, getItem, prefixQuery, queryAll, strip, table, transact, type Key, type TransactItem } from './dynamo.js';
+import {
+  CONDITION_FAILED,
+  getItem,
+  INDEX_ATTRIBUTES,
+  padMs,
+  prefixQuery,
+  queryAll,
+  queryPages,
+  strip,
+  table,
+  transact,
+  writeIfCondition,
+  type TransactItem,
+} from './dynamo.js';
 import { identityKeys } from './identity-items.js';
-import { ledgerKeys, TYPE, type AgentItem, type AgentKeyItem, type AgentStatus } from './ledger-items.js';
+import { ACTIVITY_SHARDS, ledgerKeys, TYPE, type AgentItem, type AgentKeyItem, type AgentStatus } from './ledger-items.js';
 
-export const readAgent = async (orgId: string, agentId: string) => (await getItem<AgentItem>(ledgerKeys.agent(orgId, agentId))) ?? null;
+export const readAgent = async (orgId: string, agentId: string) => (await getItem<AgentItem>(ledgerKeys.agent(orgId, agentId), INDEX_ATTRIBUTES)) ?? null;
 
 export const readKey = async (orgId: string, agentId: string, kid: string) =>
   (await getItem<AgentKeyItem>(ledgerKeys.key(orgId, agentId, kid))) ?? null;
 
 /**
- * The agent and one of its keys in one strongly consistent BatchGetItem: the submission hot
- * path reads both, and one request costs less than two (DESIGN.md, Performance budget).
- * Keys DynamoDB leaves unprocessed (throttling) are read one by one.
+ * The agent and one of its keys as one snapshot (TransactGetItems): the key's status and the
+ * agent's keys_version are read at the same instant, so a key change (which bumps
+ * keys_version in the same transaction) can never pair an old key status with the new
+ * version. The submission caches the key under that version (domain/ledger/submission-state.ts).
  */
 export async function readAgentAndKey(orgId: string, agentId: string, kid: string): Promise<[AgentItem | null, AgentKeyItem | null]> {
-  const agentKey = ledgerKeys.agent(orgId, agentId);
-  const keyKey = ledgerKeys.key(orgId, agentId, kid);
   const out = await dynamo().send(
-    new BatchGetCommand({ RequestItems: { [table()]: { Keys: [agentKey, keyKey], ConsistentRead: true } } }),
+    new TransactGetCommand({
+      TransactItems: [
+        { Get: { TableName: table(), Key: ledgerKeys.agent(orgId, agentId) } },
+        { Get: { TableName: table(), Key: ledgerKeys.key(orgId, agentId, kid) } },
+      ],
+    }),
   );
-  const found = out.Responses?.[table()] ?? [];
-  const pick = <T>(key: Key): T | null => {
-    const item = found.find((candidate) => candidate.pk === key.pk && candidate.sk === key.sk);
-    return item ? strip<T>(item) : null;
-  };
-  const unprocessed = out.UnprocessedKeys?.[table()]?.Keys ?? [];
-  const isUnprocessed = (key: Key) => unprocessed.some((k) => k.pk === key.pk && k.sk === key.sk);
-  return Promise.all([
-    isUnprocessed(agentKey) ? readAgent(orgId, agentId) : pick<AgentItem>(agentKey),
-    isUnprocessed(keyKey) ? readKey(orgId, agentId, kid) : pick<AgentKeyItem>(keyKey),
-  ]);
+  const [agent, key] = out.Responses ?? [];
+  return [agent?.Item ? strip<AgentItem>(agent.Item, INDEX_ATTRIBUTES) : null, key?.Item ? strip<AgentKeyItem>(key.Item) : null];
 }
 
 export async function listAgents(orgId: string): Promise<AgentItem[]> {
   const items = await queryAll(prefixQuery(`ORG#${orgId}`, ledgerKeys.agentPrefix));
-  return items.map((item) => strip<AgentItem>(item));
+  return items.map((item) => strip<AgentItem>(item, INDEX_ATTRIBUTES));
 }
 
 export async function listKeys(orgId: string, agentId: string): Promise<AgentKeyItem[]> {
   const items = await queryAll(prefixQuery(ledgerKeys.agentPartition(orgId, agentId), ledgerKeys.keyPrefix));
   return items.map((item) => strip<AgentKeyItem>(item)).sort((a, b) => a.created_at - b.created_at || a.kid.localeCompare(b.kid));
+}
+
+/**
+ * Raises the agent's sealing fence to `until` (ledger-items.ts AgentItem.sealed_until): from
+ * then on no operation with an earlier created_at can commit for it. Never lowers it. A
+ * plain conditional write: it may meet a submission's transaction on the same item
+ * (TransactionConflict), which the SDK's retries absorb.
+ */
+export async function raiseFence(orgId: string, agentId: string, until: number): Promise<void> {
+  await writeIfCondition(() =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: ledgerKeys.agent(orgId, agentId),
+        UpdateExpression: 'SET sealed_until = :until',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(sealed_until) OR sealed_until < :until)',
+        ExpressionAttributeValues: { ':until': until },
+      }),
+    ),
+  );
+}
+
+/**
+ * The organizations with an agent whose last accepted operation falls in a window starting at
+ * or after `since` (the agents' activity entries in gsi3, ledger-items.ts), each once.
+ */
+export async function activeOrganizations(since: number): Promise<string[]> {
+  const shards = Array.from({ length: ACTIVITY_SHARDS }, (_, shard) => shard);
+  const orgs = new Set<string>();
+  await Promise.all(
+    shards.map(async (shard) => {
+      for await (const page of queryPages({
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk >= :since',
+        ExpressionAttributeValues: { ':pk': `ACTIVE#${shard}`, ':since': padMs(since) },
+      })) {
+        // gsi3sk is `<window 13 digits>#<org>#<agent>`; neither id contains `#`.
+        for (const item of page) orgs.add(String(item.gsi3sk).split('#')[1]!);
+      }
+    }),
+  );
+  return [...orgs];
 }
 
 /** user ids of the agent's assignments (identity-items.ts keeps them in the agent's partition). */

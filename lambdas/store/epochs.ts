@@ -9,10 +9,10 @@
  * is a plain attribute_not_exists condition, listing newest first is one Query, and every
  * read the sealer decides on is strongly consistent (a GSI could not be).
  *
- * The follow-up entry is written with the epoch and says what it still owes: stage `event`
- * (marking its members, the epoch.created event), then stage `anchor` (the RFC 3161 anchor),
- * then nothing. A crash between steps is thus found again by the next run even when the
- * organization has no new operations, and events never queue behind a long TSA outage.
+ * The epoch item's insert is the epoch.created event (the outbox, domain/outbox.ts). The
+ * follow-up entry is written with the epoch when it owes an RFC 3161 anchor (stage `anchor`)
+ * and removed once it has one, so an anchor that failed is found again by a later run even
+ * when the organization has no new operations.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
@@ -42,7 +42,7 @@ export interface EpochAnchor {
   anchored_at: number;
 }
 
-export type FollowUpStage = 'event' | 'anchor';
+export type FollowUpStage = 'anchor';
 const followUpPartition = (stage: FollowUpStage) => `EPOCH_FOLLOWUP#${stage}`;
 
 /** The stored epoch: the resource, its anchor once obtained, and the sealer's bookkeeping. */
@@ -50,14 +50,8 @@ export interface EpochItem extends Epoch {
   tsa_url?: string;
   tsa_token?: string;
   anchored_at?: number;
-  /** Every member row carries epoch_id and leaf_index (the last step of sealing). */
-  members_marked: boolean;
   /** A TSA was configured when the epoch was sealed, so an anchor is owed. */
   anchor_wanted: boolean;
-  /** When the epoch.created message was queued. */
-  event_sent_at?: number;
-  /** A sealer is sending the event until then (at most one sender at a time). */
-  event_claimed_until?: number;
   /** What the epoch still owes (mirrors its follow-up index entry); absent when nothing. */
   follow_up?: FollowUpStage;
 }
@@ -93,10 +87,9 @@ export function createEpochItem(item: EpochItem): Promise<boolean> {
         TableName: table(),
         Item: {
           ...epochKeys.epoch(item.org_id, item.start_time),
-          ...epochKeys.followUp('event', item.org_id, item.start_time),
+          ...(item.follow_up ? epochKeys.followUp(item.follow_up, item.org_id, item.start_time) : {}),
           type: 'epoch',
           ...item,
-          follow_up: 'event',
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
@@ -181,26 +174,6 @@ async function update(orgId: string, startTime: number, input: {
   );
 }
 
-export function setMembersMarked(orgId: string, startTime: number): Promise<boolean> {
-  return update(orgId, startTime, { set: { members_marked: true } });
-}
-
-/**
- * Takes the right to send the epoch.created event until `until`: only when it was not sent
- * and nobody holds an unexpired claim. A sender that dies loses the claim when it expires.
- */
-export function claimEvent(orgId: string, startTime: number, now: number, until: number): Promise<boolean> {
-  return update(orgId, startTime, {
-    set: { event_claimed_until: until },
-    condition: 'attribute_not_exists(event_sent_at) AND (attribute_not_exists(event_claimed_until) OR event_claimed_until < :now)',
-    values: { ':now': now },
-  });
-}
-
-export function recordEventSent(orgId: string, startTime: number, at: number): Promise<boolean> {
-  return update(orgId, startTime, { set: { event_sent_at: at }, remove: ['event_claimed_until'] });
-}
-
 /** Stores the anchor unless one is already stored (the first valid token stays). */
 export function recordAnchor(orgId: string, startTime: number, anchor: EpochAnchor): Promise<boolean> {
   return update(orgId, startTime, { set: { ...anchor }, condition: 'attribute_not_exists(anchored_at)' });
@@ -219,8 +192,11 @@ export async function followUpEpochs(stage: FollowUpStage, limit: number): Promi
     IndexName: 'gsi3',
     KeyConditionExpression: 'gsi3pk = :pk',
     ExpressionAttributeValues: { ':pk': followUpPartition(stage) },
-    ProjectionExpression: 'org_id, start_time',
     Limit: limit,
   });
-  return page.map((item) => ({ org_id: String(item.org_id), start_time: Number(item.start_time) }));
+  // The index holds keys only: gsi3sk is `<start_time 13 digits>#<org_id>`.
+  return page.map((item) => {
+    const [start, orgId] = String(item.gsi3sk).split('#');
+    return { org_id: orgId!, start_time: Number(start) };
+  });
 }

@@ -4,10 +4,10 @@
  *
  * | item        | pk                                   | sk                 | GSIs |
  * |-------------|--------------------------------------|--------------------|------|
- * | agent       | ORG#<org>                            | AGENT#<agent>      | carries the chain head (seq_no, chain_hash) |
+ * | agent       | ORG#<org>                            | AGENT#<agent>      | carries the chain head (seq_no, chain_hash) and the sealing fence; gsi3 last active window |
  * | tombstone   | ORG#<org>                            | DELETED#<agent>    | a deleted agent's id, never reused |
  * | agent key   | ORG#<org>#AGENT#<agent>              | KEY#<kid>          | |
- * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi1 chain order, gsi2 org time order, gsi3 unsealed (sparse), ops_by_agent / ops_by_type / ops_by_agent_type time order |
+ * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi2 org time order (sharded by agent), ops_by_agent / ops_by_type / ops_by_agent_type time order |
  * | nonce       | ORG#<org>#AGENT#<agent>#NONCE#<nonce> | NONCE             | |
  *
  * The operation is keyed by id (not by agent and seq) so that GET after a submission is a
@@ -17,19 +17,25 @@
  */
 import { createHash } from 'node:crypto';
 import type { AgentStatus, IntegrationType, KeyStatus } from '../shared/agent-types.js';
-import { padMs, padSeq } from './dynamo.js';
-
+import { padMs } from './dynamo.js';
 
 /**
- * Shards of the sparse "unsealed" index: spreading organizations over 16 partitions keeps
- * one busy organization from making a hot GSI partition, while the sealer
- * still finds every organization's unsealed operations with 16 queries.
+ * Shards of an organization's operation time index (gsi2). One partition key value takes at
+ * most about 1,000 writes a second, so an organization's operations are spread over
+ * OPS_INDEX_SHARDS partitions, by agent: an agent's chain is sequential (its client waits
+ * for each receipt), so no single agent can make a shard hot, and a query for one agent's
+ * operations reads one shard. Readers merge the shards in (created_at, operation_id) order
+ * (store/operation-windows.ts).
  */
-export const UNSEALED_SHARDS = 16;
+export const OPS_INDEX_SHARDS = 8;
 
-export function unsealedShard(orgId: string): number {
-  return createHash('sha256').update(orgId).digest()[0]! % UNSEALED_SHARDS;
-}
+/** Shards of the agents' activity entries in gsi3 (by organization: one organization's agents stay together). */
+export const ACTIVITY_SHARDS = 16;
+
+const shardOf = (value: string, shards: number): number => createHash('sha256').update(value).digest()[0]! % shards;
+
+export const opsIndexShard = (agentId: string): number => shardOf(agentId, OPS_INDEX_SHARDS);
+export const activityShard = (orgId: string): number => shardOf(orgId, ACTIVITY_SHARDS);
 
 export const ledgerKeys = {
   agent: (orgId: string, agentId: string) => ({ pk: `ORG#${orgId}`, sk: `AGENT#${agentId}` }),
@@ -42,40 +48,50 @@ export const ledgerKeys = {
   keyPrefix: 'KEY#',
   operation: (orgId: string, operationId: string) => ({ pk: `ORG#${orgId}#OP#${operationId}`, sk: 'OP' }),
   nonce: (orgId: string, agentId: string, nonce: string) => ({ pk: `ORG#${orgId}#AGENT#${agentId}#NONCE#${nonce}`, sk: 'NONCE' }),
-  /** gsi1: an agent's operations in seq_no order (chain walks). */
-  chainIndex: (orgId: string, agentId: string, seqNo: number) => ({
-    gsi1pk: `ORG#${orgId}#AGENT#${agentId}#SEQ`,
-    gsi1sk: padSeq(seqNo),
-  }),
-  /** gsi2: an organization's operations in (created_at, operation_id) order, the epoch leaf order (PROTOCOL.md). */
-  orgTimeIndex: (orgId: string, createdAt: number, operationId: string) => ({
-    gsi2pk: `ORG#${orgId}#OPS`,
+  /** gsi2: an organization's operations in (created_at, operation_id) order, the epoch leaf order (PROTOCOL.md), one shard per agent. */
+  orgTimeIndex: (orgId: string, agentId: string, createdAt: number, operationId: string) => ({
+    gsi2pk: ledgerKeys.orgTimePartition(orgId, opsIndexShard(agentId)),
     gsi2sk: `${padMs(createdAt)}#${operationId}`,
   }),
+  orgTimePartition: (orgId: string, shard: number) => `ORG#${orgId}#OPS#${shard}`,
+  /** ops_by_type: one shard of one operation type's entries (the shard last: types may hold `#`). */
+  typePartition: (orgId: string, operationType: string, shard: number) => `ORG#${orgId}#TYPE#${operationType}#${shard}`,
   /**
    * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
-   * type operations, each in (created_at, operation_id) order like gsi2. One partition per
-   * organization and filter value: see store/operation-index.ts for why no write sharding.
+   * type operations, each in (created_at, operation_id) order like gsi2. One type's entries
+   * are sharded by agent like gsi2 (an organization whose agents all use one type would
+   * otherwise write to one partition); an agent's are not (its chain is sequential).
    */
   auditIndexes: (orgId: string, agentId: string, operationType: string, createdAt: number, operationId: string) => {
     const sk = `${padMs(createdAt)}#${operationId}`;
     return {
       oa_pk: `ORG#${orgId}#AGENT#${agentId}#OPS`,
       oa_sk: sk,
-      ot_pk: `ORG#${orgId}#TYPE#${operationType}`,
+      ot_pk: ledgerKeys.typePartition(orgId, operationType, opsIndexShard(agentId)),
       ot_sk: sk,
       oat_pk: `ORG#${orgId}#AGENT#${agentId}#TYPE#${operationType}`,
       oat_sk: sk,
     };
   },
-  /** gsi3 (sparse): operations no epoch has sealed yet; the sealer removes these attributes. */
-  unsealedIndex: (orgId: string, createdAt: number, operationId: string) => ({
-    gsi3pk: `UNSEALED#${unsealedShard(orgId)}`,
-    gsi3sk: `${orgId}#${padMs(createdAt)}#${operationId}`,
+  /**
+   * gsi3 on the agent item: the epoch window of its last accepted operation, so the sealer
+   * finds the organizations with news without a write per operation (the submission's head
+   * update sets it; the index entry changes once per agent and window).
+   */
+  activity: (orgId: string, agentId: string, windowStart: number) => ({
+    gsi3pk: `ACTIVE#${activityShard(orgId)}`,
+    gsi3sk: `${padMs(windowStart)}#${orgId}#${agentId}`,
   }),
 };
 
-/** Object-store keys in the data bucket (DESIGN.md: payloads and receipts in S3). */
+/**
+ * Store keys of an operation's payload and receipt (SPEC.md §2.2 store_payload_key, §2.3
+ * store_receipt_key; docs/STORAGE.md). Both are names fixed before the commit. A payload up to
+ * LEDGER_INLINE_PAYLOAD_BYTES and every receipt live in the operation row itself under these
+ * names; a larger payload is an object of the data bucket under its name. Rows written before
+ * receipts moved into the row have their receipt object in the data bucket under
+ * store_receipt_key (stored on the row).
+ */
 export const objectKeys = {
   /**
    * Content-addressed under the operation (the hash is computed from the bytes, never taken
@@ -84,12 +100,7 @@ export const objectKeys = {
    * row points to with other bytes. Every write to one key writes the same bytes.
    */
   payload: (orgId: string, operationId: string, payloadHash: string) => `payloads/${orgId}/${operationId}/${payloadHash}.json`,
-  /**
-   * Named by the queue message id the receipt carries, so each name has exactly one possible
-   * content: two completions racing (receipt-completion.ts) can each write their object while
-   * they race for the row's reference, and the loser's object is an orphan, never a
-   * conflicting version of the winner's.
-   */
+  /** Named by the receipt's queue message id (the operation.accepted event id), fixed before the commit. */
   receipt: (orgId: string, operationId: string, queueMessageId: string) => `receipts/${orgId}/${operationId}/${queueMessageId}.json`,
 };
 
@@ -115,6 +126,13 @@ export interface AgentItem {
    * key revoked or retired while the submission was in flight can never sign it in.
    */
   keys_version: number;
+  /**
+   * The sealing fence (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): no operation of this
+   * agent may commit with created_at before it. The sealer raises it to the end of the
+   * windows it is about to seal, and the submission's head update is conditioned on it.
+   * Absent on agents registered before the fence existed (no fence yet).
+   */
+  sealed_until?: number;
 }
 
 export interface AgentKeyItem {
@@ -128,7 +146,7 @@ export interface AgentKeyItem {
   retired_at: number | null;
 }
 
-/** SPEC.md §2.2 plus bookkeeping; toStoredOperation() picks the §2.2 fields for responses. */
+/** SPEC.md §2.2 plus bookkeeping; storedOperationView() picks the §2.2 fields for responses. */
 export interface OperationItem {
   operation_id: string;
   org_id: string;
@@ -146,24 +164,42 @@ export interface OperationItem {
   chain_hash: string;
   agent_pubkey_kid: string;
   signature: string;
-  store_payload_key: string;
   created_at: number;
   /** The record's op_version: part of the signing input, so needed to re-verify. */
   op_version: string;
-  /** UUIDv7 made before the transaction; the receipt is rebuilt from the row deterministically. */
+  /** UUIDv7 made before the transaction. */
   receipt_id: string;
   /** The previous operation of the chain (null for seq_no 1). */
   prev_operation_id: string | null;
   /** The signing key's public half at submission, so the signature stays checkable after the agent is deleted. */
   agent_public_key: string;
   /**
-   * Set together, once, after commit (domain/ledger/receipt-completion.ts). Their presence
-   * fixes the receipt's content; GET or verify rewrites the object (same bytes) if its
-   * write was lost.
+   * The canonical payload (JCS) when it is at most LEDGER_INLINE_PAYLOAD_BYTES: kept in the
+   * row instead of an object (docs/COST.md, Payloads). Absent: the payload is the object
+   * under objectKeys.payload, or was erased.
    */
-  queue_message_id?: string;
+  payload_json?: string;
+  /**
+   * The receipt's queue message id: the id of the operation.accepted event this row carries
+   * (the transactional outbox; docs/EVENTS.md). Made before the commit, like the rest of the
+   * receipt, which is signed before the commit and stored with the row (receipt_hash,
+   * service_kid, service_signature; the other members restate the row).
+   */
+  queue_message_id: string;
+  receipt_hash?: string;
+  service_kid?: string;
+  service_signature?: string;
+  /**
+   * Rows written before the receipt moved into the row: the payload object's key as stored,
+   * the receipt object's key and when the reference was fixed. New rows have none of these
+   * (their keys are derived, objectKeys).
+   */
+  store_payload_key?: string;
   store_receipt_key?: string;
   receipt_created_at?: number;
+  /** Rows sealed before sealing became read-only: the epoch and leaf the sealer marked. */
+  epoch_id?: string;
+  leaf_index?: number;
 }
 
 export const TYPE = { agent: 'agent', tombstone: 'agent_tombstone', key: 'agent_key', operation: 'operation', nonce: 'nonce' } as const;

@@ -1,32 +1,34 @@
 /**
  * An organization's operations in (created_at, operation_id) order, filtered by agent and/or
  * operation type and by a time range: the audit query (SPEC.md §4.6) and the exports
- * (SPEC.md §4.8) read through here. Every combination of filters is one Query on one index
- * whose partition holds exactly the matching operations, with the time range on its sort
+ * (SPEC.md §4.8) read through here. Every combination of filters is a Query of the index
+ * whose partitions hold exactly the matching operations, with the time range on its sort
  * key (`<created_at 13 digits>#<operation_id>`):
  *
- * | filter         | index             | partition                                 |
- * |----------------|-------------------|-------------------------------------------|
- * | none           | gsi2              | ORG#<org>#OPS                             |
- * | agent          | ops_by_agent      | ORG#<org>#AGENT#<agent>#OPS               |
- * | type           | ops_by_type       | ORG#<org>#TYPE#<type>                     |
- * | agent and type | ops_by_agent_type | ORG#<org>#AGENT#<agent>#TYPE#<type>       |
+ * | filter         | index             | partitions                                          |
+ * |----------------|-------------------|-----------------------------------------------------|
+ * | none           | gsi2              | ORG#<org>#OPS#<shard> (8, by agent) and ORG#<org>#OPS |
+ * | agent          | ops_by_agent      | ORG#<org>#AGENT#<agent>#OPS                         |
+ * | type           | ops_by_type       | ORG#<org>#TYPE#<type>#<shard> (8, by agent)         |
+ * | agent and type | ops_by_agent_type | ORG#<org>#AGENT#<agent>#TYPE#<type>                 |
  *
- * No FilterExpression anywhere: a page reads only rows it returns, and a count reads only
- * the matching index entries.
+ * No FilterExpression anywhere: a page reads only index entries of rows it may return, and a
+ * count reads only matching entries. The organization-wide time index and the type index
+ * are sharded by agent, so that no partition takes all of an organization's writes
+ * (store/ledger-items.ts): a page reads each shard after the same position and merges them,
+ * since the order is one total order. The audit indexes hold keys
+ * only (docs/COST.md, Indexes): the sort key names the operation, and a page that wants more
+ * than its id and time reads its rows by key (BatchGetItem, at most five calls for 500).
  *
- * Hot partitions: each index keeps one partition per organization (and filter value), not
- * write-sharded. An index entry is one stored row (about 1 KB), so one organization can
- * write about 1,000 operations/s into a partition (DynamoDB's per-partition limit), ten
- * times the default request rate limit (LEDGER_RATE_LIMIT_RPS). Sharding would turn every
- * page into a merge of N queries and every count into N counts; ledgerKeys.auditIndexes is
- * the one place to change if an organization ever needs more.
+ * The agent indexes keep one partition per agent (and type): an agent's chain is
+ * sequential, far below DynamoDB's 1,000 writes a second per partition.
  */
 import { forEachBounded } from '../shared/bounded.js';
 import { dynamo } from './clients.js';
-import { padMs, table, type Item, type QueryInput } from './dynamo.js';
+import { batchGetRaw, padMs, table, type Item, type QueryInput } from './dynamo.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ledgerKeys } from './ledger-items.js';
+import { ledgerKeys, OPS_INDEX_SHARDS } from './ledger-items.js';
+import { leafOrder, timePartitions } from './operation-windows.js';
 
 /** What an audit query or an export selects (SPEC.md §4.6: start inclusive, end exclusive, on created_at). */
 export interface OperationFilter {
@@ -45,14 +47,25 @@ export interface OrderPosition {
 /** Sorts after every `<13 digits>#...` sort key. */
 const AFTER_ALL = '~';
 
-function indexOf(orgId: string, filter: OperationFilter): { IndexName: string; pk: string; sk: string; partition: string } {
+interface IndexPlan {
+  IndexName: string;
+  pk: string;
+  sk: string;
+  partitions: readonly string[];
+}
+
+function indexOf(orgId: string, filter: OperationFilter): IndexPlan {
   const probe = ledgerKeys.auditIndexes(orgId, filter.agentId ?? '', filter.operationType ?? '', 0, '');
   if (filter.agentId !== undefined && filter.operationType !== undefined) {
-    return { IndexName: 'ops_by_agent_type', pk: 'oat_pk', sk: 'oat_sk', partition: probe.oat_pk };
+    return { IndexName: 'ops_by_agent_type', pk: 'oat_pk', sk: 'oat_sk', partitions: [probe.oat_pk] };
   }
-  if (filter.agentId !== undefined) return { IndexName: 'ops_by_agent', pk: 'oa_pk', sk: 'oa_sk', partition: probe.oa_pk };
-  if (filter.operationType !== undefined) return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'ot_sk', partition: probe.ot_pk };
-  return { IndexName: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk', partition: ledgerKeys.orgTimeIndex(orgId, 0, '').gsi2pk };
+  if (filter.agentId !== undefined) return { IndexName: 'ops_by_agent', pk: 'oa_pk', sk: 'oa_sk', partitions: [probe.oa_pk] };
+  if (filter.operationType !== undefined) {
+    const type = filter.operationType;
+    const partitions = Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.typePartition(orgId, type, shard));
+    return { IndexName: 'ops_by_type', pk: 'ot_pk', sk: 'ot_sk', partitions };
+  }
+  return { IndexName: 'gsi2', pk: 'gsi2pk', sk: 'gsi2sk', partitions: timePartitions(orgId) };
 }
 
 /**
@@ -67,17 +80,18 @@ function bounds(filter: OperationFilter, after: OrderPosition | undefined): { lo
   return { lo: resume !== undefined && resume > start ? resume : start, hi: filter.endTime === undefined ? AFTER_ALL : padMs(filter.endTime) };
 }
 
-/** The Query (without paging) of the filter's operations after `after`; undefined when the range is empty. */
-export function operationRangeQuery(orgId: string, filter: OperationFilter, after?: OrderPosition): QueryInput | undefined {
+/** The Queries (one per partition, without paging) of the filter's operations after `after`; none when the range is empty. */
+function operationRangeQueries(orgId: string, filter: OperationFilter, after?: OrderPosition): { index: IndexPlan; queries: QueryInput[] } {
   const index = indexOf(orgId, filter);
   const { lo, hi } = bounds(filter, after);
-  if (lo > hi) return undefined;
-  return {
+  if (lo > hi) return { index, queries: [] };
+  const queries = index.partitions.map((partition) => ({
     IndexName: index.IndexName,
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
     ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
-    ExpressionAttributeValues: { ':pk': index.partition, ':lo': lo, ':hi': hi },
-  };
+    ExpressionAttributeValues: { ':pk': partition, ':lo': lo, ':hi': hi },
+  }));
+  return { index, queries };
 }
 
 /** Names every attribute through ExpressionAttributeNames (`action` is a DynamoDB reserved word). */
@@ -90,30 +104,60 @@ function projection(attributes: readonly string[], names: Record<string, string>
     .join(', ');
 }
 
+/** What an index entry says by itself: the operation's place in the order (its sort key `<ms>#<id>`). */
+const POSITION_ATTRIBUTES: ReadonlySet<string> = new Set(['created_at', 'operation_id']);
+
+function positionOf(entry: Item, sk: string): OrderPosition {
+  const key = String(entry[sk]);
+  const hash = key.indexOf('#');
+  return { created_at: Number(key.slice(0, hash)), operation_id: key.slice(hash + 1) };
+}
+
+/** Up to `count` positions of one partition's Query, in order. */
+async function positionsOf(query: QueryInput, sk: string, count: number): Promise<OrderPosition[]> {
+  const input = { ...query, ProjectionExpression: '#sk' };
+  const found: OrderPosition[] = [];
+  let start: Item | undefined;
+  do {
+    const out = await dynamo().send(new QueryCommand({ TableName: table(), ...input, Limit: count - found.length, ExclusiveStartKey: start }));
+    found.push(...(out.Items ?? []).map((entry) => positionOf(entry, sk)));
+    start = out.LastEvaluatedKey;
+  } while (start !== undefined && found.length < count);
+  return found;
+}
+
 /**
  * Up to `limit` items of the filter after `after`, in order, with `attributes` projected, and
- * whether more follow. Reads limit + 1 items (over several requests when DynamoDB's 1 MB page
- * ends first), never more.
+ * whether more follow. Reads limit + 1 index entries per partition (over several requests
+ * when DynamoDB's 1 MB page ends first), never more; then the rows by key, unless the
+ * attributes asked for are only the operation's id and time.
  */
 export async function operationPage(
   orgId: string,
   filter: OperationFilter,
   options: { limit: number; after?: OrderPosition | undefined; attributes: readonly string[] },
 ): Promise<{ items: Item[]; more: boolean }> {
-  const query = operationRangeQuery(orgId, filter, options.after);
-  if (query === undefined) return { items: [], more: false };
-  const names = { ...query.ExpressionAttributeNames };
-  const input = { ...query, ExpressionAttributeNames: names, ProjectionExpression: projection(options.attributes, names) };
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({ TableName: table(), ...input, Limit: options.limit + 1 - items.length, ExclusiveStartKey: start }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start !== undefined && items.length <= options.limit);
-  return { items: items.slice(0, options.limit), more: items.length > options.limit };
+  const { index, queries } = operationRangeQueries(orgId, filter, options.after);
+  const perPartition = await Promise.all(queries.map((query) => positionsOf(query, index.sk, options.limit + 1)));
+  const positions = perPartition.flat().sort((a, b) => leafOrder(a, b));
+  const page = positions.slice(0, options.limit);
+  const more = positions.length > options.limit;
+  if (options.attributes.every((attribute) => POSITION_ATTRIBUTES.has(attribute))) {
+    return { items: page.map((position) => Object.fromEntries(options.attributes.map((name) => [name, position[name as keyof OrderPosition]]))), more };
+  }
+  const names: Record<string, string> = {};
+  const rows = await batchGetRaw(
+    page.map((position) => ledgerKeys.operation(orgId, position.operation_id)),
+    { projection: projection([...new Set([...options.attributes, 'operation_id'])], names), names },
+  );
+  const byId = new Map(rows.map((row) => [String(row.operation_id), row]));
+  const items = page.flatMap((position) => {
+    const row = byId.get(position.operation_id);
+    if (!row) return [];
+    if (!options.attributes.includes('operation_id')) delete row.operation_id;
+    return [row];
+  });
+  return { items, more };
 }
 
 /** Concurrent counting requests, and the number of time slices a counted range is cut into. */
@@ -150,8 +194,11 @@ export async function countOperations(orgId: string, filter: OperationFilter, sp
 }
 
 async function countRange(orgId: string, filter: OperationFilter): Promise<number> {
-  const query = operationRangeQuery(orgId, filter);
-  if (query === undefined) return 0;
+  const counts = await Promise.all(operationRangeQueries(orgId, filter).queries.map(countQuery));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+async function countQuery(query: QueryInput): Promise<number> {
   let count = 0;
   let start: Item | undefined;
   do {
@@ -164,12 +211,14 @@ async function countRange(orgId: string, filter: OperationFilter): Promise<numbe
 
 /** The created_at of the filter's last operation (newest first, one item), for splitting a count. */
 export async function lastCreatedAt(orgId: string, filter: OperationFilter): Promise<number | undefined> {
-  const query = operationRangeQuery(orgId, filter);
-  if (query === undefined) return undefined;
-  const names = { ...query.ExpressionAttributeNames, '#c': 'created_at' };
-  const out = await dynamo().send(
-    new QueryCommand({ TableName: table(), ...query, ExpressionAttributeNames: names, ProjectionExpression: '#c', ScanIndexForward: false, Limit: 1 }),
+  const { index, queries } = operationRangeQueries(orgId, filter);
+  const lasts = await Promise.all(
+    queries.map(async (query) => {
+      const out = await dynamo().send(new QueryCommand({ TableName: table(), ...query, ProjectionExpression: '#sk', ScanIndexForward: false, Limit: 1 }));
+      const entry = out.Items?.[0];
+      return entry === undefined ? undefined : positionOf(entry, index.sk).created_at;
+    }),
   );
-  const item = out.Items?.[0];
-  return item === undefined ? undefined : Number(item.created_at);
+  const found = lasts.filter((last): last is number => last !== undefined);
+  return found.length === 0 ? undefined : Math.max(...found);
 }

@@ -6,13 +6,13 @@
  * conditional write"):
  *   0. Put the operation row        attribute_not_exists(pk)   (operation_id unique per org)
  *   1. Update the agent's head      chain_hash = prev AND seq_no = read seq AND status = active
- *                                   AND keys_version = read version; SET the new head
+ *                                   AND keys_version = read version AND created_at is not
+ *                                   before the agent's sealing fence (sealed_until);
+ *                                   SET the new head and the agent's last active window
  *   2. Put the nonce                attribute_not_exists(pk)   (a nonce is used once, ever)
  * Of two submissions on the same head exactly one can commit. Failed conditions come back
  * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from './clients.js';
 import {
   batchGetRaw,
   CONDITION_FAILED,
@@ -24,7 +24,6 @@ import {
   table,
   transact,
   TRANSACTION_CONFLICT,
-  writeIfCondition,
 } from './dynamo.js';
 import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger-items.js';
 
@@ -48,6 +47,8 @@ export interface ExpectedHead {
   seqNo: number;
   chainHash: string;
   keysVersion: number;
+  /** Start of the epoch window of created_at: the agent's activity entry (ledger-items.ts). */
+  activeWindow: number;
 }
 
 /** The agent as the failed transaction found it (null: it no longer exists). */
@@ -56,6 +57,7 @@ export interface AgentAtCommit {
   chainHash: string | undefined;
   seqNo: number | undefined;
   keysVersion: number | undefined;
+  sealedUntil: number | undefined;
 }
 
 export type CommitResult =
@@ -73,7 +75,7 @@ export type CommitResult =
 
 /**
  * The table item of a new operation row: its key and every index entry it starts in
- * (chain order, organization time order, unsealed, the audit filters). The one place that
+ * (the organization's time order and the audit filters). The one place that
  * knows them, for the submission and for tools that write rows in bulk (the benchmarks).
  */
 export function operationItem(row: OperationItem): Record<string, unknown> {
@@ -81,9 +83,7 @@ export function operationItem(row: OperationItem): Record<string, unknown> {
   return {
     ...ledgerKeys.operation(orgId, row.operation_id),
     type: TYPE.operation,
-    ...ledgerKeys.chainIndex(orgId, agentId, row.seq_no),
-    ...ledgerKeys.orgTimeIndex(orgId, row.created_at, row.operation_id),
-    ...ledgerKeys.unsealedIndex(orgId, row.created_at, row.operation_id),
+    ...ledgerKeys.orgTimeIndex(orgId, agentId, row.created_at, row.operation_id),
     ...ledgerKeys.auditIndexes(orgId, agentId, row.operation_type, row.created_at, row.operation_id),
     ...row,
   };
@@ -91,6 +91,7 @@ export function operationItem(row: OperationItem): Record<string, unknown> {
 
 export async function commitOperation(row: OperationItem, expected: ExpectedHead): Promise<CommitResult> {
   const { org_id: orgId, agent_id: agentId } = row;
+  const activity = ledgerKeys.activity(orgId, agentId, expected.activeWindow);
   const result = await transact([
     {
       Put: {
@@ -103,8 +104,10 @@ export async function commitOperation(row: OperationItem, expected: ExpectedHead
       Update: {
         TableName: table(),
         Key: ledgerKeys.agent(orgId, agentId),
-        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op',
-        ConditionExpression: 'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv',
+        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask',
+        ConditionExpression:
+          'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv ' +
+          'AND (attribute_not_exists(sealed_until) OR sealed_until <= :created)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':seq': row.seq_no,
@@ -114,6 +117,9 @@ export async function commitOperation(row: OperationItem, expected: ExpectedHead
           ':prevSeq': expected.seqNo,
           ':active': 'active',
           ':kv': expected.keysVersion,
+          ':created': row.created_at,
+          ':apk': activity.gsi3pk,
+          ':ask': activity.gsi3sk,
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -145,34 +151,10 @@ export async function commitOperation(row: OperationItem, expected: ExpectedHead
             chainHash: stringAttribute(head.item, 'chain_hash'),
             seqNo: numberAttribute(head.item, 'seq_no'),
             keysVersion: numberAttribute(head.item, 'keys_version'),
+            sealedUntil: numberAttribute(head.item, 'sealed_until'),
           }
         : null,
     nonceUsed: nonce?.code === CONDITION_FAILED,
     conflict: result.reasons.some((reason) => reason.code === TRANSACTION_CONFLICT),
   };
-}
-
-export interface ReceiptReference {
-  queueMessageId: string;
-  storeReceiptKey: string;
-  createdAt: number;
-}
-
-/**
- * Fixes the receipt's queue message id and object key on the row, once: of two completions
- * racing (the submission and a lazy repair) the first wins and the other adopts its id.
- * Returns false when a reference was already there.
- */
-export async function recordReceiptReference(orgId: string, operationId: string, reference: ReceiptReference): Promise<boolean> {
-  return writeIfCondition(() =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: ledgerKeys.operation(orgId, operationId),
-        UpdateExpression: 'SET queue_message_id = :qid, store_receipt_key = :key, receipt_created_at = :at',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(queue_message_id)',
-        ExpressionAttributeValues: { ':qid': reference.queueMessageId, ':key': reference.storeReceiptKey, ':at': reference.createdAt },
-      }),
-    ),
-  );
 }

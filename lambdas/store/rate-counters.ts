@@ -1,7 +1,8 @@
 /**
  * Fixed-window counters in the table, shared by every Lambda instance (a counter in process
  * memory would count per instance, not per organization). One UpdateItem with ADD per count: it is atomic, needs no read first
- * and never fails on contention, so the hot path pays a single write. A reservation is the
+ * and never fails on contention. The request rate reserves a batch of requests per write
+ * (domain/rate-limit/request-rate.ts), so the hot path pays a fraction of a write. A reservation is the
  * same write with a condition (at most N per window, decided before the work it guards).
  * Counter items carry a DynamoDB TTL and vanish shortly after their window.
  *
@@ -29,10 +30,10 @@ export const counterKeys = {
 };
 
 /**
- * Adds one to each named attribute of a counter item and returns their new values.
- * `expiresAtS` is the TTL (Unix seconds) after which the item may be deleted.
+ * Adds `amount` (default one) to each named attribute of a counter item and returns their new
+ * values. `expiresAtS` is the TTL (Unix seconds) after which the item may be deleted.
  */
-export async function increment(key: CounterKey, attributes: readonly string[], expiresAtS: number): Promise<Record<string, number>> {
+export async function increment(key: CounterKey, attributes: readonly string[], expiresAtS: number, amount = 1): Promise<Record<string, number>> {
   const names = Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name]));
   const result = await dynamo().send(
     new UpdateCommand({
@@ -40,7 +41,7 @@ export async function increment(key: CounterKey, attributes: readonly string[], 
       Key: key,
       UpdateExpression: `ADD ${attributes.map((_, index) => `#a${index} :one`).join(', ')} SET expires_at_s = :ttl`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtS },
+      ExpressionAttributeValues: { ':one': amount, ':ttl': expiresAtS },
       ReturnValues: 'UPDATED_NEW',
     }),
   );

@@ -1,50 +1,53 @@
 /**
  * The single DynamoDB table (DESIGN.md, Data): generic key names so every entity type
- * shares one table and three overloaded global secondary indexes. CDK (lib/data.ts) and
+ * shares one table, three overloaded global secondary indexes and the audit query's three. CDK (lib/data.ts) and
  * the local stack (which creates the table in DynamoDB Local) both build the table from
  * this one description, so they cannot drift.
  *
  * Tenancy is in the key: every partition key value starts with `ORG#<org_id>` except the
  * few global lookups (user by email, token by hash), whose items then carry the org.
+ *
+ * Projections (docs/COST.md, Indexes): an index entry is written, and paid for, whenever an
+ * item it projects is written, so an index projects only what its readers use. gsi1's
+ * readers list whole invitations and assignments (ALL); gsi2 is the operations' time
+ * index, whose readers (the sealer, audit and export queries) need the leaf fields and the
+ * filter fields and read whole rows by key when they need more; gsi3 lists agents by their
+ * last active window and epochs by follow-up stage, by key only.
  */
-import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
-/**
- * The stored operation row's members (SPEC.md §2.2) other than the index keys: what the audit
- * indexes carry, so that an audit page is read from the index alone, while the sealer's and
- * the receipt's later updates of a row (epoch_id, leaf_index, queue_message_id, ...) touch
- * attributes these indexes do not hold and therefore cost them no write.
- */
-const STORED_ROW_ATTRIBUTES = STORED_ROW_FIELDS;
-
-/** What an index holds besides its keys: every attribute, or the ones listed. */
-export type IndexProjection = 'all' | { include: readonly string[] };
-
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
   /** Items with this attribute (Unix seconds) are removed by DynamoDB TTL: sessions, counters. */
   ttlAttribute: 'expires_at_s',
+  /**
+   * The table's stream (DynamoDB Streams, new images): the transactional outbox of the events
+   * queue (lambdas/workers/forward-events.ts): an accepted operation and a new epoch each
+   * become their event from the stream record of the item that commits them.
+   */
+  stream: 'NEW_IMAGE',
   globalIndexes: [
-    /** Lookups by a unique id: operation by operation_id, token by hash, user by email, ... */
-    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: 'all' },
-    /** Organization-wide time order: operations by created_at (the audit query without agent or type filter). */
-    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk', projection: 'all' },
-    /** Sparse: operations not yet sealed into an epoch, by organization and time; epochs with follow-ups left (store/epochs.ts). */
-    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'all' },
+    /** Lookups by a unique id: invitations by invitee, assignments by user. */
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk', projection: { type: 'ALL' } },
+    /** Operations of an organization in (created_at, operation_id) order, sharded by agent (ledger-items.ts). */
+    {
+      name: 'gsi2',
+      partitionKey: 'gsi2pk',
+      sortKey: 'gsi2sk',
+      projection: { type: 'INCLUDE', attributes: ['operation_id', 'created_at', 'chain_hash', 'agent_id', 'operation_type'] },
+    },
+    /** Sparse: agents by their last active epoch window; epochs with follow-ups left (store/epochs.ts). */
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'KEYS_ONLY' } },
     /**
      * The audit query's filters (SPEC.md §4.6), each a time-ordered Query of its own
      * partition (store/operation-index.ts): one agent's operations, one operation type's,
-     * and one agent's of one type.
+     * and one agent's of one type. Keys only: the sort key names the operation, the page's
+     * rows are read by key, and each submission pays one small entry per index.
      */
-    { name: 'ops_by_agent', partitionKey: 'oa_pk', sortKey: 'oa_sk', projection: { include: STORED_ROW_ATTRIBUTES } },
-    { name: 'ops_by_type', partitionKey: 'ot_pk', sortKey: 'ot_sk', projection: { include: STORED_ROW_ATTRIBUTES } },
-    { name: 'ops_by_agent_type', partitionKey: 'oat_pk', sortKey: 'oat_sk', projection: { include: STORED_ROW_ATTRIBUTES } },
+    { name: 'ops_by_agent', partitionKey: 'oa_pk', sortKey: 'oa_sk', projection: { type: 'KEYS_ONLY' } },
+    { name: 'ops_by_type', partitionKey: 'ot_pk', sortKey: 'ot_sk', projection: { type: 'KEYS_ONLY' } },
+    { name: 'ops_by_agent_type', partitionKey: 'oat_pk', sortKey: 'oat_sk', projection: { type: 'KEYS_ONLY' } },
   ],
-} as const satisfies {
-  partitionKey: string;
-  sortKey: string;
-  ttlAttribute: string;
-  globalIndexes: readonly { name: string; partitionKey: string; sortKey: string; projection: IndexProjection }[];
-};
+} as const;
 
 export type IndexName = (typeof TABLE_DESIGN.globalIndexes)[number]['name'];
+export type IndexProjection = (typeof TABLE_DESIGN.globalIndexes)[number]['projection'];

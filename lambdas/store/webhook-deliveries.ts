@@ -11,11 +11,15 @@
  * and holds a lease, so a message delivered twice (SQS is at least once) or a fan-out
  * repeated after a crash makes one HTTP request, not two, and an attempt whose worker died
  * is taken over once its lease ran out.
+ *
+ * gsi2 projects a few operation attributes only (store/table-design.ts), so the log is read
+ * as positions from the index and the items by key: an attempt rewrites the item but no
+ * projected attribute, so it costs the index nothing.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE_DESIGN } from './table-design.js';
 import { dynamo } from './clients.js';
-import { getItem, INDEX_ATTRIBUTES, isConditionFailure, padMs, queryPage, strip, table, type Item } from './dynamo.js';
+import { batchGetRaw, getItem, INDEX_ATTRIBUTES, isConditionFailure, padMs, queryPage, strip, table, type Item } from './dynamo.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -248,8 +252,14 @@ export async function listDeliveries(
     ScanIndexForward: false,
     Limit: limit + 1,
   });
+  const page = items.slice(0, limit);
+  const found = await batchGetRaw(page.map(({ pk, sk }) => ({ pk, sk })));
+  const byKey = new Map(found.map((item) => [`${String(item.pk)}\n${String(item.sk)}`, item]));
   return {
-    deliveries: items.slice(0, limit).map((item) => strip<DeliveryItem>(item, [...INDEX_ATTRIBUTES, TABLE_DESIGN.ttlAttribute])),
+    deliveries: page.flatMap(({ pk, sk }) => {
+      const item = byKey.get(`${String(pk)}\n${String(sk)}`);
+      return item ? [strip<DeliveryItem>(item, [...INDEX_ATTRIBUTES, TABLE_DESIGN.ttlAttribute])] : [];
+    }),
     more: items.length > limit,
   };
 }

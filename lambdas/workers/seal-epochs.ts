@@ -9,7 +9,6 @@ import { config } from '../config.js';
 import { runSealer, type SealerReport } from '../domain/epochs/run-sealer.js';
 import { logger } from '../logger.js';
 import { MetricUnit, recordMetrics } from '../metrics.js';
-import { queue } from '../runtime/queue.js';
 import { timestampAuthority } from '../runtime/timestamp-authority.js';
 
 /** Time kept back from the Lambda deadline for the follow-up writes after the last organization. */
@@ -20,7 +19,7 @@ const LEASE_MARGIN_MS = 60_000;
 export async function handler(_event: ScheduledEvent, context: Context): Promise<SealerReport> {
   const started = Date.now();
   const remaining = context.getRemainingTimeInMillis();
-  const { epochMs, epochGraceMs } = config();
+  const { epochMs, epochGraceMs, epochSettleMs } = config();
   logger.resetKeys();
   logger.addContext(context);
   logger.appendKeys({ request_id: context.awsRequestId, worker: 'SealEpochs' });
@@ -31,7 +30,7 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
     deadline: started + Math.max(0, remaining - STOP_MARGIN_MS),
     leaseUntil: started + remaining + LEASE_MARGIN_MS,
     holder: context.awsRequestId,
-    queue: queue(),
+    settleMs: epochSettleMs,
     tsa: timestampAuthority(),
   });
   const { errors, ...counts } = report;

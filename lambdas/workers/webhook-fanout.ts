@@ -8,7 +8,6 @@ import type { EventMessage } from '../domain/events.js';
 import { fanOutEvent } from '../domain/webhooks/fan-out.js';
 import { logger } from '../logger.js';
 import { queue } from '../runtime/queue.js';
-import { signer } from '../runtime/signer.js';
 import { handleBatch } from './queue-batch.js';
 
 export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
@@ -21,7 +20,7 @@ export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResp
       logger.error('events message is not JSON; dropped', { message_id: record.messageId });
       return true;
     }
-    const deliveries = await fanOutEvent({ queue: queue(), signer: signer() }, message, record.messageId);
+    const deliveries = await fanOutEvent({ queue: queue() }, message);
     if (deliveries > 0) logger.debug('event fanned out', { event: message.event, deliveries });
     return true;
   });

@@ -1,6 +1,6 @@
 /**
- * The worker table's entry shape: background functions (SQS consumers and the scheduled
- * epoch sealer). Like the route table it is data: CDK creates one function per entry with
+ * The worker table's entry shape: background functions (SQS consumers, the table's stream
+ * consumer and the scheduled epoch sealer). Like the route table it is data: CDK creates one function per entry with
  * its trigger and grants; the local stack wires the same handler modules to the in-process
  * queue and the schedule timer.
  */
@@ -8,6 +8,13 @@ import type { QueueName } from '../domain/ports.js';
 import type { Resource } from '../routes/route-spec.js';
 
 export type WorkerTrigger =
+  /**
+   * The table's stream (DynamoDB Streams, new images): a DynamoDB event source with partial
+   * batch responses and an on-failure destination in AWS; locally a poller of DynamoDB
+   * Local's stream (local/stream-poller.ts). `itemTypes` are the `type` values of the new
+   * items the worker wants (an event filter in AWS, so other writes invoke nothing).
+   */
+  | { kind: 'stream'; batchSize: number; itemTypes: readonly string[] }
   | {
       kind: 'queue';
       queue: QueueName;

@@ -6,12 +6,20 @@ import { PDF_FONT_DIR, PDF_FONT_FILES } from '../shared/pdf-fonts.js';
 import type { WorkerSpec } from './worker-spec.js';
 
 export const workerList: readonly WorkerSpec[] = [
+  // The outbox forwarder (docs/EVENTS.md): operation.accepted and epoch.created from the table's stream to the events queue.
+  {
+    id: 'ForwardEvents',
+    handler: 'forward-events',
+    trigger: { kind: 'stream', batchSize: 100, itemTypes: ['operation', 'epoch'] },
+    uses: ['queue:events'],
+    timeoutSeconds: 60,
+  },
   // Epoch sealer (PROTOCOL.md, Merkle epochs): seals windows, sends epoch.created, anchors roots (RFC 3161).
   {
     id: 'SealEpochs',
     handler: 'seal-epochs',
     trigger: { kind: 'schedule' },
-    uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write', 'queue:events'],
+    uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write'],
     // One schedule period: a longer run overlaps the next, which the per-organization lease allows.
     timeoutSeconds: 300,
   },
@@ -20,8 +28,8 @@ export const workerList: readonly WorkerSpec[] = [
     id: 'ExportFiles',
     handler: 'export-files',
     trigger: { kind: 'queue', queue: 'exports', batchSize: 1 },
-    // signer: the manifest signature; queue:events and table:write: receipts a failure after commit left unwritten are completed on the way.
-    uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports', 'queue:events'],
+    // signer: the manifest signature; table:write: the export's progress and state.
+    uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports'],
     // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.
     timeoutSeconds: 900,
     // A PDF report is built in memory (domain/exports/pdf-job.ts); memory also buys CPU.
@@ -29,13 +37,12 @@ export const workerList: readonly WorkerSpec[] = [
     // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
     bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },
   },
-  // Webhooks (README, Webhooks): events → one message per subscribed webhook; operation.accepted
-  // may complete the receipt it belongs to (domain/ledger/receipt-completion.ts).
+  // Webhooks (README, Webhooks): events → one message per subscribed webhook.
   {
     id: 'WebhookFanout',
     handler: 'webhook-fanout',
     trigger: { kind: 'queue', queue: 'events', batchSize: 10 },
-    uses: ['table:read', 'table:write', 'data:write', 'signer', 'queue:deliveries'],
+    uses: ['table:read', 'queue:deliveries'],
     timeoutSeconds: 30,
   },
   // One attempt per message, each with a 10 s deadline; retries are delayed messages.

@@ -109,7 +109,7 @@ describe('ensureTable', () => {
         .map((index) => ({
           name: index.name,
           keys: [index.partitionKey, index.sortKey],
-          projection: index.projection === 'all' ? 'ALL' : 'INCLUDE',
+          projection: index.projection.type,
         }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     );

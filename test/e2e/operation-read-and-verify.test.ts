@@ -1,17 +1,16 @@
 // POST /v1/operations/:id/verify recomputes every check from stored data (PROTOCOL.md
 // "Verify endpoint"): it stays valid through key revocation and payload erasure, and each
 // check turns false when the stored data it covers is altered behind the service's back.
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalize, verifyReceipt } from '@agent-ledger/protocol';
 import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
 import { config } from '../../lambdas/config.js';
-import { dynamo, s3 } from '../../lambdas/store/clients.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
-import { tamperReceipt } from '../support/tamper.js';
+import { tamperPayload, tamperReceipt } from '../support/tamper.js';
 
 const stack = useLedgerStack();
 let orgId: string;
@@ -30,16 +29,13 @@ async function twoOperations() {
   await registerAgent(api, agentId, [key, newKey('k2')]);
   const chain = new ClientChain(orgId, agentId, key);
   const first = await chain.submit(api, { payload: { step: 1, secret: 'pii' } });
-  const second = await chain.submit(api, { payload: 'second' });
+  // Over LEDGER_INLINE_PAYLOAD_BYTES: this payload is an object of the data bucket, the first one lives in the row.
+  const second = await chain.submit(api, { payload: 'second '.repeat(400) });
   const [a, b] = await Promise.all([first, second].map(({ record }) => api('GET', `/v1/operations/${record.operation_id}`)));
-  return { agentId, chain, first: a!.body, second: b!.body };
+  return { agentId, chain, first: a!.body, second: { ...b!.body, receiptBody: second.res.body.receipt } };
 }
 
 const verify = (operationId: string) => api('POST', `/v1/operations/${operationId}/verify`).then((res) => res.body);
-
-async function putObject(key: string, body: string) {
-  await s3().send(new PutObjectCommand({ Bucket: config().dataBucket, Key: key, Body: body, ContentType: 'application/json' }));
-}
 
 async function setRowAttribute(operationId: string, name: string, value: string) {
   await dynamo().send(
@@ -76,8 +72,9 @@ describe('GET /v1/operations/:id', () => {
     expect(first.signed_receipt).toMatchObject({ operation_id: first.operation.operation_id, seq_no: 1, chain_hash: first.operation.chain_hash });
     expect(first.previous_operation_id).toBeNull();
     expect(second.previous_operation_id).toBe(first.operation.operation_id);
-    // Tampered evidence is shown as stored, so the verifier sees it fail.
-    const tampered = await tamperReceipt(orgId, first.operation.operation_id);
+    // Tampered evidence is shown as stored, so the verifier sees it fail: another receipt's hash.
+    const tampered = { ...first.signed_receipt, receipt_hash: second.signed_receipt.receipt_hash };
+    await tamperReceipt(orgId, first.operation.operation_id, tampered);
     const again = (await api('GET', `/v1/operations/${first.operation.operation_id}`)).body;
     expect(again.signed_receipt).toEqual(tampered);
     expect(verifyReceipt(again.signed_receipt, jwks)).toBe(false);
@@ -97,7 +94,7 @@ describe('verify', () => {
 
   it('stays valid when the payload is erased; GET then omits it', async () => {
     const { first } = await twoOperations();
-    await s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: first.operation.store_payload_key }));
+    await tamperPayload(orgId, first.operation.operation_id, null);
     expect(await verify(first.operation.operation_id)).toEqual(ALL_VALID);
     const got = await api('GET', `/v1/operations/${first.operation.operation_id}`);
     expect(got.status).toBe(200);
@@ -106,7 +103,7 @@ describe('verify', () => {
 
   it('signature turns false when the stored payload no longer matches payload_hash', async () => {
     const { first } = await twoOperations();
-    await putObject(first.operation.store_payload_key, canonicalize({ step: 1, secret: 'forged' }));
+    await tamperPayload(orgId, first.operation.operation_id, canonicalize({ step: 1, secret: 'forged' }));
     expect(await verify(first.operation.operation_id)).toEqual({ valid: false, checks: { signature: false, chain: true, receipt: true } });
   });
 
@@ -126,11 +123,10 @@ describe('verify', () => {
 
   it('receipt turns false when the stored receipt is altered or replaced by another operation’s', async () => {
     const { first, second } = await twoOperations();
-    await tamperReceipt(orgId, first.operation.operation_id, () => ({ not: 'a receipt' }));
+    await tamperReceipt(orgId, first.operation.operation_id, { not: 'a receipt' });
     expect(await verify(first.operation.operation_id)).toEqual({ valid: false, checks: { signature: true, chain: true, receipt: false } });
     // A genuine, validly signed receipt of another operation does not stand in.
-    const other = await s3().send(new GetObjectCommand({ Bucket: config().dataBucket, Key: second.receipt.store_receipt_key }));
-    await putObject(first.receipt.store_receipt_key, await other.Body!.transformToString());
+    await tamperReceipt(orgId, first.operation.operation_id, second.receiptBody);
     expect((await verify(first.operation.operation_id)).checks.receipt).toBe(false);
   });
 });

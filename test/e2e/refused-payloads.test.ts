@@ -39,7 +39,8 @@ describe('payloads of refused submissions', () => {
     const key = newKey('k1');
     await registerAgent(api, agentId, [key]);
     const chain = new ClientChain(orgId, agentId, key);
-    const accepted = await chain.submit(api, { payload: { small: true } });
+    // Above LEDGER_INLINE_PAYLOAD_BYTES (1024 by default), so it is an object rather than part of the row.
+    const accepted = await chain.submit(api, { payload: { stored: 'y'.repeat(2048) } });
     expect(accepted.res.status).toBe(200);
 
     const refused = [

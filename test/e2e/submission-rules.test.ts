@@ -72,10 +72,18 @@ describe('accepted submission (rule 9)', () => {
         expect(receipt.receipt_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
         const jwks = (await fetch(`${stack.baseUrl}/.well-known/service/jwks.json`).then((r) => r.json())) as { keys: [] };
         expect(verifyReceipt(receipt, jwks)).toBe(true);
-        // operation.accepted went out, and its message id is the receipt's queue_message_id.
-        const sent = queueLog.events().find((entry) => entry.body.event === 'operation.accepted' && entry.body.data.operation_id === record.operation_id);
-        expect(sent?.messageId).toBe(receipt.queue_message_id);
-        expect(sent?.body).toEqual({ event: 'operation.accepted', org_id: orgId, timestamp: receipt.server_received_at, data: { operation_id: record.operation_id, agent_id: chain.agentId } });
+        // operation.accepted went out through the outbox, its event_id the receipt's queue_message_id.
+        await stack.stream.drain();
+        const sent = queueLog.events().filter((entry) => entry.body.event === 'operation.accepted' && entry.body.data.operation_id === record.operation_id);
+        expect(sent.map((entry) => entry.body)).toEqual([
+          {
+            event: 'operation.accepted',
+            event_id: receipt.queue_message_id,
+            org_id: orgId,
+            timestamp: receipt.server_received_at,
+            data: { operation_id: record.operation_id, agent_id: chain.agentId },
+          },
+        ]);
         // Read after write: the row is there at once.
         const got = await engineer('GET', `/v1/operations/${record.operation_id}`);
         expect(got.status).toBe(200);

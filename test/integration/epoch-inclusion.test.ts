@@ -1,6 +1,6 @@
 /**
  * verify's Merkle evidence (domain/epochs/inclusion.ts; PROTOCOL.md, Verify endpoint) on
- * sealed fixture rows: every member's proof verifies with `@agent-ledger/protocol` alone,
+ * sealed fixture rows (sealing writes nothing to them): every member's proof verifies with `@agent-ledger/protocol` alone,
  * and the check answers false, never a proof that passes, when the row, the epoch or the
  * leaf list disagree.
  */
@@ -14,7 +14,7 @@ import { config } from '../../lambdas/config.js';
 import { merkleEvidence, type SealedRow } from '../../lambdas/domain/epochs/inclusion.js';
 import { runSealer } from '../../lambdas/domain/epochs/run-sealer.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
-import { epochsOf, fixtureOp, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
+import { epochsOf, fixtureOp, rawOperationRow, writeOperationRows } from '../support/epoch-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
 const E = 1_000;
@@ -34,7 +34,7 @@ async function sealedOrg(count: number, window: number): Promise<{ org: string; 
     deadline: Date.now() + 60_000,
     leaseUntil: Date.now() + 120_000,
     holder: randomUUID(),
-    queue: recordingQueue(),
+    settleMs: 0,
     tsa: undefined,
   });
   expect(report.errors).toEqual([]);
@@ -45,30 +45,36 @@ async function sealedOrg(count: number, window: number): Promise<{ org: string; 
 it('proves every member; the proofs verify with protocol/ alone against the committed epoch', async () => {
   const { org, rows } = await sealedOrg(13, 1);
   const [epoch] = await epochsOf(org);
-  for (const row of rows) {
-    const evidence = await merkleEvidence(row);
+  // Sealing wrote nothing to the rows: each operation's place is its window's epoch and its index in the leaf list.
+  expect(rows.every((row) => row.epoch_id === undefined && row.leaf_index === undefined)).toBe(true);
+  for (const [index, row] of rows.entries()) {
+    const evidence = await merkleEvidence(row, E);
     expect(evidence?.merkle).toBe(true);
-    expect(evidence?.proof).toMatchObject({ epoch_id: epoch!.epoch_id, leaf_index: row.leaf_index, tree_size: 13, root_hash: epoch!.root_hash });
+    expect(evidence?.proof).toMatchObject({ epoch_id: epoch!.epoch_id, leaf_index: index, tree_size: 13, root_hash: epoch!.root_hash });
     expect(verifyInclusionProof(row.chain_hash, evidence!.proof!, { root_hash: epoch!.root_hash, tree_size: epoch!.leaf_count })).toBe(true);
   }
 });
 
 it('has nothing to say before an epoch covers the operation', async () => {
-  expect(await merkleEvidence({ org_id: randomUUID(), operation_id: 'x', chain_hash: fixtureOp(T).chain_hash })).toBeUndefined();
+  expect(await merkleEvidence({ org_id: randomUUID(), operation_id: 'x', chain_hash: fixtureOp(T).chain_hash, created_at: T }, E)).toBeUndefined();
 });
 
 it('answers false when the row names a leaf that is not its own', async () => {
-  const { rows } = await sealedOrg(4, 3);
-  const [first, second] = rows;
-  const evidence = await merkleEvidence({ ...first!, leaf_index: second!.leaf_index! });
-  expect(evidence?.merkle).toBe(false);
-  expect(await merkleEvidence({ ...first!, leaf_index: 99 })).toEqual({ merkle: false });
-  expect(await merkleEvidence({ ...first!, epoch_id: randomUUID() })).toEqual({ merkle: false });
+  const { org, rows } = await sealedOrg(4, 3);
+  const [epoch] = await epochsOf(org);
+  const [first] = rows;
+  // Rows an earlier version sealed name their epoch and leaf.
+  expect((await merkleEvidence({ ...first!, epoch_id: epoch!.epoch_id, leaf_index: 0 }, E))?.merkle).toBe(true);
+  expect((await merkleEvidence({ ...first!, epoch_id: epoch!.epoch_id, leaf_index: 1 }, E))?.merkle).toBe(false);
+  expect(await merkleEvidence({ ...first!, epoch_id: epoch!.epoch_id, leaf_index: 99 }, E)).toEqual({ merkle: false });
+  expect(await merkleEvidence({ ...first!, epoch_id: randomUUID(), leaf_index: 0 }, E)).toEqual({ merkle: false });
+  // An operation its window's epoch does not hold is damaged evidence, not "not covered yet".
+  expect(await merkleEvidence({ ...first!, operation_id: fixtureOp(T).operation_id }, E)).toEqual({ merkle: false });
 });
 
 it('answers false when the chain hash on the row is not the one sealed', async () => {
   const { rows } = await sealedOrg(3, 5);
-  const evidence = await merkleEvidence({ ...rows[0]!, chain_hash: fixtureOp(T).chain_hash });
+  const evidence = await merkleEvidence({ ...rows[0]!, chain_hash: fixtureOp(T).chain_hash }, E);
   expect(evidence?.merkle).toBe(false);
 });
 
@@ -85,5 +91,5 @@ it('answers false when the leaf list no longer hashes to the committed root', as
       ExpressionAttributeValues: { ':root': fixtureOp(T).chain_hash },
     }),
   );
-  expect(await merkleEvidence(rows[0]!)).toEqual({ merkle: false });
+  expect(await merkleEvidence(rows[0]!, E)).toEqual({ merkle: false });
 });

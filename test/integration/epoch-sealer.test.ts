@@ -1,33 +1,38 @@
 /**
- * The epoch sealer against DynamoDB Local and s3rver (PROTOCOL.md, Merkle epochs):
- * windows sealed once with the RFC 9162 root over their members in leaf order, late
- * operations carried forward, re-runs that change nothing, crashes at each step that a re-run
- * finishes into the same epochs, and writers committing while sealers run, with every
- * operation in exactly one epoch.
+ * The epoch sealer against DynamoDB Local and s3rver (PROTOCOL.md, Merkle epochs;
+ * docs/STORAGE.md): windows sealed once with the RFC 9162 root over their members in leaf
+ * order, without a write to any operation row; the fence raised before a window is read; re-runs
+ * that change nothing; crashes at each step that a re-run finishes into the same epochs; and
+ * submissions committing while sealers run, a stalled one among them, with every operation
+ * in exactly one epoch, the one of its own window.
  *
- * Rows are written in the ledger's layout with chosen created_at values (E = 1 s windows of
- * a fixed past day), so the sealer is driven by `now` and nothing waits for the clock, except
- * the concurrency test, which runs on the real clock with 200 ms windows.
+ * Fixture rows are written in the ledger's layout with chosen created_at values (E = 1 s
+ * windows of a fixed past day), so the sealer is driven by `now`; the concurrency tests run
+ * real submissions over HTTP on the real clock with 300 ms windows.
  */
 import { randomUUID } from 'node:crypto';
 import { merkleRootB64u } from '@agent-ledger/protocol';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { epochIdFor } from '../../lambdas/domain/epochs/epoch-id.js';
 import { leafOrder, type MemberCandidate } from '../../lambdas/domain/epochs/epoch.js';
 import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/run-sealer.js';
-import { EVENT_CLAIM_MS } from '../../lambdas/domain/epochs/follow-ups.js';
-import { windowStart } from '../../lambdas/domain/epochs/window.js';
-import { epochsOf, fixtureOp, leafIdsOf, rawOperationRow, recordingQueue, writeOperationRows } from '../support/epoch-fixtures.js';
+import { merkleEvidence } from '../../lambdas/domain/epochs/inclusion.js';
+import { sealableEnd, windowStart } from '../../lambdas/domain/epochs/window.js';
+import { readAgent } from '../../lambdas/store/agents.js';
+import { dynamo } from '../../lambdas/store/clients.js';
+import { readOperation } from '../../lambdas/store/operations.js';
+import { sealedUntil } from '../../lambdas/store/sealer-state.js';
+import { epochsOf, FIXTURE_AGENT, fixtureOp, leafIdsOf, rawOperationRow, writeOperationRows } from '../support/epoch-fixtures.js';
+import type { Api, Loose } from '../support/http-client.js';
+import { recordQueue } from '../support/ledger-inspect.js';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 import type * as EpochStore from '../../lambdas/store/epochs.js';
-import type * as EpochMembers from '../../lambdas/store/epoch-members.js';
+import type * as SealerState from '../../lambdas/store/sealer-state.js';
 
-/**
- * Where the next simulated crash happens (vi.mock factories below read it). A crash ends the
- * "process": from then on until the test clears it, every marking call fails too, so not even
- * the same run's follow-up pass can repair anything.
- */
-const crash = vi.hoisted(() => ({ at: undefined as 'before-commit' | 'half-marked' | undefined, struck: false }));
+/** Where the next simulated crash happens (vi.mock factories below read it). */
+const crash = vi.hoisted(() => ({ at: undefined as 'before-commit' | 'before-progress' | undefined }));
 
 vi.mock('../../lambdas/store/epochs.js', async (importOriginal) => {
   const real = await importOriginal<typeof EpochStore>();
@@ -43,18 +48,16 @@ vi.mock('../../lambdas/store/epochs.js', async (importOriginal) => {
   };
 });
 
-vi.mock('../../lambdas/store/epoch-members.js', async (importOriginal) => {
-  const real = await importOriginal<typeof EpochMembers>();
+vi.mock('../../lambdas/store/sealer-state.js', async (importOriginal) => {
+  const real = await importOriginal<typeof SealerState>();
   return {
     ...real,
-    markMembers: async (...args: Parameters<typeof real.markMembers>) => {
-      if (crash.at === 'half-marked') {
-        const [orgId, epochId, members] = args;
-        if (!crash.struck) await real.markMembers(orgId, epochId, members.slice(0, Math.ceil(members.length / 2)));
-        crash.struck = true;
-        throw new Error('simulated crash half-way through marking');
+    recordSealedUntil: async (...args: Parameters<typeof real.recordSealedUntil>) => {
+      if (crash.at === 'before-progress') {
+        crash.at = undefined;
+        throw new Error('simulated crash after the epochs, before recording the progress');
       }
-      return real.markMembers(...args);
+      return real.recordSealedUntil(...args);
     },
   };
 });
@@ -64,28 +67,29 @@ const GRACE = 100;
 /** A fixed, aligned past instant: windows T, T+E, ... */
 const T = 1_700_000_000_000;
 
-useLedgerStack({ env: { LEDGER_EPOCH_MS: '3600000' } });
+const stack = useLedgerStack({ env: { LEDGER_EPOCH_MS: '3600000', LEDGER_RATE_LIMIT_RPS: '1000000' } });
+let admin: Api;
+let orgForHttp: string;
 beforeAll(async () => {
   // The stack's own timer is kept out of the way (one tick per hour); tests call the sealer.
+  ({ orgId: orgForHttp, api: { org_owner: admin } } = await stack.org('org_owner'));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
-type RecordingQueue = ReturnType<typeof recordingQueue>;
-
-function sealer(now: number, overrides: Partial<Omit<SealerRunOptions, 'queue'>> & { queue?: RecordingQueue } = {}) {
-  const queue = overrides.queue ?? recordingQueue();
-  const run = () =>
-    runSealer({
-      now,
-      epochMs: E,
-      graceMs: GRACE,
-      deadline: Date.now() + 60_000,
-      leaseUntil: Date.now() + 120_000,
-      holder: randomUUID(),
-      queue,
-      tsa: undefined,
-      ...overrides,
-    });
-  return { run, queue };
+function sealer(now: number, overrides: Partial<SealerRunOptions> = {}) {
+  return runSealer({
+    now,
+    epochMs: E,
+    graceMs: GRACE,
+    settleMs: 0,
+    deadline: Date.now() + 60_000,
+    leaseUntil: Date.now() + 120_000,
+    holder: randomUUID(),
+    tsa: undefined,
+    ...overrides,
+  });
 }
 
 /** Everything the sealer decides for an organization, to compare before and after a run. */
@@ -95,32 +99,32 @@ async function snapshot(orgId: string, ops: readonly MemberCandidate[]) {
   return { epochs, rows };
 }
 
-async function expectExactlyOnce(orgId: string, ops: readonly MemberCandidate[]) {
+/** Every operation in exactly one epoch, the one of its created_at window (`epochMs`), at its place in the leaf list. */
+async function expectExactlyOnce(orgId: string, ops: readonly MemberCandidate[], epochMs = E) {
   const epochs = await epochsOf(orgId);
   const lists = await Promise.all(epochs.map(leafIdsOf));
   const all = lists.flat();
   expect(new Set(all).size).toBe(all.length); // no operation in two epochs
   expect([...all].sort()).toEqual(ops.map((op) => op.operation_id).sort());
   expect(epochs.reduce((sum, epoch) => sum + epoch.leaf_count, 0)).toBe(ops.length);
-  const members = epochs.flatMap((epoch, i) => lists[i]!.map((id, index) => ({ id, epoch_id: epoch.epoch_id, leaf_index: index })));
-  const rows = await Promise.all(members.map((member) => rawOperationRow(orgId, member.id)));
-  for (const [i, member] of members.entries()) {
-    expect(rows[i]).toMatchObject({ epoch_id: member.epoch_id, leaf_index: member.leaf_index });
-    expect(rows[i]?.gsi3pk).toBeUndefined();
+  const byId = new Map(ops.map((op) => [op.operation_id, op]));
+  for (const [i, epoch] of epochs.entries()) {
+    for (const id of lists[i]!) expect(windowStart(byId.get(id)!.created_at, epochMs)).toBe(epoch.start_time);
   }
   return { epochs, lists };
 }
 
 describe('sealing', () => {
-  it('seals each closed window into one epoch: RFC 9162 root, leaf order, leaf list, marked rows, one event', async () => {
+  it('seals each closed window into one epoch: RFC 9162 root, leaf order, leaf list, one epoch.created event; rows untouched', async () => {
     const org = randomUUID();
     const first = [fixtureOp(T + 100), fixtureOp(T + 100), fixtureOp(T + 900)];
     const second = [fixtureOp(T + E + 500)];
     const open = fixtureOp(T + 2 * E + 50);
     await writeOperationRows(org, [...first, ...second, open]);
+    const rowsBefore = await snapshot(org, [...first, ...second, open]);
+    const queueLog = recordQueue(stack.queue);
 
-    const { run, queue } = sealer(T + 2 * E + GRACE);
-    const report = await run();
+    const report = await sealer(T + 2 * E + GRACE);
     expect(report.errors).toEqual([]);
 
     const epochs = await epochsOf(org);
@@ -134,75 +138,53 @@ describe('sealing', () => {
       epoch_id: epochIdFor(org, T),
       org_id: org,
       root_hash: merkleRootB64u(ordered.map((op) => op.chain_hash)),
-      members_marked: true,
       anchor_wanted: false,
     });
     expect(epoch!.store_epoch_key).toBe(`epochs/${org}/${T}-${epoch!.epoch_id}-${epoch!.root_hash}.json`);
     expect(await leafIdsOf(epoch!)).toEqual(ordered.map((op) => op.operation_id));
     await expectExactlyOnce(org, [...first, ...second]);
-    expect((await rawOperationRow(org, open.operation_id))?.gsi3pk).toBeDefined();
+    // Read-only: not one operation row changed.
+    expect((await snapshot(org, [...first, ...second, open])).rows).toEqual(rowsBefore.rows);
+    expect(await sealedUntil(org)).toBe(sealableEnd(T + 2 * E + GRACE, E, GRACE));
 
-    const events = queue.sent.filter((message) => message.org_id === org);
-    expect(events.map((message) => message.data).sort((a, b) => Number(a.start_time) - Number(b.start_time))).toEqual(
-      epochs.map((e) => ({ epoch_id: e.epoch_id, start_time: e.start_time, end_time: e.end_time, root_hash: e.root_hash, leaf_count: e.leaf_count })),
+    // epoch.created leaves through the outbox, once per epoch, its event_id the epoch_id.
+    await stack.stream.drain();
+    const events = queueLog.events().filter((entry) => entry.body.org_id === org).map((entry) => entry.body);
+    queueLog.restore();
+    expect(events.sort((a, b) => Number(a.data.start_time) - Number(b.data.start_time))).toEqual(
+      epochs.map((e) => ({
+        event: 'epoch.created',
+        event_id: e.epoch_id,
+        org_id: org,
+        timestamp: e.created_at,
+        data: { epoch_id: e.epoch_id, start_time: e.start_time, end_time: e.end_time, root_hash: e.root_hash, leaf_count: e.leaf_count },
+      })),
     );
-    expect(events.every((message) => message.event === 'epoch.created')).toBe(true);
   });
 
-  it('changes nothing when run again', async () => {
+  it('fences the organization’s active agents before it reads a window, and changes nothing when run again', async () => {
     const org = randomUUID();
     const ops = [fixtureOp(T + 10 * E + 1), fixtureOp(T + 11 * E + 2)];
     await writeOperationRows(org, ops);
-    await sealer(T + 12 * E + GRACE).run();
+    const now = T + 12 * E + GRACE;
+    await sealer(now);
+    expect((await readAgent(org, FIXTURE_AGENT))?.sealed_until).toBe(sealableEnd(now, E, GRACE));
     const before = await snapshot(org, ops);
 
-    const again = sealer(T + 12 * E + GRACE);
-    const report = await again.run();
-    expect(report.errors).toEqual([]);
-    expect(again.queue.sent.filter((message) => message.org_id === org)).toEqual([]);
+    const report = await sealer(now);
+    expect(report).toMatchObject({ errors: [], epochs_created: 0 });
     expect(await snapshot(org, ops)).toEqual(before);
   });
 
-  it('carries a late operation into the next epoch the organization seals, exactly once', async () => {
+  it('resumes where it stopped: windows of an organization idle for a while are sealed when it is active again, each once', async () => {
     const org = randomUUID();
-    const early = fixtureOp(T + 20 * E + 10);
-    await writeOperationRows(org, [early]);
-    await sealer(T + 21 * E + GRACE).run();
-
-    // Committed after its window (T+20E) was sealed; the next window with news is T+22E.
-    const late = fixtureOp(T + 20 * E + 999);
-    const next = fixtureOp(T + 22 * E + 5);
-    await writeOperationRows(org, [late, next]);
-    await sealer(T + 23 * E + GRACE).run();
-    const epochs = await epochsOf(org);
-    expect(epochs.map((e) => e.start_time)).toEqual([T + 20 * E, T + 22 * E]);
-    expect(await leafIdsOf(epochs[1]!)).toEqual([late.operation_id, next.operation_id]);
-
-    // A late one in a quiet organization waits for the latest sealable window, not for news.
-    const quiet = fixtureOp(T + 22 * E + 999);
-    await writeOperationRows(org, [quiet]);
-    await sealer(T + 23 * E + GRACE).run(); // the only window after its own is sealed: deferred
-    expect((await epochsOf(org)).length).toBe(2);
-    await sealer(T + 24 * E + GRACE).run();
-    const last = (await epochsOf(org)).at(-1)!;
-    expect(last.start_time).toBe(T + 23 * E);
-    expect(await leafIdsOf(last)).toEqual([quiet.operation_id]);
-    await expectExactlyOnce(org, [early, late, next, quiet]);
-  });
-
-  it('does not reseal a row the unsealed index still shows after it was sealed', async () => {
-    const org = randomUUID();
-    const op = fixtureOp(T + 30 * E + 1);
-    await writeOperationRows(org, [op]);
-    await sealer(T + 31 * E + GRACE).run();
-    const [epoch] = await epochsOf(org);
-    // What a lagging index replica still shows: the old entry, while the table row is marked.
-    const stale = await rawOperationRow(org, op.operation_id);
-    await writeOperationRows(org, [op], { epoch_id: stale!.epoch_id, leaf_index: stale!.leaf_index });
-
-    const report = await sealer(T + 40 * E + GRACE).run();
-    expect(report.errors).toEqual([]);
-    expect(await epochsOf(org)).toEqual([epoch]);
+    await writeOperationRows(org, [fixtureOp(T + 20 * E + 10)]);
+    await sealer(T + 21 * E + GRACE);
+    // Windows 21..24 pass without a run; then there are operations in two of them.
+    const later = [fixtureOp(T + 22 * E + 5), fixtureOp(T + 24 * E + 7)];
+    await writeOperationRows(org, later);
+    await sealer(T + 25 * E + GRACE);
+    expect((await epochsOf(org)).map((e) => e.start_time)).toEqual([T + 20 * E, T + 22 * E, T + 24 * E]);
   });
 });
 
@@ -212,129 +194,122 @@ describe('crash safety', () => {
     const ops = [fixtureOp(T + 50 * E + 1), fixtureOp(T + 50 * E + 2)];
     await writeOperationRows(org, ops);
     crash.at = 'before-commit';
-    const crashed = await sealer(T + 51 * E + GRACE).run();
+    const crashed = await sealer(T + 51 * E + GRACE);
     expect(crashed.errors).toEqual([expect.stringContaining('simulated crash after the leaf list')]);
     expect(await epochsOf(org)).toEqual([]);
+    expect(await sealedUntil(org)).toBeUndefined();
 
-    await sealer(T + 51 * E + GRACE).run();
+    await sealer(T + 51 * E + GRACE);
     const [epoch, ...rest] = await epochsOf(org);
     expect(rest).toEqual([]);
     expect(epoch).toMatchObject({ epoch_id: epochIdFor(org, T + 50 * E), leaf_count: 2 });
     await expectExactlyOnce(org, ops);
   });
 
-  it('a crash half-way through marking: the re-run finishes the committed epoch from its leaf list', async () => {
+  it('a crash after the epochs, before the progress is recorded: the re-run keeps them and seals the rest once', async () => {
     const org = randomUUID();
-    const ops = Array.from({ length: 40 }, (_, i) => fixtureOp(T + 60 * E + i));
+    const ops = [fixtureOp(T + 60 * E + 1), fixtureOp(T + 61 * E + 2)];
     await writeOperationRows(org, ops);
-    const queue = recordingQueue();
-    crash.at = 'half-marked';
-    const crashed = await sealer(T + 61 * E + GRACE, { queue }).run();
-    crash.at = undefined;
-    expect(crashed.errors[0]).toContain('simulated crash half-way');
-    const [committed] = await epochsOf(org);
-    expect(committed).toMatchObject({ members_marked: false, leaf_count: 40 });
-    const marked = await Promise.all(ops.map((op) => rawOperationRow(org, op.operation_id)));
-    expect(marked.filter((row) => row?.epoch_id).length).toBe(20);
+    crash.at = 'before-progress';
+    const crashed = await sealer(T + 62 * E + GRACE);
+    expect(crashed.errors[0]).toContain('simulated crash after the epochs');
+    const committed = await epochsOf(org);
+    expect(committed).toHaveLength(2);
 
-    // Meanwhile one more operation arrives for that window: it must not join the committed epoch.
-    const straggler = fixtureOp(T + 60 * E + 999);
-    await writeOperationRows(org, [straggler]);
-    const report = await sealer(T + 62 * E + GRACE, { queue }).run();
-    expect(report.errors).toEqual([]);
+    const more = fixtureOp(T + 62 * E + 3);
+    await writeOperationRows(org, [more]);
+    expect(await sealer(T + 63 * E + GRACE)).toMatchObject({ errors: [], epochs_created: 1 });
     const epochs = await epochsOf(org);
-    // The same epoch, finished: only the bookkeeping moved on (and it owes nothing more).
-    const { follow_up: _owed, ...sealed } = committed!;
-    expect(epochs[0]).toEqual({ ...sealed, members_marked: true, event_sent_at: expect.any(Number) });
-    expect(epochs.map((e) => e.start_time)).toEqual([T + 60 * E, T + 61 * E]);
-    await expectExactlyOnce(org, [...ops, straggler]);
-    expect(queue.sent.filter((m) => m.data.epoch_id === committed!.epoch_id)).toHaveLength(1);
-  });
-
-  it('a failed event send is retried once the claim expires, and sent exactly once', async () => {
-    const org = randomUUID();
-    await writeOperationRows(org, [fixtureOp(T + 70 * E + 1)]);
-    const queue = recordingQueue();
-    queue.failNext();
-    const first = await sealer(T + 71 * E + GRACE, { queue }).run();
-    expect(first.errors).toEqual([expect.stringContaining('simulated queue outage')]);
-    const [epoch] = await epochsOf(org);
-    expect(epoch!.event_sent_at).toBeUndefined();
-
-    // Within the claim nobody sends (a sender may still be at it); after it, one run does.
-    await sealer(T + 71 * E + GRACE, { queue }).run();
-    expect(queue.sent.filter((m) => m.org_id === org)).toHaveLength(0);
-    const later = () => Date.now() + EVENT_CLAIM_MS + 1;
-    await sealer(T + 71 * E + GRACE, { queue, clock: later }).run();
-    await sealer(T + 71 * E + GRACE, { queue, clock: later }).run();
-    expect(queue.sent.filter((m) => m.org_id === org).map((m) => m.data.epoch_id)).toEqual([epoch!.epoch_id]);
-    expect((await epochsOf(org))[0]!.event_sent_at).toEqual(expect.any(Number));
+    expect(epochs.slice(0, 2)).toEqual(committed);
+    await expectExactlyOnce(org, [...ops, more]);
   });
 });
 
-describe('concurrency', () => {
-  it('writers committing while two sealers run repeatedly: every operation in exactly one epoch', async () => {
-    const org = randomUUID();
-    const windowMs = 200;
-    const graceMs = 100;
-    const written: MemberCandidate[] = [];
-    const lateOnes: MemberCandidate[] = [];
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    let writing = true;
+describe('submissions while sealers run (real clock, 300 ms windows)', () => {
+  const windowMs = 300;
+  const graceMs = 100;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-    // A submission takes its created_at on receipt and commits a little later.
-    const writer = async (count: number) => {
-      for (let i = 0; i < count; i++) {
-        const op = fixtureOp(Date.now());
-        await sleep(Math.random() * 30);
-        await writeOperationRows(org, [op]);
-        written.push(op);
+  async function chain(): Promise<ClientChain> {
+    const agentId = uniqueAgentId('seal');
+    const key = newKey();
+    await registerAgent(admin, agentId, [key]);
+    return new ClientChain(orgForHttp, agentId, key);
+  }
+
+  /** Runs the sealer until every window up to `until` is sealed. */
+  async function sealThrough(until: number) {
+    while (Date.now() < until + windowMs + graceMs) await sleep(50);
+    expect((await sealer(Date.now(), { epochMs: windowMs, graceMs })).errors).toEqual([]);
+  }
+
+  it('a submission that stalls until its window is sealed is accepted in the open window: never lost, never late', async () => {
+    const stalled = await chain();
+    const record = stalled.record();
+    // Hold this submission's transaction until the window it was received in has been sealed.
+    const original = dynamo().send.bind(dynamo());
+    let held = false;
+    vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
+      const put = command instanceof TransactWriteCommand ? command.input.TransactItems?.[0]?.Put : undefined;
+      if (!held && put?.Item?.operation_id === record.operation_id) {
+        held = true;
+        await sealThrough(Number(put.Item.created_at));
       }
-    };
-    // And a few commit only after their window was sealed: late by construction. Each takes
-    // its created_at next to an operation that commits at once, then waits for that one's epoch.
-    const lateWriter = async (count: number) => {
-      for (let i = 0; i < count; i++) {
-        const onTime = fixtureOp(Date.now());
-        const late = fixtureOp(onTime.created_at);
-        await writeOperationRows(org, [onTime]);
-        written.push(onTime);
-        const home = windowStart(onTime.created_at, windowMs);
-        const deadline = Date.now() + 10_000;
-        while (!(await epochsOf(org)).some((epoch) => epoch.start_time === home)) {
-          if (Date.now() > deadline) throw new Error(`window ${home} was not sealed within 10 s`);
-          await sleep(20);
-        }
-        await writeOperationRows(org, [late]);
-        written.push(late);
-        lateOnes.push(late);
-      }
-    };
+      return original(command, ...rest);
+    });
+    const sent = Date.now();
+    const res = await stalled.submitRecord(admin, record);
+    vi.restoreAllMocks();
+    expect(res.status).toBe(200);
+    expect(held).toBe(true);
+    const receivedAt = res.body.receipt.server_received_at as number;
+    // Accepted again once the fence refused it: after the window it arrived in was sealed.
+    expect(windowStart(receivedAt, windowMs)).toBeGreaterThan(windowStart(sent, windowMs));
+    expect((await readOperation(orgForHttp, record.operation_id))?.created_at).toBe(receivedAt);
+
+    await sealThrough(receivedAt);
+    const evidence = await merkleEvidence({ ...(await readOperation(orgForHttp, record.operation_id))! }, windowMs);
+    expect(evidence?.merkle).toBe(true);
+    expect(evidence?.proof?.epoch_id).toBe(epochIdFor(orgForHttp, windowStart(receivedAt, windowMs)));
+  });
+
+  it('four chains submitting while two sealers run repeatedly: every operation in exactly one epoch, its own window’s', { timeout: 120_000 }, async () => {
+    const chains = await Promise.all([chain(), chain(), chain(), chain()]);
+    const accepted: MemberCandidate[] = [];
+    let writing = true;
     const sealerLoop = async () => {
       while (writing) {
-        const report = await sealer(Date.now(), { epochMs: windowMs, graceMs }).run();
+        const report = await sealer(Date.now(), { epochMs: windowMs, graceMs });
         expect(report.errors).toEqual([]);
+        await sleep(Math.random() * 60);
+      }
+    };
+    const writer = async (client: ClientChain) => {
+      for (let i = 0; i < 25; i++) {
+        const { res } = await client.submit(admin);
+        expect(res.status).toBe(200);
+        const { operation_id, server_received_at, chain_hash } = res.body.receipt;
+        accepted.push({ operation_id, created_at: server_received_at, chain_hash });
         await sleep(Math.random() * 40);
       }
     };
-
     const sealers = [sealerLoop(), sealerLoop()];
-    await Promise.all([writer(60), writer(60), writer(60), lateWriter(4)]);
+    await Promise.all(chains.map(writer));
     writing = false;
     await Promise.all(sealers);
-    // Drain: once every window has closed, runs until nothing is left (late ones may need two).
-    for (let i = 0; i < 3; i++) {
-      await sealer(Date.now() + 10 * windowMs, { epochMs: windowMs, graceMs }).run();
-    }
+    await sealThrough(Math.max(...accepted.map((op) => op.created_at)));
 
-    const { epochs, lists } = await expectExactlyOnce(org, written);
-    expect(new Set(epochs.map((e) => e.start_time)).size).toBe(epochs.length);
-    for (const late of lateOnes) {
-      const holder = epochs[lists.findIndex((ids) => ids.includes(late.operation_id))]!;
-      expect(holder.start_time).toBeGreaterThan(windowStart(late.created_at, windowMs));
+    const epochs = await epochsOf(orgForHttp);
+    const ours = new Set(accepted.map((op) => op.operation_id));
+    const lists = await Promise.all(epochs.map(leafIdsOf));
+    const sealedOurs = lists.flat().filter((id) => ours.has(id));
+    expect(new Set(sealedOurs).size).toBe(sealedOurs.length);
+    expect(sealedOurs.sort()).toEqual([...ours].sort());
+    const byId = new Map(accepted.map((op) => [op.operation_id, op]));
+    for (const [i, epoch] of epochs.entries()) {
+      for (const id of lists[i]!) {
+        if (byId.has(id)) expect(windowStart(byId.get(id)!.created_at, windowMs)).toBe(epoch.start_time);
+      }
     }
-    const before = await snapshot(org, written);
-    await sealer(Date.now() + 20 * windowMs, { epochMs: windowMs, graceMs }).run();
-    expect(await snapshot(org, written)).toEqual(before);
   });
 });

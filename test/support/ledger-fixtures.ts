@@ -82,8 +82,13 @@ export class ClientChain {
   /** Signs, submits and, when accepted, advances. */
   async submit(api: Api, options: RecordOptions = {}) {
     const record = this.record(options);
+    return { record, res: await this.submitRecord(api, record) };
+  }
+
+  /** Submits a record made by `record()` and, when accepted, advances. */
+  async submitRecord(api: Api, record: OperationRecord) {
     const res = await api('POST', '/v1/operations', record);
     if (res.status === 200) this.accept(record);
-    return { record, res };
+    return res;
   }
 }

@@ -16,6 +16,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import type { Role } from '../../lambdas/shared/roles.js';
 import type { Schedule } from '../../local/schedule.js';
+import type { StreamPoller } from '../../local/stream-poller.js';
 import { apiClient, http, type Api, type HttpResult, type RequestOptions } from './http-client.js';
 import { seedOrg, seedUser, type SeededUser } from './seed-identity.js';
 import { startTestStack, type TestStack, type TestStackOptions } from './test-stack.js';
@@ -70,6 +71,9 @@ export function useLedgerStack(options: TestStackOptions | (() => TestStackOptio
     },
     get queue(): MemoryQueue {
       return current().queue;
+    },
+    get stream(): StreamPoller {
+      return current().stream;
     },
     get schedule(): Schedule {
       return current().schedule;

@@ -1,26 +1,30 @@
 /**
  * Operations written straight into the table and the data bucket, with the created_at a test
  * or benchmark chooses, each exactly as a submission stores it (store/operations.ts
- * operationItem, the payload and receipt objects): signed by the agent's key, chained, with
- * a receipt signed by the service key, so that exports of them verify. Thousands per second
+ * operationItem; the payload inline up to LEDGER_INLINE_PAYLOAD_BYTES, else an object):
+ * signed by the agent's key, chained, with the receipt signed by the service key in the row,
+ * so that exports of them verify. Thousands per second
  * instead of the hot path's few hundred. Uses the process's configured table, bucket and
  * signer (the test or bench stack sets them).
  *
  * The agents must exist (registered over HTTP): their chain head is moved to the last
- * seeded operation, so later submissions continue the chain.
+ * seeded operation, so later submissions continue the chain, and their activity entry to its
+ * window, so the sealer seals the seeded windows (domain/epochs/seal-organization.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, UpdateCommand, type BatchWriteCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { canonicalBytes, canonicalize, chainHash, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
+import { canonicalBytes, chainHash, canonicalize, type OperationRecord } from '@agent-ledger/protocol';
 import { signOperation } from '@agent-ledger/client';
 import { config } from '../../lambdas/config.js';
 import { forEachBounded } from '../../lambdas/shared/bounded.js';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { ledgerKeys, objectKeys, type OperationItem } from '../../lambdas/store/ledger-items.js';
+import { ledgerKeys, type OperationItem } from '../../lambdas/store/ledger-items.js';
 import { putJsonObject } from '../../lambdas/store/objects.js';
 import { operationItem } from '../../lambdas/store/operations.js';
 import { readAgent } from '../../lambdas/store/agents.js';
-import { signReceipt } from '../../lambdas/domain/ledger/receipt-builder.js';
+import { signReceipt, withReceipt } from '../../lambdas/domain/ledger/receipt-builder.js';
+import { payloadKeyOf } from '../../lambdas/domain/ledger/operation-row.js';
+import { windowStart } from '../../lambdas/domain/epochs/window.js';
 import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
 import { signer } from '../../lambdas/runtime/signer.js';
 import type { TestKey } from './ledger-fixtures.js';
@@ -43,7 +47,7 @@ const WRITE_CONCURRENCY = 16;
 
 /**
  * Writes `operations` (each agent's in the order given: their seq_no) and returns the rows.
- * With `objects: false` no payload or receipt object is written (enough for the audit query).
+ * With `objects: false` no payload object is written (enough for the audit query).
  */
 export async function seedOperations(orgId: string, operations: readonly SeedOperation[], options: { objects?: boolean } = {}): Promise<OperationItem[]> {
   const heads = new Map<string, { seq: number; hash: string; opId: string | null }>();
@@ -73,7 +77,8 @@ export async function seedOperations(orgId: string, operations: readonly SeedOpe
       op.agent.key.privateKey,
     );
     const payloadBytes = canonicalBytes(payload);
-    const row: OperationItem = {
+    const inline = payloadBytes.byteLength <= config().inlinePayloadBytes;
+    const unsigned: OperationItem = {
       operation_id: record.operation_id,
       org_id: orgId,
       agent_id: record.agent_id,
@@ -89,21 +94,16 @@ export async function seedOperations(orgId: string, operations: readonly SeedOpe
       chain_hash: chainHash(record.prev_chain_hash, record),
       agent_pubkey_kid: record.agent_pubkey_kid,
       signature: record.signature,
-      store_payload_key: objectKeys.payload(orgId, record.operation_id, sha256B64u(payloadBytes)),
       created_at: op.createdAt,
       op_version: record.op_version,
       receipt_id: uuidv7(op.createdAt),
       prev_operation_id: head.opId,
       agent_public_key: op.agent.key.publicKey,
+      queue_message_id: randomUUID(),
+      ...(inline ? { payload_json: new TextDecoder().decode(payloadBytes) } : {}),
     };
-    if (options.objects !== false) {
-      const queueMessageId = randomUUID();
-      const receipt = await signReceipt(signer(), row, queueMessageId);
-      row.queue_message_id = queueMessageId;
-      row.store_receipt_key = objectKeys.receipt(orgId, row.operation_id, queueMessageId);
-      row.receipt_created_at = op.createdAt;
-      objects.push({ key: row.store_payload_key, body: payloadBytes }, { key: row.store_receipt_key, body: canonicalize(receipt) });
-    }
+    const row = withReceipt(unsigned, await signReceipt(signer(), unsigned));
+    if (!inline && options.objects !== false) objects.push({ key: payloadKeyOf(row), body: payloadBytes });
     rows.push(row);
     heads.set(op.agent.agentId, { seq: row.seq_no, hash: row.chain_hash, opId: row.operation_id });
   }
@@ -113,13 +113,15 @@ export async function seedOperations(orgId: string, operations: readonly SeedOpe
     forEachBounded(batches, WRITE_CONCURRENCY, writeBatch),
     forEachBounded(objects, WRITE_CONCURRENCY * 2, ({ key, body }) => putJsonObject(key, body)),
   ]);
+  const lastAt = new Map(rows.map((row) => [row.agent_id, row.created_at]));
   for (const [agentId, head] of heads) {
+    const activity = ledgerKeys.activity(orgId, agentId, windowStart(lastAt.get(agentId) ?? Date.now(), config().epochMs));
     await dynamo().send(
       new UpdateCommand({
         TableName: config().tableName,
         Key: ledgerKeys.agent(orgId, agentId),
-        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op',
-        ExpressionAttributeValues: { ':seq': head.seq, ':hash': head.hash, ':op': head.opId },
+        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask',
+        ExpressionAttributeValues: { ':seq': head.seq, ':hash': head.hash, ':op': head.opId, ':apk': activity.gsi3pk, ':ask': activity.gsi3sk },
       }),
     );
   }

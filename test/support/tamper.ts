@@ -1,28 +1,67 @@
 /**
- * Corrupts stored evidence behind the service's back, for tests that show a verifier noticing
- * (PROTOCOL.md "Verify endpoint"; the console's in-browser checks). Every test that alters a
- * stored receipt goes through here, so a change in where receipts live needs one edit.
- * Uses the process's configured table and buckets (the test stack sets them).
+ * Corrupting stored evidence behind the service's back, for tests that check verify (and
+ * export verification) catch it. Wherever the evidence is kept (docs/STORAGE.md: a small
+ * payload and every receipt in the operation row, a large payload as an object, receipts of
+ * rows written before receipts moved into the row as objects), these helpers change it
+ * there, so a storage change needs an edit here only. Uses the process's configured table
+ * and bucket (the test stack sets them).
  */
-import { canonicalize } from '@agent-ledger/protocol';
-import { getJsonText, putJsonObject } from '../../lambdas/store/objects.js';
-import { readOperation } from '../../lambdas/store/operations.js';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../../lambdas/config.js';
+import { payloadKeyOf } from '../../lambdas/domain/ledger/operation-row.js';
+import { dynamo, s3 } from '../../lambdas/store/clients.js';
+import { ledgerKeys, type OperationItem } from '../../lambdas/store/ledger-items.js';
+
+async function row(orgId: string, operationId: string): Promise<OperationItem> {
+  const out = await dynamo().send(new GetCommand({ TableName: config().tableName, Key: ledgerKeys.operation(orgId, operationId), ConsistentRead: true }));
+  if (!out.Item) throw new Error(`no operation ${operationId} in ${orgId}`);
+  return out.Item as OperationItem;
+}
+
+async function update(orgId: string, operationId: string, expression: string, values?: Record<string, unknown>) {
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: config().tableName,
+      Key: ledgerKeys.operation(orgId, operationId),
+      UpdateExpression: expression,
+      ...(values ? { ExpressionAttributeValues: values } : {}),
+    }),
+  );
+}
+
+async function putObject(key: string, body: string): Promise<void> {
+  await s3().send(new PutObjectCommand({ Bucket: config().dataBucket, Key: key, Body: body, ContentType: 'application/json' }));
+}
+
+/** Replaces the stored payload's bytes with `text`; null erases the payload (PROTOCOL.md: erasable). */
+export async function tamperPayload(orgId: string, operationId: string, text: string | null): Promise<void> {
+  const current = await row(orgId, operationId);
+  if (current.payload_json !== undefined) {
+    if (text === null) await update(orgId, operationId, 'REMOVE payload_json');
+    else await update(orgId, operationId, 'SET payload_json = :p', { ':p': text });
+    return;
+  }
+  const key = payloadKeyOf(current);
+  if (text === null) await s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: key }));
+  else await putObject(key, text);
+}
 
 /**
- * Rewrites the stored receipt of an operation with `change` applied (default: a different
- * server_received_at, so receipt_hash no longer recomputes and the signature no longer covers
- * it). Returns the receipt as it now stands.
+ * Replaces the stored receipt with `replacement` (any JSON value: another operation's
+ * receipt, or something that is not a receipt at all). A receipt kept in the row keeps only
+ * what the row stores of it (its hash and signature, the rest restates the row).
  */
-export async function tamperReceipt(
-  orgId: string,
-  operationId: string,
-  change: (receipt: Record<string, unknown>) => Record<string, unknown> = (r) => ({ ...r, server_received_at: Number(r.server_received_at) + 1 }),
-): Promise<Record<string, unknown>> {
-  const row = await readOperation(orgId, operationId);
-  if (!row?.store_receipt_key) throw new Error(`operation ${operationId} has no stored receipt yet`);
-  const text = await getJsonText(row.store_receipt_key);
-  if (text === null) throw new Error(`operation ${operationId}: receipt object missing`);
-  const tampered = change(JSON.parse(text) as Record<string, unknown>);
-  await putJsonObject(row.store_receipt_key, canonicalize(tampered));
-  return tampered;
+export async function tamperReceipt(orgId: string, operationId: string, replacement: unknown): Promise<void> {
+  const current = await row(orgId, operationId);
+  if (current.store_receipt_key && current.receipt_hash === undefined) {
+    await putObject(current.store_receipt_key, JSON.stringify(replacement));
+    return;
+  }
+  const { receipt_hash: hash, service_kid: kid, service_signature: signature } = (replacement ?? {}) as Record<string, unknown>;
+  if (typeof hash === 'string' && typeof kid === 'string' && typeof signature === 'string') {
+    await update(orgId, operationId, 'SET receipt_hash = :h, service_kid = :k, service_signature = :s', { ':h': hash, ':k': kid, ':s': signature });
+  } else {
+    await update(orgId, operationId, 'REMOVE receipt_hash, service_kid, service_signature');
+  }
 }

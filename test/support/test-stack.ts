@@ -26,6 +26,7 @@ import { applyEnv, localEnv } from '../../local/env.js';
 import { ensureLocalKeys } from '../../local/keys.js';
 import { ensureBuckets, localS3Client } from '../../local/s3-local.js';
 import type { Schedule } from '../../local/schedule.js';
+import type { CheckpointStore, StreamPoller } from '../../local/stream-poller.js';
 import { startServing } from '../../local/serve.js';
 import { ensureTable } from '../../local/table.js';
 import { removeWhenGone } from '../../local/watchdog.js';
@@ -38,6 +39,8 @@ export interface TestStackOptions {
   visibilityTimeoutMs?: number;
   /** The built console the server serves (default console/dist). */
   consoleDir?: string;
+  /** Where the stream poller keeps its checkpoints (a test that restarts the forwarder shares them); in memory by default. */
+  checkpoints?: CheckpointStore;
 }
 
 export interface TestStack {
@@ -50,6 +53,8 @@ export interface TestStack {
   s3Endpoint: string;
   /** The in-process queue the handlers send to; `drain()` waits for the workers. */
   queue: MemoryQueue;
+  /** The table's stream poller (the events outbox): `drain()` waits until every committed event is on the queue. */
+  stream: StreamPoller;
   /** The epoch timer; `runNow()` runs the scheduled workers without waiting for it. */
   schedule: Schedule;
   stop(): Promise<void>;
@@ -88,6 +93,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
         ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+        ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       });
     } catch (error) {
       restoreEnv();
@@ -113,6 +119,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
       dynamoEndpoint,
       s3Endpoint,
       queue: serving.queue,
+      stream: serving.stream,
       schedule: serving.schedule,
       stop,
     };

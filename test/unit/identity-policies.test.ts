@@ -4,30 +4,40 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCallbackUrl, withError } from '../../lambdas/domain/identity/callback-url.js';
 import { profile, sessionUser } from '../../lambdas/domain/identity/user-view.js';
-import { BURST_FACTOR, WINDOW_SECONDS, decide } from '../../lambdas/domain/rate-limit/request-rate.js';
+import { BURST_FACTOR, WINDOW_SECONDS, batchSize, grant } from '../../lambdas/domain/rate-limit/request-rate.js';
 import { clearedSessionCookie, cookieValue, requestOrigin, sessionCookie, stateCookie } from '../../lambdas/http/auth/cookies.js';
 import type { UserItem } from '../../lambdas/store/identity-items.js';
 import { useLocalConfig } from '../support/local-config.js';
 
 beforeAll(() => useLocalConfig());
 
-describe('rate limit decision (100 rps: 200 in a second, 1000 per 10 s)', () => {
+describe('rate limit reservations (100 rps: 200 in a second, 1000 per 10 s, batches of 10)', () => {
   const rps = 100;
+  const batch = batchSize(rps);
   const t = 1_700_000_003_250; // 3.25 s into a 10-second window
 
-  it('allows up to the burst in one second and the sustained rate over the window', () => {
-    expect(decide({ window: 1, second: 1 }, rps, t)).toEqual({ allowed: true });
-    expect(decide({ window: 200, second: rps * BURST_FACTOR }, rps, t)).toEqual({ allowed: true });
-    expect(decide({ window: rps * WINDOW_SECONDS, second: 1 }, rps, t)).toEqual({ allowed: true });
+  it('reserves batches of rps / 10, at least one', () => {
+    expect(batch).toBe(10);
+    expect(batchSize(3)).toBe(1);
+  });
+
+  it('grants the whole batch within the burst and the sustained rate', () => {
+    expect(grant({ window: batch, second: batch }, batch, rps, t).granted).toBe(batch);
+    expect(grant({ window: 200, second: rps * BURST_FACTOR }, batch, rps, t).granted).toBe(batch);
+    expect(grant({ window: rps * WINDOW_SECONDS, second: 10 }, batch, rps, t).granted).toBe(batch);
+  });
+
+  it('grants only the part of a batch inside the limits: never more than the limits in total', () => {
+    expect(grant({ window: 205, second: 205 }, batch, rps, t).granted).toBe(5);
+    expect(grant({ window: 1003, second: 5 }, batch, rps, t).granted).toBe(7);
   });
 
   it('refuses past the burst until the next second', () => {
-    expect(decide({ window: 201, second: 201 }, rps, t)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(grant({ window: 210, second: 210 }, batch, rps, t)).toEqual({ granted: 0, refusedUntil: 1_700_000_004_000 });
   });
 
-  it('refuses past the window until the window ends, in whole seconds', () => {
-    expect(decide({ window: 1001, second: 5 }, rps, t)).toEqual({ allowed: false, retryAfterSeconds: 7 });
-    expect(decide({ window: 1001, second: 5 }, rps, 1_700_000_009_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  it('refuses past the window until the window ends', () => {
+    expect(grant({ window: 1010, second: 5 }, batch, rps, t)).toEqual({ granted: 0, refusedUntil: 1_700_000_010_000 });
   });
 });
 

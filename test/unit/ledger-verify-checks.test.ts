@@ -17,7 +17,7 @@ import type { AgentItem, AgentKeyItem, OperationItem } from '../../lambdas/store
 import type { Signer } from '../../lambdas/domain/ports.js';
 import { buildRow, storedOperationView } from '../../lambdas/domain/ledger/operation-row.js';
 import { prepareRecord } from '../../lambdas/domain/ledger/prepared-record.js';
-import { signReceipt } from '../../lambdas/domain/ledger/receipt-builder.js';
+import { receiptFromRow, signReceipt, withReceipt } from '../../lambdas/domain/ledger/receipt-builder.js';
 import { interpretCancellation } from '../../lambdas/domain/ledger/submit-operation.js';
 import { chainCheck, receiptCheck, signatureCheck } from '../../lambdas/domain/ledger/verify-checks.js';
 
@@ -45,7 +45,14 @@ function vectorRows(): OperationItem[] {
     status: 'active', created_at: 0, updated_at: 0, seq_no: 0, chain_hash: GENESIS, head_operation_id: null, keys_version: 0,
   };
   for (const { record } of vectors.records) {
-    const row = buildRow(prepareRecord(record), { agent, key, receiptId: '01900000-0000-7000-8000-0000000000aa', receivedAt: record.issued_at + 5 });
+    const row = buildRow(prepareRecord(record), {
+      agent,
+      key,
+      receiptId: '01900000-0000-7000-8000-0000000000aa',
+      receivedAt: record.issued_at + 5,
+      queueMessageId: 'm-1',
+      inlinePayload: true,
+    });
     rows.push(row);
     agent = { ...agent, seq_no: row.seq_no, chain_hash: row.chain_hash, head_operation_id: row.operation_id };
   }
@@ -61,7 +68,10 @@ describe('rows built from the PROTOCOL.md vectors', () => {
     rows.forEach((row, i) => {
       expect(row.seq_no).toBe(vectors.records[i]!.seq_no);
       expect(row.chain_hash).toBe(vectors.records[i]!.chain_hash);
+      // The payload kept in the row is the canonical bytes the payload_hash covers.
+      expect(row.payload_json).toBe(payloadText(vectors.records[i]!.record));
     });
+    expect(storedOperationView(rows[0]!).store_payload_key).toBe(`payloads/org_vectors/${rows[0]!.operation_id}/${rows[0]!.payload_hash}.json`);
     expect(Object.keys(storedOperationView(rows[0]!)).sort()).toEqual(
       ['operation_id', 'org_id', 'agent_id', 'seq_no', 'operation_type', 'issued_at', 'ttl_ms', 'nonce', 'subject', 'action',
         'payload_hash', 'prev_chain_hash', 'chain_hash', 'agent_pubkey_kid', 'signature', 'store_payload_key', 'created_at'].sort(),
@@ -96,29 +106,34 @@ describe('rows built from the PROTOCOL.md vectors', () => {
 
 describe('receipt check', () => {
   const rows = vectorRows();
-  const row = { ...rows[0]!, queue_message_id: 'm-1', store_receipt_key: 'receipts/x.json', receipt_created_at: 1 };
+  const row = rows[0]!;
 
   it('passes for the receipt built from the row, deterministically, and fails for anything else', async () => {
     const signer = testSigner();
     const jwks = await signer.jwks();
-    const receipt = await signReceipt(signer, row, 'm-1');
-    expect(await signReceipt(signer, row, 'm-1')).toEqual(receipt);
+    const receipt = await signReceipt(signer, row);
+    expect(await signReceipt(signer, row)).toEqual(receipt);
     expect(verifyReceipt(receipt, { keys: jwks })).toBe(true);
     expect(receiptCheck(row, receipt, jwks)).toBe(true);
+    // Stored with the row, it reads back as the same receipt.
+    expect(receiptFromRow(withReceipt(row, receipt))).toEqual(receipt);
+    expect(receiptFromRow(row)).toBeNull();
     // A validly signed receipt that does not restate this row (another message id) is refused.
-    expect(receiptCheck(row, await signReceipt(signer, row, 'm-2'), jwks)).toBe(false);
+    expect(receiptCheck(row, await signReceipt(signer, { ...row, queue_message_id: 'm-2' }), jwks)).toBe(false);
     expect(receiptCheck(row, { ...receipt, seq_no: 2 }, jwks)).toBe(false);
     expect(receiptCheck(row, receipt, await testSigner().jwks())).toBe(false);
     expect(receiptCheck(row, null, jwks)).toBe(false);
-    expect(receiptCheck({ ...row, queue_message_id: undefined }, receipt, jwks)).toBe(false);
+    expect(receiptCheck({ ...row, queue_message_id: '' }, receipt, jwks)).toBe(false);
   });
 });
 
 describe('a cancelled commit (PROTOCOL.md rules 2, 7, 8)', () => {
-  const expected = { seqNo: 3, chainHash: 'H3', keysVersion: 1 };
+  const expected = { seqNo: 3, chainHash: 'H3', keysVersion: 1, activeWindow: 0 };
+  const createdAt = 1_000;
   const base = { committed: false as const, operationExists: false, headFailed: false, agent: null, nonceUsed: false, conflict: false };
-  const moved = { status: 'active' as const, chainHash: 'H4', seqNo: 4, keysVersion: 1 };
-  const code = (outcome: ReturnType<typeof interpretCancellation>) => (outcome === 'again' ? 'again' : outcome.code);
+  const moved = { status: 'active' as const, chainHash: 'H4', seqNo: 4, keysVersion: 1, sealedUntil: undefined };
+  const fenced = { status: 'active' as const, chainHash: 'H3', seqNo: 3, keysVersion: 1, sealedUntil: 2_000 };
+  const code = (outcome: ReturnType<typeof interpretCancellation>) => (typeof outcome === 'string' ? outcome : outcome.code);
 
   it.each([
     ['the agent vanished', { headFailed: true, agent: null, nonceUsed: true }, 'UNKNOWN_AGENT'],
@@ -130,12 +145,15 @@ describe('a cancelled commit (PROTOCOL.md rules 2, 7, 8)', () => {
     ['head moved: re-read to answer PREV_HASH_MISMATCH', { headFailed: true, agent: moved }, 'again'],
     ['a concurrent transaction collided', { conflict: true }, 'again'],
     ['only the operation_id exists', { operationExists: true }, 'VALIDATION_ERROR'],
+    ['the head is as read but the window was sealed meanwhile: accepted again, now', { headFailed: true, agent: fenced }, 'restamp'],
+    ['a frozen agent beats the fence', { headFailed: true, agent: { ...fenced, status: 'frozen' as const } }, 'AGENT_FROZEN'],
+    ['the head moved as well as the fence: re-read', { headFailed: true, agent: { ...fenced, chainHash: 'H4' } }, 'again'],
   ])('%s', (_name, overrides, expectedCode) => {
-    expect(code(interpretCancellation({ ...base, ...overrides }, expected, 'a1'))).toBe(expectedCode);
+    expect(code(interpretCancellation({ ...base, ...overrides }, expected, 'a1', createdAt))).toBe(expectedCode);
   });
 
   it('answers a duplicate operation_id with 409', () => {
-    const outcome = interpretCancellation({ ...base, operationExists: true }, expected, 'a1');
-    expect(outcome !== 'again' && outcome.status).toBe(409);
+    const outcome = interpretCancellation({ ...base, operationExists: true }, expected, 'a1', createdAt);
+    expect(typeof outcome !== 'string' && outcome.status).toBe(409);
   });
 });

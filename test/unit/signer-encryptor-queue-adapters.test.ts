@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DecryptCommand, DescribeKeyCommand, EncryptCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ed25519Jwk, jwkThumbprint, verify } from '@agent-ledger/protocol';
@@ -14,6 +14,7 @@ import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
 import { SqsQueue } from '../../lambdas/adapters/aws/sqs-queue.js';
 import { FileEncryptor } from '../../lambdas/adapters/local/file-encryptor.js';
 import { FileSigner } from '../../lambdas/adapters/local/file-signer.js';
+import { SignerBusyError } from '../../lambdas/domain/ports.js';
 
 const kmsMock = mockClient(KMSClient);
 const sqsMock = mockClient(SQSClient);
@@ -71,6 +72,17 @@ describe('KmsSigner', () => {
     await signer.kid();
     await signer.jwks();
     expect(kmsMock.commandCalls(GetPublicKeyCommand)).toHaveLength(2);
+  });
+
+  it('turns KMS throttling (after the SDK retries) into SignerBusyError; other failures stay as they are', async () => {
+    kmsMock.on(GetPublicKeyCommand).resolves({ PublicKey: new Uint8Array(spki) });
+    const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } });
+    kmsMock.on(SignCommand).rejects(throttled);
+    // No SDK retries here, so the test does not wait out their backoff.
+    const signer = new KmsSigner(new KMSClient({ region: 'us-east-1', maxAttempts: 1 }), 'key-1');
+    await expect(signer.sign(new Uint8Array([1]))).rejects.toBeInstanceOf(SignerBusyError);
+    kmsMock.on(SignCommand).rejects(Object.assign(new Error('disabled'), { name: 'DisabledException' }));
+    await expect(signer.sign(new Uint8Array([1]))).rejects.toMatchObject({ name: 'DisabledException' });
   });
 
   it('pings with DescribeKey', async () => {
@@ -139,6 +151,21 @@ describe('SqsQueue', () => {
       MessageBody: '{"export_id":"e1"}',
     });
     await queue.ping();
+  });
+
+  it('sends up to 10 messages in one SendMessageBatch and names the ones SQS did not take', async () => {
+    sqsMock.on(SendMessageBatchCommand).resolves({ Successful: [], Failed: [{ Id: '1', Code: 'InternalError', SenderFault: false }] });
+    const queue = new SqsQueue(new SQSClient({ region: 'us-east-1' }), urls);
+    expect(await queue.sendBatch('events', [{ body: { n: 0 } }, { body: { n: 1 } }])).toEqual([1]);
+    expect(sqsMock.commandCalls(SendMessageBatchCommand)[0]!.args[0].input).toEqual({
+      QueueUrl: 'https://q/events',
+      Entries: [
+        { Id: '0', MessageBody: '{"n":0}' },
+        { Id: '1', MessageBody: '{"n":1}' },
+      ],
+    });
+    await expect(queue.sendBatch('events', Array.from({ length: 11 }, () => ({ body: {} })))).rejects.toThrow(RangeError);
+    expect(await queue.sendBatch('events', [])).toEqual([]);
   });
 
   it('delays a message with DelaySeconds and dead-letters to the configured dead-letter queue only', async () => {

@@ -1491,6 +1491,7 @@ export type components = {
             server_received_at: number;
             seq_no: number;
             chain_hash: string;
+            /** @description id of the operation.accepted event (event_id of the events queue message), fixed before the commit */
             queue_message_id: string;
             receipt_hash: string;
             service_kid: string;
@@ -1512,6 +1513,7 @@ export type components = {
             chain_hash: string;
             agent_pubkey_kid: string;
             signature: string;
+            /** @description the payload's name in the store, payloads/<org_id>/<operation_id>/<payload_hash>.json; a payload up to LEDGER_INLINE_PAYLOAD_BYTES is kept in the operation row, a larger one is an object of the data bucket (docs/STORAGE.md) */
             store_payload_key: string;
             created_at: number;
         };
@@ -3472,6 +3474,7 @@ export interface operations {
                         receipt: {
                             receipt_id: string;
                             operation_id: string;
+                            /** @description the receipt's name in the store, receipts/<org_id>/<operation_id>/<queue_message_id>.json; the receipt is kept in the operation row (docs/STORAGE.md) */
                             store_receipt_key: string;
                             created_at: number;
                         } | null;

@@ -7,7 +7,13 @@
 import { createPublicKey } from 'node:crypto';
 import { DescribeKeyCommand, GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
-import type { Signer } from '../../domain/ports.js';
+import { SignerBusyError, type Signer } from '../../domain/ports.js';
+
+/** KMS answers a request over its quota with ThrottlingException (HTTP 400), or 429 from the front end. */
+function isThrottling(error: unknown): boolean {
+  const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'ThrottlingException' || name === 'TooManyRequestsException' || $metadata?.httpStatusCode === 429;
+}
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -38,9 +44,16 @@ export class KmsSigner implements Signer {
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
-    const out = await this.kms.send(
-      new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
-    );
+    let out;
+    try {
+      out = await this.kms.send(
+        new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' }),
+      );
+    } catch (error) {
+      // The SDK already retried with backoff; past that, the caller is told to come back.
+      if (isThrottling(error)) throw new SignerBusyError(error);
+      throw error;
+    }
     if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 signature');
     return out.Signature;
   }

@@ -1,6 +1,6 @@
 /** The Queue port on SQS: the message id SQS assigns is what receipts carry as queue_message_id. */
-import { GetQueueAttributesCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Queue, QueueMessage, QueueName } from '../../domain/ports.js';
+import { GetQueueAttributesCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { MAX_QUEUE_BATCH, type Queue, type QueueMessage, type QueueName } from '../../domain/ports.js';
 
 export class SqsQueue implements Queue {
   constructor(
@@ -20,6 +20,18 @@ export class SqsQueue implements Queue {
     );
     if (!out.MessageId) throw new Error('SQS SendMessage returned no MessageId');
     return out.MessageId;
+  }
+
+  async sendBatch(queue: QueueName, messages: readonly QueueMessage[]): Promise<number[]> {
+    if (messages.length === 0) return [];
+    if (messages.length > MAX_QUEUE_BATCH) throw new RangeError(`at most ${MAX_QUEUE_BATCH} messages per batch, got ${messages.length}`);
+    const out = await this.sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: this.urls[queue],
+        Entries: messages.map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message.body) })),
+      }),
+    );
+    return (out.Failed ?? []).map((failure) => Number(failure.Id));
   }
 
   async sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void> {

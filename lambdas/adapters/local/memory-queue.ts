@@ -136,6 +136,11 @@ export class MemoryQueue implements Queue {
     return messageId;
   }
 
+  async sendBatch(queue: QueueName, messages: readonly QueueMessage[]): Promise<number[]> {
+    for (const message of messages) await this.send(queue, message);
+    return [];
+  }
+
   async sendToDeadLetters(queue: QueueName, message: QueueMessage): Promise<void> {
     const body = serialize(message);
     const now = this.now();

@@ -73,6 +73,9 @@ export async function registerAgent(
     chain_hash: GENESIS,
     head_operation_id: null,
     keys_version: 0,
+    // The sealing fence starts at registration: no operation of this agent can have been
+    // accepted before it, so windows sealed before now are closed to it (docs/STORAGE.md).
+    sealed_until: now,
   };
   const keys = input.keys.map((key) => newKeyItem(caller.orgId, input.agent_id, key, now));
   const event = adminEventPut({

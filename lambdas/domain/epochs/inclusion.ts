@@ -10,7 +10,9 @@
 import { b64uEncode, leafHash, MerkleTree, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
 import { epochOf, readEpochItem, type Epoch, type EpochItem } from '../../store/epochs.js';
 import { loadLeafList } from './commit-epoch.js';
+import { config } from '../../config.js';
 import { startTimeOfEpochId } from './epoch-id.js';
+import { windowStart } from './window.js';
 import { LeafListMismatchError } from './leaf-list.js';
 import { WeightedCache } from './weighted-cache.js';
 
@@ -19,6 +21,8 @@ export const MAX_CACHED_LEAVES = 250_000;
 
 interface EpochTree {
   operationIds: string[];
+  /** operation_id → leaf index: where an operation sits in its epoch's list. */
+  leafIndex: Map<string, number>;
   tree: MerkleTree;
 }
 
@@ -29,21 +33,57 @@ async function treeOf(item: EpochItem): Promise<EpochTree> {
   const hit = cache.get(key);
   if (hit) return hit;
   const list = await loadLeafList(item);
+  const operationIds = list.leaves.map((leaf) => leaf.operation_id);
   const entry = {
-    operationIds: list.leaves.map((leaf) => leaf.operation_id),
+    operationIds,
+    leafIndex: new Map(operationIds.map((id, index) => [id, index])),
     tree: new MerkleTree(list.leaves.map((leaf) => leafHash(leaf.chain_hash))),
   };
   cache.set(key, entry, entry.tree.size);
   return entry;
 }
 
-/** What a sealed row carries (set by the sealer when it marks members). */
+/**
+ * What the Merkle check needs of a row. An operation is in the epoch of its created_at window
+ * (domain/epochs/seal-organization.ts), at its place in that epoch's leaf list; rows sealed
+ * before sealing became read-only carry the epoch and leaf the sealer marked on them.
+ */
 export interface SealedRow {
   org_id: string;
   operation_id: string;
   chain_hash: string;
+  created_at: number;
   epoch_id?: string;
   leaf_index?: number;
+}
+
+/** Where a row's epoch item is looked up: the epoch it names, else its created_at window. */
+interface EpochPlace {
+  /** A key of the epoch item for callers that read many rows' epochs once each. */
+  key: string;
+  read: () => Promise<EpochItem | undefined>;
+  /** The leaf the row names (marked rows only); else its place in the epoch's list. */
+  index: number | undefined;
+  /** True when the row names its epoch: then a missing epoch is damage, not "not yet sealed". */
+  named: boolean;
+}
+
+function placeOf(row: SealedRow, epochMs: number): EpochPlace {
+  const epochId = row.epoch_id;
+  if (epochId !== undefined && row.leaf_index !== undefined) {
+    const startTime = startTimeOfEpochId(epochId);
+    return {
+      key: epochId,
+      read: async () => {
+        const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
+        return item?.epoch_id === epochId ? item : undefined;
+      },
+      index: row.leaf_index,
+      named: true,
+    };
+  }
+  const startTime = windowStart(row.created_at, epochMs);
+  return { key: `window:${startTime}`, read: () => readEpochItem(row.org_id, startTime), index: undefined, named: false };
 }
 
 export interface MerkleEvidence {
@@ -52,23 +92,16 @@ export interface MerkleEvidence {
   proof?: InclusionProof;
 }
 
-/** The epoch a row names, or undefined when there is no such epoch of its organization. */
-async function epochOfRow(row: SealedRow & { epoch_id: string }): Promise<EpochItem | undefined> {
-  const startTime = startTimeOfEpochId(row.epoch_id);
-  const item = startTime === undefined ? undefined : await readEpochItem(row.org_id, startTime);
-  return item?.epoch_id === row.epoch_id ? item : undefined;
-}
-
 /** undefined while no epoch covers the operation (checks.merkle is then absent). */
-export async function merkleEvidence(row: SealedRow): Promise<MerkleEvidence | undefined> {
-  if (row.epoch_id === undefined || row.leaf_index === undefined) return undefined;
-  const item = await epochOfRow({ ...row, epoch_id: row.epoch_id });
-  if (!item) return { merkle: false };
-  return proveIn(item, row);
+export async function merkleEvidence(row: SealedRow, epochMs = config().epochMs): Promise<MerkleEvidence | undefined> {
+  const place = placeOf(row, epochMs);
+  const item = await place.read();
+  if (!item) return place.named ? { merkle: false } : undefined;
+  return proveIn(item, row, place.index);
 }
 
 /** The proof of `row` in its epoch, checked against the epoch's committed root before it is returned. */
-async function proveIn(item: EpochItem, row: SealedRow): Promise<MerkleEvidence> {
+async function proveIn(item: EpochItem, row: SealedRow, knownIndex: number | undefined): Promise<MerkleEvidence> {
   let entry: EpochTree;
   try {
     entry = await treeOf(item);
@@ -76,7 +109,8 @@ async function proveIn(item: EpochItem, row: SealedRow): Promise<MerkleEvidence>
     if (error instanceof LeafListMismatchError) return { merkle: false };
     throw error;
   }
-  const index = row.leaf_index;
+  // An operation missing from its own window's epoch is damaged evidence, never "not yet covered".
+  const index = knownIndex ?? entry.leafIndex.get(row.operation_id);
   if (index === undefined || !Number.isSafeInteger(index) || index < 0 || index >= entry.tree.size) return { merkle: false };
   const proof: InclusionProof = {
     epoch_id: item.epoch_id,
@@ -112,17 +146,17 @@ export class InclusionEvidenceError extends Error {
  * missing or does not verify throws InclusionEvidenceError, since leaving its proof out would
  * pass damage off as "not sealed yet".
  */
-export async function proveMembers(rows: readonly SealedRow[]): Promise<Map<string, ProvenMember>> {
+export async function proveMembers(rows: readonly SealedRow[], epochMs = config().epochMs): Promise<Map<string, ProvenMember>> {
   const epochs = new Map<string, Promise<EpochItem | undefined>>();
   const proven = new Map<string, ProvenMember>();
   for (const row of rows) {
-    const epochId = row.epoch_id;
-    if (epochId === undefined || row.leaf_index === undefined) continue;
-    let read = epochs.get(epochId);
-    if (!read) epochs.set(epochId, (read = epochOfRow({ ...row, epoch_id: epochId })));
+    const place = placeOf(row, epochMs);
+    let read = epochs.get(place.key);
+    if (!read) epochs.set(place.key, (read = place.read()));
     const item = await read;
-    const evidence = item ? await proveIn(item, row) : undefined;
-    if (!item || !evidence?.merkle || !evidence.proof) throw new InclusionEvidenceError(row.operation_id, epochId);
+    if (!item && !place.named) continue;
+    const evidence = item ? await proveIn(item, row, place.index) : undefined;
+    if (!item || !evidence?.merkle || !evidence.proof) throw new InclusionEvidenceError(row.operation_id, row.epoch_id ?? item?.epoch_id ?? place.key);
     proven.set(row.operation_id, { proof: evidence.proof, epoch: epochOf(item) });
   }
   return proven;

@@ -1,20 +1,17 @@
 /**
- * The second half of a sealer run: what epochs owe after sealing (follow-ups.ts), for the
- * epochs this run made and for older ones a failure or crash left in the follow-up index.
- * Events first (fast, and webhooks wait for them), then anchors, bounded so that a slow or
- * down TSA costs a run little: new epochs first, then at most `anchorRetries` older ones.
+ * The second half of a sealer run: the anchors epochs owe (follow-ups.ts), for the epochs
+ * this run made and for older ones a TSA failure left in the follow-up index, bounded so
+ * that a slow or down TSA costs a run little: new epochs first, then at most
+ * `anchorRetries` older ones.
  */
 import { followUpEpochs, readEpochItem, type EpochItem, type FollowUpStage } from '../../store/epochs.js';
 import { logger } from '../../logger.js';
 import type { TimestampAuthority } from '../ports.js';
 import { forEachBounded } from '../../shared/bounded.js';
-import { finishEpoch } from './commit-epoch.js';
-import { anchorEpoch, anchorPending, sendEpochCreated, settleFollowUp } from './follow-ups.js';
+import { anchorEpoch, anchorPending, settleFollowUp } from './follow-ups.js';
 import type { SealerReport, SealerRunOptions } from './sealer-run.js';
 
 const FOLLOW_UP_CONCURRENCY = 8;
-/** Older epochs still owing marking or their event, looked at per run (oldest first). */
-const EVENT_FOLLOW_UPS_PER_RUN = 200;
 /** Older epochs whose anchor is retried per run: bounded, so a long TSA outage cannot swamp a run. */
 export const ANCHOR_RETRIES_PER_RUN = 20;
 const ANCHOR_CONCURRENCY = 4;
@@ -71,31 +68,16 @@ async function anchorAll(due: EpochItem[], tsa: TimestampAuthority, options: Sea
 }
 
 export async function followUps(fresh: EpochItem[], options: SealerRunOptions, clock: () => number, report: SealerReport) {
+  if (!options.tsa) return;
+  const tsa = options.tsa;
   const skip = new Set(fresh.map(epochRef));
-  const older = await openEpochs('event', EVENT_FOLLOW_UPS_PER_RUN, skip);
-  const unanchored = options.tsa ? await openEpochs('anchor', options.anchorRetries ?? ANCHOR_RETRIES_PER_RUN, skip) : [];
-  const all = [...fresh, ...older, ...unanchored];
-  await forEachBounded(all, FOLLOW_UP_CONCURRENCY, async (item) => {
+  const unanchored = await openEpochs('anchor', options.anchorRetries ?? ANCHOR_RETRIES_PER_RUN, skip);
+  // New epochs first (a fresh time-stamp is worth most), then the oldest waiting ones.
+  const due = [...fresh, ...unanchored].filter((item) => anchorPending(item, tsa));
+  await anchorAll(due, tsa, options, clock, report);
+  await forEachBounded([...fresh, ...unanchored], FOLLOW_UP_CONCURRENCY, async (item) => {
     try {
-      if (!item.members_marked) {
-        await finishEpoch(item);
-        item.members_marked = true;
-      }
-      if (await sendEpochCreated(item, options.queue, clock)) report.events_sent++;
-    } catch (error) {
-      report.errors.push(`epoch ${item.epoch_id}: ${describe(error)}`);
-    }
-  });
-  if (options.tsa) {
-    const tsa = options.tsa;
-    // New epochs first (a fresh time-stamp is worth most), then the oldest waiting ones.
-    const due = [...fresh, ...older].filter((item) => anchorPending(item, tsa));
-    due.push(...unanchored.filter((item) => anchorPending(item, tsa)));
-    await anchorAll(due, tsa, options, clock, report);
-  }
-  await forEachBounded(all, FOLLOW_UP_CONCURRENCY, async (item) => {
-    try {
-      await settleFollowUp(item, options.tsa);
+      await settleFollowUp(item, tsa);
     } catch (error) {
       report.errors.push(`epoch ${item.epoch_id}: ${describe(error)}`);
     }

@@ -1,16 +1,18 @@
 /**
- * One run of the epoch sealer (the scheduled worker; PROTOCOL.md, Merkle epochs): seal every organization with
- * unsealed operations, then do the follow-ups (events, anchors) of the epochs this run made
- * and of older ones a failure or crash left open.
+ * One run of the epoch sealer (the scheduled worker; PROTOCOL.md, Merkle epochs): seal every
+ * organization with recent activity (seal-organization.ts), then anchor the epochs this run
+ * made and older ones a TSA failure left unanchored. The epoch.created events leave through
+ * the table's stream (domain/outbox.ts), not from here.
  *
  * Failures stay local: one organization's error does not stop the others (it is reported and
  * the worker fails the invocation at the end, so it shows in the error metrics), a TSA
  * failure is only counted (anchoring is retried on later runs) and time is bounded by the
  * Lambda deadline, past which no new organization or TSA request is started.
  */
+import { activeOrganizations } from '../../store/agents.js';
 import { acquireSealLease, releaseSealLease } from '../../store/epoch-lease.js';
-import { hasUnsealedBefore, organizationsWithUnsealed } from '../../store/epoch-members.js';
 import type { EpochItem } from '../../store/epochs.js';
+import { sealedUntil } from '../../store/sealer-state.js';
 import { forEachBounded } from '../../shared/bounded.js';
 import { describe, followUps } from './run-follow-ups.js';
 import { sealOrganization } from './seal-organization.js';
@@ -19,25 +21,38 @@ import { sealableEnd } from './window.js';
 
 export type { SealerReport, SealerRunOptions };
 
-/** Organizations sealed at once; each one's marking already runs many writes in parallel. */
+/** Organizations sealed at once; each one's window read already runs many queries in parallel. */
 const ORG_CONCURRENCY = 4;
+
+/**
+ * How far back an agent's last activity makes its organization a candidate: an organization
+ * is sealed up to the present whenever one of its agents was active this recently, so a
+ * window stays open only while the organization is idle for longer (and then it holds
+ * nothing, or its sealing resumes with the next activity: sealed_until never skips a window).
+ */
+export const ACTIVITY_LOOKBACK_MS = 24 * 60 * 60_000;
 
 async function sealAll(options: SealerRunOptions, clock: () => number, report: SealerReport): Promise<EpochItem[]> {
   const touched: EpochItem[] = [];
-  const orgs = await organizationsWithUnsealed();
-  report.organizations = orgs.length;
-  const settings = { now: options.now, epochMs: options.epochMs, graceMs: options.graceMs, anchorWanted: options.tsa !== undefined };
   const end = sealableEnd(options.now, options.epochMs, options.graceMs);
+  const orgs = await activeOrganizations(end - ACTIVITY_LOOKBACK_MS);
+  report.organizations = orgs.length;
+  const settings = {
+    now: options.now,
+    epochMs: options.epochMs,
+    graceMs: options.graceMs,
+    settleMs: options.settleMs,
+    anchorWanted: options.tsa !== undefined,
+  };
   await forEachBounded(orgs, ORG_CONCURRENCY, async (orgId) => {
-    // Most organizations only have operations of the open window: no lease, no more reads.
-    if (!(await hasUnsealedBefore(orgId, end))) return;
+    // Most candidates are sealed up to `end` already: one read, no lease.
+    if (((await sealedUntil(orgId)) ?? -Infinity) >= end) return;
     if (clock() > options.deadline || !(await acquireSealLease(orgId, options.holder, clock(), options.leaseUntil))) {
       report.organizations_skipped++;
       return;
     }
     try {
       const sealed = await sealOrganization(orgId, settings);
-      report.operations_deferred += sealed.deferred;
       for (const { item, created } of sealed.epochs) {
         touched.push(item);
         if (created) {
@@ -61,8 +76,6 @@ export async function runSealer(options: SealerRunOptions): Promise<SealerReport
     organizations_skipped: 0,
     epochs_created: 0,
     operations_sealed: 0,
-    operations_deferred: 0,
-    events_sent: 0,
     anchored: 0,
     anchor_failures: 0,
     errors: [],

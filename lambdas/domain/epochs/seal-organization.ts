@@ -1,77 +1,95 @@
 /**
- * Sealing one organization (PROTOCOL.md "Merkle epochs"): every window that
- * ended more than the grace period ago and holds unsealed operations becomes an epoch, and
- * late operations are carried forward (plan.ts). The caller holds the organization's lease.
+ * Sealing one organization (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): every window that
+ * ended more than the grace period ago and is not sealed yet becomes an epoch when it holds
+ * operations. The caller holds the organization's lease.
  *
- * Why no operation is lost or counted twice, with writers committing meanwhile:
- * - Lost: an operation leaves the unsealed index only when the sealer marks it as a member of
- *   a committed epoch. One the index shows late (write or replication after its window was
- *   sealed) is still there on a later run and is carried into a later epoch.
- * - Twice: an operation can be put into an epoch only while its row has no epoch_id.
- *   Members of an epoch a crashed run left half-marked are taken from that epoch's stored
- *   leaf list first. Then a candidate whose home window has no epoch cannot be in any epoch
- *   (an operation only goes into its home window or, when that one exists, a later one, and
- *   epochs are never removed); a candidate whose home window has one is re-read with a
- *   strongly consistent read, since the index may still show a row marked a moment ago.
- *   Finally the epoch item's create is conditional on the window having none.
+ * Read-only on the ledger: the sealer writes the fence, the leaf lists, the epoch items and
+ * its own progress, never an operation row.
+ *
+ *   1. fence: raise `sealed_until` on every active agent of the organization to `end` (the
+ *      end of the last sealable window). The submission's commit is conditioned on it, so
+ *      from here on no operation with an earlier created_at can commit: late operations
+ *      cannot exist, and a submission that stalled past the grace period is accepted again
+ *      at the current time, in the open window (submit-operation.ts). Agents registered
+ *      later start with a fence at their registration (register-agent.ts).
+ *   2. settle: wait LEDGER_EPOCH_SETTLE_MS, so the eventually consistent time index shows
+ *      every operation committed before the fence.
+ *   3. read [sealed_until, end) from the time index (operation-windows.ts: shards and time
+ *      slices in parallel) and commit one epoch per window that has operations and no epoch.
+ *   4. record sealed_until = end.
+ *
+ * Every operation is in exactly one epoch: it is in its created_at window (the fence), that
+ * window is read once it can no longer change, and the epoch of a window is created once
+ * (conditional put; a re-run after a crash rebuilds the same list and root).
  */
-import { stillUnsealed, unsealedOperations } from '../../store/epoch-members.js';
+import { listAgents, raiseFence } from '../../store/agents.js';
 import { epochItemsBetween, type EpochItem } from '../../store/epochs.js';
-import { commitEpoch, finishEpoch } from './commit-epoch.js';
-import { planEpochs } from './plan.js';
+import { firstOperationBefore, operationsInRange, type MemberCandidate } from '../../store/operation-windows.js';
+import { recordSealedUntil, sealedUntil } from '../../store/sealer-state.js';
+import { forEachBounded } from '../../shared/bounded.js';
+import { commitEpoch } from './commit-epoch.js';
 import { sealableEnd, windowStart } from './window.js';
 
 export interface SealSettings {
   now: number;
   epochMs: number;
   graceMs: number;
+  /** Wait between fencing and reading the window (LEDGER_EPOCH_SETTLE_MS). */
+  settleMs: number;
   /** A time-stamping authority is configured: new epochs owe an RFC 3161 anchor. */
   anchorWanted: boolean;
 }
 
 export interface OrganizationSeal {
-  /** Epochs committed or finished by this call, oldest first. */
+  /** Epochs committed or found by this call, oldest first. */
   epochs: { item: EpochItem; created: boolean }[];
-  /** Late operations left for a later run (no sealable window after their own yet). */
-  deferred: number;
+}
+
+/** Fence writes in flight at once. */
+const FENCE_CONCURRENCY = 16;
+
+/** Step 1: no operation with created_at before `end` can commit for any agent of the organization after this. */
+export async function fenceOrganization(orgId: string, end: number): Promise<void> {
+  const agents = await listAgents(orgId);
+  // Frozen and revoked agents cannot commit (the submission's condition wants status active);
+  // an unfreeze is an agent write like any other, and the next sealing fences the agent again.
+  const open = agents.filter((agent) => agent.status === 'active' && (agent.sealed_until ?? 0) < end);
+  await forEachBounded(open, FENCE_CONCURRENCY, (agent) => raiseFence(orgId, agent.agent_id, end));
+}
+
+function byWindow(members: readonly MemberCandidate[], epochMs: number): Map<number, MemberCandidate[]> {
+  const windows = new Map<number, MemberCandidate[]>();
+  for (const member of members) {
+    const start = windowStart(member.created_at, epochMs);
+    let list = windows.get(start);
+    if (!list) windows.set(start, (list = []));
+    list.push(member);
+  }
+  return windows;
 }
 
 export async function sealOrganization(orgId: string, settings: SealSettings): Promise<OrganizationSeal> {
   const { now, epochMs, graceMs } = settings;
   const end = sealableEnd(now, epochMs, graceMs);
-  const candidates = await unsealedOperations(orgId, end);
-  if (candidates.length === 0) return { epochs: [], deferred: 0 };
+  const recorded = await sealedUntil(orgId);
+  if (recorded !== undefined && recorded >= end) return { epochs: [] };
 
-  const existing = await epochItemsBetween(orgId, windowStart(candidates[0]!.created_at, epochMs), end);
+  await fenceOrganization(orgId, end);
+  if (settings.settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settings.settleMs));
+
+  // An organization sealed for the first time starts at the window of its first operation.
+  const first = recorded ?? (await firstOperationBefore(orgId, end));
   const epochs: OrganizationSeal['epochs'] = [];
-  const claimed = new Set<string>();
-  for (const item of existing) {
-    if (item.members_marked) continue;
-    for (const id of await finishEpoch(item)) claimed.add(id);
-    epochs.push({ item: { ...item, members_marked: true }, created: false });
+  if (first !== undefined) {
+    const from = windowStart(first, epochMs);
+    const [members, existing] = await Promise.all([operationsInRange(orgId, from, end), epochItemsBetween(orgId, from, end)]);
+    const sealed = new Set(existing.map((item) => item.start_time));
+    for (const [startTime, windowMembers] of [...byWindow(members, epochMs)].sort(([a], [b]) => a - b)) {
+      // A window with an epoch keeps it (a crashed run committed it, or an earlier version sealed it).
+      if (sealed.has(startTime)) continue;
+      epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted }));
+    }
   }
-
-  const sealedWindows = new Set(existing.map((item) => item.start_time));
-  const homeSealed = (created_at: number) => sealedWindows.has(windowStart(created_at, epochMs));
-  let pool = candidates.filter((c) => !claimed.has(c.operation_id));
-  const suspects = pool.filter((c) => homeSealed(c.created_at)).map((c) => c.operation_id);
-  if (suspects.length > 0) {
-    const unsealed = await stillUnsealed(orgId, suspects);
-    pool = pool.filter((c) => !homeSealed(c.created_at) || unsealed.has(c.operation_id));
-  }
-
-  const plan = planEpochs(pool, sealedWindows, end, epochMs);
-  for (const planned of plan.epochs) {
-    epochs.push(
-      await commitEpoch({
-        orgId,
-        startTime: planned.start_time,
-        epochMs,
-        members: planned.members,
-        now,
-        anchorWanted: settings.anchorWanted,
-      }),
-    );
-  }
-  return { epochs, deferred: plan.deferred.length };
+  await recordSealedUntil(orgId, end);
+  return { epochs };
 }

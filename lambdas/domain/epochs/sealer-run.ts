@@ -1,5 +1,5 @@
 /** What one sealer run is given and what it reports (run-sealer.ts runs it, run-follow-ups.ts does its second half). */
-import type { Queue, TimestampAuthority } from '../ports.js';
+import type { TimestampAuthority } from '../ports.js';
 
 export interface SealerRunOptions {
   /** The instant windows are judged against (the run's start). */
@@ -12,7 +12,8 @@ export interface SealerRunOptions {
   leaseUntil: number;
   /** This run's identity for the leases (the Lambda request id). */
   holder: string;
-  queue: Queue;
+  /** Wait between fencing an organization and reading its windows (LEDGER_EPOCH_SETTLE_MS). */
+  settleMs: number;
   tsa: TimestampAuthority | undefined;
   clock?: () => number;
   /** Older unanchored epochs retried in this run; default ANCHOR_RETRIES_PER_RUN (run-follow-ups.ts). */
@@ -20,15 +21,12 @@ export interface SealerRunOptions {
 }
 
 export interface SealerReport {
-  /** Organizations with unsealed operations, sealable yet or not. */
+  /** Organizations with recent activity, sealable yet or not. */
   organizations: number;
   /** Organizations left for the next run: leased by another run, or out of time. */
   organizations_skipped: number;
   epochs_created: number;
   operations_sealed: number;
-  /** Late operations waiting for a sealable window after their own. */
-  operations_deferred: number;
-  events_sent: number;
   anchored: number;
   anchor_failures: number;
   errors: string[];

@@ -15,8 +15,8 @@ import { readKey } from '../../store/agents.js';
 import { completeUpload, objectSize } from '../../store/export-objects.js';
 import { operationPage, type OperationFilter } from '../../store/operation-index.js';
 import { epochsWithAnchors } from '../epochs/read-epochs.js';
-import { loadEvidence } from '../ledger/evidence.js';
-import type { ReceiptPorts } from '../ledger/receipt-completion.js';
+import { loadEvidencePage } from '../ledger/evidence.js';
+import type { Ports } from '../ports.js';
 import { PartSink, type UploadState } from './part-sink.js';
 
 /** The bundle phase's state on the export item (JSON). */
@@ -28,7 +28,7 @@ export interface BundleState {
 }
 
 export interface BundleRun {
-  ports: ReceiptPorts;
+  ports: Pick<Ports, 'signer'>;
   header: ExportHeader;
   state: BundleState;
   /** Where the upload goes. */
@@ -99,7 +99,7 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
     if (saved && sink.buffered === 0 && run.now() >= run.deadline) return { done: false };
     const page = await operationPage(run.header.org_id, filter, { limit: run.pageSize, after: writer.lastOperation ?? undefined, attributes: ['operation_id'] });
     if (run.maxOperations !== undefined && writer.operationsWritten + page.items.length > run.maxOperations) throw new ExportTooLargeError(run.maxOperations);
-    const evidence = await loadEvidence(run.ports, run.header.org_id, page.items.map((item) => String(item.operation_id)), { payloads: run.header.include_payloads });
+    const evidence = await loadEvidencePage(run.header.org_id, page.items.map((item) => String(item.operation_id)), { payloads: run.header.include_payloads });
     for (const { item, entry, epoch } of evidence) {
       sink.write(writer.addOperation(entry, epoch));
       copies[keyCopy(item.agent_id, item.agent_pubkey_kid)] ??= item.agent_public_key;

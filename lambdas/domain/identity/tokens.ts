@@ -17,6 +17,7 @@ import { mintToken, tokenEnd, tokenPut, getToken } from '../../store/tokens.js';
 import { transact } from '../../store/guarded-transact.js';
 import type { Caller } from '../auth/caller.js';
 import { LedgerError, conflict } from '../../shared/errors.js';
+import { forgetCachedCallers } from '../auth/caller-lookup.js';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** SPEC.md §8. */
@@ -127,5 +128,6 @@ export async function rotateApiToken(caller: Caller, presentedHash: string, now 
       onConditionFailed: () => conflict('this token was already rotated; rotate its replacement instead'),
     },
   ]);
+  forgetCachedCallers({ tokenHash: presentedHash });
   return { ...issued(minted), previous_token_grace_until: unixSeconds(graceUntil) };
 }

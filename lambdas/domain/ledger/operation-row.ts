@@ -13,7 +13,13 @@ export interface RowContext {
   key: AgentKeyItem;
   receiptId: string;
   receivedAt: number;
+  /** The operation.accepted event id, made before the commit (the receipt's queue_message_id). */
+  queueMessageId: string;
+  /** Keep the canonical payload in the row (at most LEDGER_INLINE_PAYLOAD_BYTES). */
+  inlinePayload: boolean;
 }
+
+const utf8 = new TextDecoder();
 
 /** The row a submission commits: the next seq_no on the head it read, and the new chain hash. */
 export function buildRow(prepared: PreparedRecord, context: RowContext): OperationItem {
@@ -34,13 +40,24 @@ export function buildRow(prepared: PreparedRecord, context: RowContext): Operati
     chain_hash: chainHash(record.prev_chain_hash, record),
     agent_pubkey_kid: record.agent_pubkey_kid,
     signature: record.signature,
-    store_payload_key: objectKeys.payload(record.org_id, record.operation_id, prepared.payloadDigest),
     created_at: context.receivedAt,
     op_version: record.op_version,
     receipt_id: context.receiptId,
     prev_operation_id: context.agent.head_operation_id,
     agent_public_key: context.key.public_key,
+    queue_message_id: context.queueMessageId,
+    ...(context.inlinePayload ? { payload_json: utf8.decode(prepared.payloadBytes) } : {}),
   };
+}
+
+/** SPEC.md §2.2 store_payload_key: where the payload is kept (objectKeys; docs/STORAGE.md). */
+export function payloadKeyOf(row: OperationItem): string {
+  return row.store_payload_key ?? objectKeys.payload(row.org_id, row.operation_id, row.payload_hash);
+}
+
+/** SPEC.md §2.3 store_receipt_key: the receipt's name in the store (objectKeys; docs/STORAGE.md). */
+export function receiptKeyOf(row: OperationItem): string {
+  return row.store_receipt_key ?? objectKeys.receipt(row.org_id, row.operation_id, row.queue_message_id);
 }
 
 /**
@@ -86,7 +103,7 @@ export function storedOperationView(row: OperationItem) {
     chain_hash: row.chain_hash,
     agent_pubkey_kid: row.agent_pubkey_kid,
     signature: row.signature,
-    store_payload_key: row.store_payload_key,
+    store_payload_key: payloadKeyOf(row),
     created_at: row.created_at,
   };
 }

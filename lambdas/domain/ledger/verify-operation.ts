@@ -9,14 +9,14 @@
  * every check present.
  */
 import { readKey } from '../../store/agents.js';
-import { getJsonText } from '../../store/objects.js';
 import { readOperation } from '../../store/operations.js';
 import type { OperationItem } from '../../store/ledger-items.js';
 import type { InclusionProof } from '@agent-ledger/protocol';
 import type { OrgCaller } from '../auth/caller.js';
 import { merkleEvidence } from '../epochs/inclusion.js';
 import { findVisibleOperation } from './find-operation.js';
-import { loadReceipt, type ReceiptPorts } from './receipt-completion.js';
+import type { Ports } from '../ports.js';
+import { loadEvidence } from './operation-evidence.js';
 import { chainCheck, receiptCheck, signatureCheck } from './verify-checks.js';
 
 export interface VerifyChecks {
@@ -37,20 +37,19 @@ async function previousRow(row: OperationItem): Promise<OperationItem | null> {
   return row.prev_operation_id ? readOperation(row.org_id, row.prev_operation_id) : null;
 }
 
-export async function verifyOperation(ports: ReceiptPorts, caller: OrgCaller, operationId: string): Promise<VerifyResult> {
-  const found = await findVisibleOperation(caller, operationId);
-  const [key, payloadText, previous, { row, stored }, jwks, merkle] = await Promise.all([
-    readKey(found.org_id, found.agent_id, found.agent_pubkey_kid),
-    getJsonText(found.store_payload_key),
-    previousRow(found),
-    loadReceipt(ports, found),
+export async function verifyOperation(ports: Pick<Ports, 'signer'>, caller: OrgCaller, operationId: string): Promise<VerifyResult> {
+  const row = await findVisibleOperation(caller, operationId);
+  const [key, { payloadText, receipt }, previous, jwks, merkle] = await Promise.all([
+    readKey(row.org_id, row.agent_id, row.agent_pubkey_kid),
+    loadEvidence(row),
+    previousRow(row),
     ports.signer.jwks(),
-    merkleEvidence(found),
+    merkleEvidence(row),
   ]);
   const checks: VerifyChecks = {
     signature: signatureCheck(row, key?.public_key ?? null, payloadText),
     chain: chainCheck(row, previous),
-    receipt: receiptCheck(row, stored, jwks),
+    receipt: receiptCheck(row, receipt, jwks),
     ...(merkle ? { merkle: merkle.merkle } : {}),
   };
   return { valid: Object.values(checks).every(Boolean), checks, ...(merkle?.proof ? { proof: merkle.proof } : {}) };

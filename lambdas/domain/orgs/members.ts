@@ -25,6 +25,7 @@ import { conflict, notFound } from '../../shared/errors.js';
 import type { Role } from '../../shared/roles.js';
 import { memberView } from './member-views.js';
 import { assertMayChangeMember, callerStillOwner, touchesOwner } from './owner-rights.js';
+import { forgetCachedCallers } from '../auth/caller-lookup.js';
 
 export async function members(caller: OrgCaller) {
   return (await listMembers(caller.orgId)).sort((a, b) => a.joined_at.localeCompare(b.joined_at)).map(memberView);
@@ -67,6 +68,7 @@ export async function changeRole(caller: OrgCaller, userId: string, role: Role, 
       }),
     },
   ]);
+  forgetCachedCallers({ userId });
   return memberView({ ...member, role });
 }
 
@@ -110,4 +112,5 @@ export async function removeMember(caller: OrgCaller, userId: string, now = Date
       }),
     },
   ]);
+  forgetCachedCallers({ userId });
 }

@@ -5,31 +5,25 @@
  * re-sent or redelivered message) yields the same deliveries, which the attempt claim
  * (store/webhook-deliveries.ts) then makes only once.
  *
- * operation.accepted is delivered only from the message whose id the operation's receipt
- * carries as queue_message_id (domain/ledger/receipt-completion.ts): a failed submission may
- * leave surplus messages on the queue, and those announce nothing. A row without a receipt
- * reference yet is completed with this message's id first.
+ * Every event comes from a committed fact (docs/EVENTS.md: the table's stream is the outbox),
+ * and its event_id is the same on every re-send: for operation.accepted, the receipt's
+ * queue_message_id.
  */
-import { readOperation } from '../../store/operations.js';
 import { listWebhooks } from '../../store/webhooks.js';
-import type { EventMessage, OperationAcceptedData } from '../events.js';
-import { completeReceipt } from '../ledger/receipt-completion.js';
+import type { EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
 import { sendDeliveryMessage } from './delivery-message.js';
 import { deliveryBody, deliveryIdFor } from './signing.js';
 
-export type FanOutPorts = Pick<Ports, 'queue' | 'signer'>;
+export type FanOutPorts = Pick<Ports, 'queue'>;
 
-/** Fans `message` (received with SQS id `messageId`) out; returns the number of deliveries sent. */
-export async function fanOutEvent(ports: FanOutPorts, message: EventMessage, messageId: string): Promise<number> {
-  const eventId = message.event_id ?? messageId;
+/** Fans `message` out; returns the number of deliveries sent. */
+export async function fanOutEvent(ports: FanOutPorts, message: EventMessage): Promise<number> {
+  const eventId = message.event_id;
   const subscribed = (await listWebhooks(message.org_id)).filter(
     (webhook) => webhook.status === 'active' && webhook.events.includes(message.event),
   );
   if (subscribed.length === 0) return 0;
-  if (message.event === 'operation.accepted' && !(await isReceiptMessage(ports, message.org_id, message.data as unknown as OperationAcceptedData, eventId))) {
-    return 0;
-  }
   await Promise.all(
     subscribed.map((webhook) => {
       const deliveryId = deliveryIdFor(eventId, webhook.webhook_id);
@@ -42,13 +36,4 @@ export async function fanOutEvent(ports: FanOutPorts, message: EventMessage, mes
     }),
   );
   return subscribed.length;
-}
-
-/** Whether `eventId` is (or, completing the receipt, becomes) the operation's queue_message_id. */
-async function isReceiptMessage(ports: FanOutPorts, orgId: string, data: OperationAcceptedData, eventId: string): Promise<boolean> {
-  const row = await readOperation(orgId, data.operation_id);
-  if (!row) return false;
-  if (row.queue_message_id) return row.queue_message_id === eventId;
-  const completed = await completeReceipt(ports, row, { queueMessageId: eventId });
-  return completed.row.queue_message_id === eventId;
 }

@@ -1,8 +1,8 @@
 /** GET /v1/admin/events (SPEC.md §4.6): newest first, limit 1..100 (default 20). */
 import { adminEvents } from '../../domain/orgs/admin-log.js';
-import { routes } from '../../routes/routes.js';
+import { adminRoutes } from '../../routes/route-table/admin.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.adminEvents, async ({ caller, query }) => ({
+export const handler = defineHandler(adminRoutes.adminEvents, async ({ caller, query }) => ({
   body: { events: await adminEvents(caller, query.limit) },
 }));

@@ -1,9 +1,9 @@
 /** DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent; operations stay verifiable. */
 import { deleteAgent } from '../../domain/agents/delete-agent.js';
-import { routes } from '../../routes/routes.js';
+import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.deleteAgent, async ({ caller, params }) => {
+export const handler = defineHandler(agentRoutes.deleteAgent, async ({ caller, params }) => {
   await deleteAgent(caller, params.agent_id);
   return { body: { deleted: true as const } };
 });

@@ -1,8 +1,8 @@
 /** GET /v1/agents/:agent_id (SPEC.md §4.3) with the agent's chain head. */
 import { getAgentDetail } from '../../domain/agents/read-agents.js';
-import { routes } from '../../routes/routes.js';
+import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.getAgent, async ({ caller, params }) => ({
+export const handler = defineHandler(agentRoutes.getAgent, async ({ caller, params }) => ({
   body: await getAgentDetail(caller, params.agent_id),
 }));

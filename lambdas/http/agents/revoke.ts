@@ -5,10 +5,10 @@
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { revokeKey } from '../../domain/agents/agent-keys.js';
 import { queue } from '../../runtime/queue.js';
-import { routes } from '../../routes/routes.js';
+import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.revokeAgent, async ({ caller, params, body }) => {
+export const handler = defineHandler(agentRoutes.revokeAgent, async ({ caller, params, body }) => {
   if (body.kid !== undefined) {
     return { body: { key: await revokeKey(caller, params.agent_id, body.kid, body.reason) } };
   }

@@ -1,8 +1,8 @@
 /** POST /v1/agents/:agent_id/assignments {user_id} (SPEC.md §4.4): HTTP 201 assignment; agent.assign. */
 import { assignAgent } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes/routes.js';
+import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.assignAgent, async ({ caller, params, body }) => ({
+export const handler = defineHandler(memberRoutes.assignAgent, async ({ caller, params, body }) => ({
   body: await assignAgent(caller, params.agent_id, body.user_id),
 }));

@@ -1,8 +1,8 @@
 /** GET /v1/agents/:agent_id/assignments (SPEC.md §4.4). */
 import { agentAssignments } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes/routes.js';
+import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.listAssignments, async ({ caller, params }) => ({
+export const handler = defineHandler(memberRoutes.listAssignments, async ({ caller, params }) => ({
   body: { assignments: await agentAssignments(caller, params.agent_id) },
 }));

@@ -1,9 +1,9 @@
 /** DELETE /v1/agents/:agent_id/assignments/:user_id (SPEC.md §4.4): {deleted: true}; agent.unassign. */
 import { unassignAgent } from '../../domain/orgs/assignments.js';
-import { routes } from '../../routes/routes.js';
+import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.unassignAgent, async ({ caller, params }) => {
+export const handler = defineHandler(memberRoutes.unassignAgent, async ({ caller, params }) => {
   await unassignAgent(caller, params.agent_id, params.user_id);
   return { body: { deleted: true as const } };
 });

@@ -6,11 +6,11 @@
  */
 import { completeSocialSignIn } from '../../domain/identity/social.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 import { STATE_COOKIE, clearedStateCookie, cookieValue, sessionCookie } from './cookies.js';
 
-export const handler = definePublicHandler(routes.socialCallback, async ({ params, query, cookies, event }) => {
+export const handler = definePublicHandler(authRoutes.socialCallback, async ({ params, query, cookies, event }) => {
   const outcome = await completeSocialSignIn({ identity: identityProvider() }, {
     provider: params.provider,
     state: query.state,

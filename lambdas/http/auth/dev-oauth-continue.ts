@@ -6,13 +6,13 @@
  */
 import { issueDevCode } from '../../adapters/local/dev-oauth-codes.js';
 import { LedgerError } from '../../shared/errors.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 import { publicUrl } from '../../config.js';
 import { CALLBACK_PATH_PREFIX } from './cookies.js';
 import { assertDevProviderEnabled } from './dev-oauth-page.js';
 
-export const handler = definePublicHandler(routes.devOAuthContinue, async ({ query, route }) => {
+export const handler = definePublicHandler(authRoutes.devOAuthContinue, async ({ query, route }) => {
   assertDevProviderEnabled(route.method, route.path);
   const redirect = new URL(query.redirect_uri);
   if (`${redirect.origin}${redirect.pathname}` !== `${publicUrl()}${CALLBACK_PATH_PREFIX}/${query.provider}`) {

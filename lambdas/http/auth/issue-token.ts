@@ -1,8 +1,8 @@
 /** POST /v1/auth/token (SPEC.md §4.1, session only): an API token, shown once. */
 import { issueApiToken } from '../../domain/identity/tokens.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.issueToken, async ({ caller, body }) => ({
+export const handler = defineHandler(authRoutes.issueToken, async ({ caller, body }) => ({
   body: await issueApiToken(caller, body.ttl_seconds ?? null),
 }));

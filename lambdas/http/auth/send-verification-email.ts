@@ -5,10 +5,10 @@
  */
 import { resendVerificationEmail } from '../../domain/identity/email-verification.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 
-export const handler = definePublicHandler(routes.sendVerificationEmail, async ({ body }) => {
+export const handler = definePublicHandler(authRoutes.sendVerificationEmail, async ({ body }) => {
   await resendVerificationEmail({ identity: identityProvider() }, body);
   return { body: { status: true as const } };
 });

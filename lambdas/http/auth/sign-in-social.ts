@@ -6,11 +6,11 @@
 import { publicUrl } from '../../config.js';
 import { startSocialSignIn } from '../../domain/identity/social.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 import { CALLBACK_PATH_PREFIX, stateCookie } from './cookies.js';
 
-export const handler = definePublicHandler(routes.signInSocial, async ({ body, event }) => {
+export const handler = definePublicHandler(authRoutes.signInSocial, async ({ body, event }) => {
   const redirectUri = `${publicUrl()}${CALLBACK_PATH_PREFIX}/${body.provider}`;
   const started = await startSocialSignIn({ identity: identityProvider() }, { provider: body.provider, callbackURL: body.callbackURL, redirectUri });
   return { body: { url: started.url, redirect: true as const }, cookies: [stateCookie(event, started.state)] };

@@ -2,11 +2,11 @@
 import { signUp } from '../../domain/identity/sign-up.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 import { clientAddress } from '../client-address.js';
 
-export const handler = definePublicHandler(routes.signUp, async ({ body, event }) => {
+export const handler = definePublicHandler(authRoutes.signUp, async ({ body, event }) => {
   const user = await signUp({ identity: identityProvider() }, body, clientAddress(event));
   return { body: { token: null, user: sessionUser(user) } };
 });

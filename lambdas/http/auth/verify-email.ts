@@ -5,10 +5,10 @@
  */
 import { verifyEmail } from '../../domain/identity/email-verification.js';
 import { identityProvider } from '../../runtime/identity-provider.js';
-import { routes } from '../../routes/routes.js';
+import { authRoutes } from '../../routes/route-table/auth.js';
 import { definePublicHandler } from '../define-public-handler.js';
 
-export const handler = definePublicHandler(routes.verifyEmail, async ({ query }) => {
+export const handler = definePublicHandler(authRoutes.verifyEmail, async ({ query }) => {
   const { location } = await verifyEmail({ identity: identityProvider() }, { token: query.token, callbackURL: query.callbackURL });
   if (location === undefined) return { body: { status: true as const } };
   return { status: 302, body: { status: true as const }, headers: { location, 'cache-control': 'no-store' } };

@@ -1,8 +1,8 @@
 /** GET /v1/exports/:export_id (SPEC.md §4.8): status, progress, download_url once done. */
 import { getExport } from '../../domain/exports/read-exports.js';
-import { routes } from '../../routes/routes.js';
+import { exportRoutes } from '../../routes/route-table/exports.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.getExport, async ({ caller, params }) => ({
+export const handler = defineHandler(exportRoutes.getExport, async ({ caller, params }) => ({
   body: await getExport(caller, params.export_id),
 }));

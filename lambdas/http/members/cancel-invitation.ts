@@ -1,9 +1,9 @@
 /** DELETE /v1/members/invitations/:invitation_id (org_owner, security_admin) → invitation.cancel. */
 import { cancelInvitation } from '../../domain/orgs/invitations.js';
-import { routes } from '../../routes/routes.js';
+import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.cancelInvitation, async ({ caller, params }) => {
+export const handler = defineHandler(memberRoutes.cancelInvitation, async ({ caller, params }) => {
   await cancelInvitation(caller, params.invitation_id);
   return { body: { deleted: true as const } };
 });

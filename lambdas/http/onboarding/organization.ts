@@ -1,9 +1,9 @@
 /** POST /v1/onboarding/organization (SPEC.md §4.2): HTTP 201 {org_id}. */
 import { createOrganization } from '../../domain/orgs/onboarding.js';
-import { routes } from '../../routes/routes.js';
+import { onboardingRoutes } from '../../routes/route-table/onboarding.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.onboardOrganization, async ({ caller, body }) => ({
+export const handler = defineHandler(onboardingRoutes.onboardOrganization, async ({ caller, body }) => ({
   body: await createOrganization(caller, {
     kind: 'organization',
     orgName: body.org_name,

@@ -1,6 +1,6 @@
 /** GET /v1/onboarding/status (SPEC.md §4.2). */
 import { onboardingStatus } from '../../domain/orgs/onboarding.js';
-import { routes } from '../../routes/routes.js';
+import { onboardingRoutes } from '../../routes/route-table/onboarding.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.onboardingStatus, async ({ caller }) => ({ body: await onboardingStatus(caller) }));
+export const handler = defineHandler(onboardingRoutes.onboardingStatus, async ({ caller }) => ({ body: await onboardingStatus(caller) }));

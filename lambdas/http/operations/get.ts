@@ -1,10 +1,8 @@
 /** GET /v1/operations/:operation_id (SPEC.md §4.5): row, receipt reference, payload. */
 import { readOperationWithReceipt } from '../../domain/ledger/read-operation.js';
-import { queue } from '../../runtime/queue.js';
-import { signer } from '../../runtime/signer.js';
-import { routes } from '../../routes/routes.js';
+import { operationRoutes } from '../../routes/route-table/operations.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.getOperation, async ({ caller, params }) => ({
-  body: await readOperationWithReceipt({ signer: signer(), queue: queue() }, caller, params.operation_id),
+export const handler = defineHandler(operationRoutes.getOperation, async ({ caller, params }) => ({
+  body: await readOperationWithReceipt(caller, params.operation_id),
 }));

@@ -1,14 +1,13 @@
 /** POST /v1/operations (SPEC.md §4.5): the signed record in, the signed receipt out. */
 import { submitOperation } from '../../domain/ledger/submit-operation.js';
-import { queue } from '../../runtime/queue.js';
 import { signer } from '../../runtime/signer.js';
-import { routes } from '../../routes/routes.js';
+import { operationRoutes } from '../../routes/route-table/operations.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(
-  routes.submitOperation,
+  operationRoutes.submitOperation,
   async ({ caller, body }) => ({
-    body: { receipt: await submitOperation({ signer: signer(), queue: queue() }, caller, body) },
+    body: { receipt: await submitOperation({ signer: signer() }, caller, body) },
   }),
   // Submissions by outcome: ACCEPTED or the SPEC.md §7 code (lambdas/metrics.ts).
   { outcomeMetric: 'Submissions' },

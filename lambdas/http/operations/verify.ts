@@ -1,10 +1,9 @@
 /** POST /v1/operations/:operation_id/verify (SPEC.md §4.5, PROTOCOL.md "Verify endpoint"). */
 import { verifyOperation } from '../../domain/ledger/verify-operation.js';
-import { queue } from '../../runtime/queue.js';
 import { signer } from '../../runtime/signer.js';
-import { routes } from '../../routes/routes.js';
+import { operationRoutes } from '../../routes/route-table/operations.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.verifyOperation, async ({ caller, params }) => ({
-  body: await verifyOperation({ signer: signer(), queue: queue() }, caller, params.operation_id),
+export const handler = defineHandler(operationRoutes.verifyOperation, async ({ caller, params }) => ({
+  body: await verifyOperation({ signer: signer() }, caller, params.operation_id),
 }));

@@ -1,8 +1,8 @@
 /** PATCH /v1/organization {org_name?, description?} (org_owner, security_admin) → org.update. */
 import { updateOrganization } from '../../domain/orgs/organization.js';
-import { routes } from '../../routes/routes.js';
+import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.updateOrganization, async ({ caller, body }) => ({
+export const handler = defineHandler(memberRoutes.updateOrganization, async ({ caller, body }) => ({
   body: { organization: await updateOrganization(caller, body) },
 }));

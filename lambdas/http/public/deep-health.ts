@@ -4,7 +4,7 @@
  * load balancer or an operator sees which part failed and how slow each one is.
  */
 import { config } from '../../config.js';
-import { routes } from '../../routes/routes.js';
+import { publicRoutes } from '../../routes/route-table/public.js';
 import { queue } from '../../runtime/queue.js';
 import { signer } from '../../runtime/signer.js';
 import { pingDataBucket, pingTable } from '../../store/health.js';
@@ -21,7 +21,7 @@ const probes: Record<DependencyName, () => Promise<unknown>> = {
   queue: () => queue().ping(),
 };
 
-export const handler = definePublicHandler(routes.deepHealth, async () => {
+export const handler = definePublicHandler(publicRoutes.deepHealth, async () => {
   const names = Object.keys(probes) as DependencyName[];
   const results = await Promise.all(names.map((name) => probe(probes[name])));
   const dependencies = Object.fromEntries(names.map((name, index) => [name, results[index]])) as Record<

@@ -1,8 +1,8 @@
 /** GET /v1/health (SPEC.md §4.10): liveness only; touches no dependency. */
 import { config } from '../../config.js';
-import { routes } from '../../routes/routes.js';
+import { publicRoutes } from '../../routes/route-table/public.js';
 import { definePublicHandler } from '../define-public-handler.js';
 
-export const handler = definePublicHandler(routes.health, async () => ({
+export const handler = definePublicHandler(publicRoutes.health, async () => ({
   body: { status: 'ok' as const, version: config().version },
 }));

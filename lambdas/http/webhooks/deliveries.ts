@@ -1,8 +1,8 @@
 /** GET /v1/webhooks/:webhook_id/deliveries (README, Webhooks): the delivery log, newest first. */
 import { listDeliveryViews } from '../../domain/webhooks/delivery-log.js';
-import { routes } from '../../routes/routes.js';
+import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.listDeliveries, async ({ caller, params, query }) => ({
+export const handler = defineHandler(webhookRoutes.listDeliveries, async ({ caller, params, query }) => ({
   body: await listDeliveryViews(caller, params.webhook_id, query),
 }));

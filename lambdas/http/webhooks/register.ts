@@ -2,10 +2,10 @@
 import { registerWebhook } from '../../domain/webhooks/manage-webhooks.js';
 import { encryptor } from '../../runtime/encryptor.js';
 import { webhookTransport } from '../../runtime/webhook-transport.js';
-import { routes } from '../../routes/routes.js';
+import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(routes.registerWebhook, async ({ caller, body }) => ({
+export const handler = defineHandler(webhookRoutes.registerWebhook, async ({ caller, body }) => ({
   status: 201,
   body: { webhook: await registerWebhook({ encryptor: encryptor(), webhooks: webhookTransport() }, caller, body) },
 }));

@@ -1,13 +1,13 @@
 /**
- * Operation endpoints (SPEC.md §4.5): submission, read, verify. GET and verify may complete a
- * receipt that a failure after commit left unwritten, so they hold the
- * same write grants as submission.
+ * Operation endpoints (SPEC.md §4.5): submission, read, verify. Submission signs the receipt
+ * before it commits and writes nothing else afterwards (the operation.accepted event leaves
+ * through the table's stream, lambdas/workers/forward-events.ts), so it needs no queue; GET
+ * and verify only read.
  */
 import { AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { getOperationResponse, operationParams, operationRecordSchema, submitResponse, verifyResponse } from '../schemas/operations.js';
 
-const completesReceipts = ['table:write', 'data:write', 'signer', 'queue:events'] as const;
 
 export const operationRoutes = {
   submitOperation: route({
@@ -19,7 +19,7 @@ export const operationRoutes = {
     summary: 'Submits a signed operation record (PROTOCOL.md check order); answers with the signed receipt.',
     request: { body: operationRecordSchema },
     response: { status: 200, body: submitResponse },
-    uses: completesReceipts,
+    uses: ['table:write', 'data:write', 'signer'],
   }),
   getOperation: route({
     id: 'GetOperation',
@@ -30,7 +30,7 @@ export const operationRoutes = {
     summary: 'The stored row, its receipt reference and the payload.',
     request: { params: operationParams },
     response: { status: 200, body: getOperationResponse },
-    uses: completesReceipts,
+    uses: ['table:read', 'data:read'],
   }),
   verifyOperation: route({
     id: 'VerifyOperation',
@@ -41,7 +41,7 @@ export const operationRoutes = {
     summary: 'Recomputes the signature, chain and receipt checks from stored data (PROTOCOL.md, Verify endpoint).',
     request: { params: operationParams },
     response: { status: 200, body: verifyResponse },
-    // anchors:read: the Merkle check reads the epoch's leaf list.
-    uses: [...completesReceipts, 'anchors:read'],
+    // signer: the JWKS the receipt check verifies against; anchors:read: the Merkle check reads the epoch's leaf list.
+    uses: ['table:read', 'data:read', 'signer', 'anchors:read'],
   }),
 };

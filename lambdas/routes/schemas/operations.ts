@@ -64,7 +64,7 @@ export const receiptSchema = z
     server_received_at: unixMs,
     seq_no: z.number().int().positive(),
     chain_hash: z.string(),
-    queue_message_id: z.string(),
+    queue_message_id: z.string().describe('id of the operation.accepted event (event_id of the events queue message), fixed before the commit'),
     receipt_hash: z.string(),
     service_kid: z.string(),
     service_signature: z.string(),
@@ -89,7 +89,9 @@ export const storedOperationSchema = z
     chain_hash: z.string(),
     agent_pubkey_kid: z.string(),
     signature: z.string(),
-    store_payload_key: z.string(),
+    store_payload_key: z
+      .string()
+      .describe('the payload\'s name in the store, payloads/<org_id>/<operation_id>/<payload_hash>.json; a payload up to LEDGER_INLINE_PAYLOAD_BYTES is kept in the operation row, a larger one is an object of the data bucket (docs/STORAGE.md)'),
     created_at: unixMs,
   })
   .meta({ id: 'StoredOperation' });
@@ -98,7 +100,9 @@ export const storedOperationSchema = z
 export const receiptReferenceSchema = z.object({
   receipt_id: z.string(),
   operation_id: z.string(),
-  store_receipt_key: z.string(),
+  store_receipt_key: z
+    .string()
+    .describe('the receipt\'s name in the store, receipts/<org_id>/<operation_id>/<queue_message_id>.json; the receipt is kept in the operation row (docs/STORAGE.md)'),
   created_at: unixMs,
 });
 
@@ -106,8 +110,9 @@ export const submitResponse = z.object({ receipt: receiptSchema });
 
 /**
  * `payload` is absent when the stored payload is gone (erased after a data-protection
- * request). `receipt` is null only while a receipt that failed after commit cannot be
- * completed yet (domain/ledger/read-operation.ts); a later GET completes it.
+ * request). `receipt` is null only for a row an earlier version wrote whose receipt was
+ * never completed: since receipts are signed before the commit (docs/STORAGE.md), every
+ * operation accepted now has one.
  */
 export const getOperationResponse = z.object({
   operation: storedOperationSchema,

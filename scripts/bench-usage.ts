@@ -1,0 +1,161 @@
+/**
+ * What submissions cost in AWS terms, measured in the bench run (docs/COST.md): the SDK
+ * clients the handlers use are instrumented in process, so every call is counted by service
+ * and operation, with the DynamoDB capacity units the engine reports for it (DynamoDB Local
+ * returns ConsumedCapacity, table and index parts, when asked). Divided by the accepted
+ * submissions, priced with the list prices of docs/COST.md.
+ *
+ * Locally the receipt signer is a key file and the queue is in process: each signature is
+ * counted as one KMS Sign, each queue send as one SQS request (a batch of up to 10 as one
+ * SendMessageBatch), as they are in AWS.
+ */
+import type { Signer } from '../lambdas/domain/ports.js';
+
+/** US East (N. Virginia) list prices, USD per million of each unit; docs/COST.md cites the pages. */
+export const PRICES = {
+  dynamoWriteUnit: 0.625,
+  dynamoReadUnit: 0.125,
+  kmsAsymmetricRequest: 15,
+  s3Put: 5,
+  s3Get: 0.4,
+  sqsRequest: 0.4,
+  apiGatewayHttpRequest: 1,
+  lambdaRequest: 0.2,
+  /** Per GB-second, arm64, times a million. */
+  lambdaArmGbSecond: 13.3334,
+} as const;
+
+/**
+ * Lambda's part is not measured locally: docs/COST.md takes the submit function's 1024 MB for
+ * LAMBDA_MS_ASSUMED of billed duration (one read, one KMS Sign, one transaction: ~10 ms each
+ * in AWS, plus the Ed25519 verify and JSON work).
+ */
+export const LAMBDA_MS_ASSUMED = 40;
+const SUBMIT_MEMORY_GB = 1;
+
+interface Tally {
+  calls: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+const READS = new Set(['GetCommand', 'QueryCommand', 'BatchGetCommand', 'TransactGetCommand', 'ScanCommand']);
+const REPORTS_CAPACITY = new Set([
+  'GetCommand',
+  'QueryCommand',
+  'BatchGetCommand',
+  'TransactGetCommand',
+  'PutCommand',
+  'UpdateCommand',
+  'DeleteCommand',
+  'TransactWriteCommand',
+  'BatchWriteCommand',
+]);
+
+type Sendable = { send: (command: never, ...rest: never[]) => Promise<unknown> };
+type Capacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number }; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
+
+function unitsOf(consumed: Capacity | Capacity[] | undefined): number {
+  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+  return list.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+}
+
+export class UsageMeter {
+  private readonly tallies = new Map<string, Tally>();
+  private accepted = 0;
+
+  private tally(key: string): Tally {
+    let tally = this.tallies.get(key);
+    if (!tally) this.tallies.set(key, (tally = { calls: 0, readUnits: 0, writeUnits: 0 }));
+    return tally;
+  }
+
+  reset(): void {
+    this.tallies.clear();
+    this.accepted = 0;
+  }
+
+  countAccepted(n = 1): void {
+    this.accepted += n;
+  }
+
+  /** Counts every DynamoDB command `client` sends, asking for and adding up its consumed capacity. */
+  instrumentDynamo(client: Sendable): void {
+    const original = client.send.bind(client) as (command: { constructor: { name: string }; input: Record<string, unknown> }, ...rest: unknown[]) => Promise<{ ConsumedCapacity?: Capacity | Capacity[] }>;
+    (client as { send: unknown }).send = async (command: { constructor: { name: string }; input: Record<string, unknown> }, ...rest: unknown[]) => {
+      const name = command.constructor.name;
+      if (REPORTS_CAPACITY.has(name)) command.input.ReturnConsumedCapacity = 'INDEXES';
+      const out = await original(command, ...rest);
+      const tally = this.tally(`DynamoDB ${name.replace(/Command$/, '')}`);
+      tally.calls += 1;
+      if (READS.has(name)) tally.readUnits += unitsOf(out?.ConsumedCapacity);
+      else tally.writeUnits += unitsOf(out?.ConsumedCapacity);
+      return out;
+    };
+  }
+
+  /** Counts every S3 command `client` sends. */
+  instrumentS3(client: Sendable): void {
+    const original = client.send.bind(client) as (command: { constructor: { name: string } }, ...rest: unknown[]) => Promise<unknown>;
+    (client as { send: unknown }).send = async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+      this.tally(`S3 ${command.constructor.name.replace(/Command$/, '')}`).calls += 1;
+      return original(command, ...rest);
+    };
+  }
+
+  /** Counts each receipt signature as one KMS Sign. */
+  instrumentSigner(signer: Signer): void {
+    const original = signer.sign.bind(signer);
+    signer.sign = async (message) => {
+      this.tally('KMS Sign').calls += 1;
+      return original(message);
+    };
+  }
+
+  /** Counts queue sends as SQS requests. */
+  instrumentQueue(queue: { send: (...args: never[]) => Promise<unknown>; sendBatch?: (queue: never, messages: readonly unknown[]) => Promise<unknown> }): void {
+    const send = queue.send.bind(queue) as (...args: unknown[]) => Promise<unknown>;
+    if (!queue.sendBatch) throw new Error('the queue has no sendBatch');
+    const sendBatch = queue.sendBatch.bind(queue) as (name: unknown, messages: readonly unknown[]) => Promise<unknown>;
+    let inBatch = false;
+    (queue as { send: unknown }).send = async (...args: unknown[]) => {
+      if (!inBatch) this.tally('SQS SendMessage').calls += 1;
+      return send(...args);
+    };
+    (queue as { sendBatch: unknown }).sendBatch = async (name: unknown, messages: readonly unknown[]) => {
+      this.tally('SQS SendMessageBatch').calls += 1;
+      inBatch = true;
+      try {
+        return await sendBatch(name, messages);
+      } finally {
+        inBatch = false;
+      }
+    };
+  }
+
+  /** Per accepted submission: calls and units of each service operation, and the cost per million submissions. */
+  report(): { lines: string[]; totalPerMillion: number; measuredPerMillion: number } {
+    const per = (value: number) => (this.accepted === 0 ? 0 : value / this.accepted);
+    const rows = [...this.tallies.entries()].sort(([a], [b]) => a.localeCompare(b));
+    const lines: string[] = [];
+    let measured = 0;
+    const line = (cells: string[]) => lines.push(cells.map((cell, i) => (i === 0 ? cell.padEnd(32) : cell.padStart(12))).join(' '));
+    line(['per accepted submission', 'calls', 'RRU', 'WRU', '$ / million']);
+    for (const [key, tally] of rows) {
+      let dollars = per(tally.readUnits) * PRICES.dynamoReadUnit + per(tally.writeUnits) * PRICES.dynamoWriteUnit;
+      if (key === 'KMS Sign') dollars = per(tally.calls) * PRICES.kmsAsymmetricRequest;
+      else if (key.startsWith('SQS ')) dollars = per(tally.calls) * PRICES.sqsRequest;
+      else if (key === 'S3 PutObject') dollars = per(tally.calls) * PRICES.s3Put;
+      else if (key.startsWith('S3 ')) dollars = per(tally.calls) * PRICES.s3Get;
+      measured += dollars;
+      line([key, per(tally.calls).toFixed(3), per(tally.readUnits).toFixed(2), per(tally.writeUnits).toFixed(2), dollars.toFixed(2)]);
+    }
+    const apiGateway = PRICES.apiGatewayHttpRequest;
+    const lambda = PRICES.lambdaRequest + (LAMBDA_MS_ASSUMED / 1000) * SUBMIT_MEMORY_GB * PRICES.lambdaArmGbSecond;
+    line(['API Gateway HTTP API (1 request)', '1.000', '', '', apiGateway.toFixed(2)]);
+    line([`Lambda (assumed ${LAMBDA_MS_ASSUMED} ms at 1 GB)`, '1.000', '', '', lambda.toFixed(2)]);
+    const total = measured + apiGateway + lambda;
+    line(['total', '', '', '', total.toFixed(2)]);
+    return { lines, totalPerMillion: total, measuredPerMillion: measured };
+  }
+}
