@@ -6,7 +6,7 @@
  * `uses` of its route or worker (route-spec.ts), so the role is the route table's promise.
  */
 import { Duration } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ServicePrincipal, type Role } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -16,6 +16,7 @@ import { basename, join } from 'node:path';
 import type { Resource } from '../lambdas/routes/route-spec.js';
 import type { BundleAssets } from '../lambdas/workers/worker-spec.js';
 import { BUNDLE_ALIASES, BUNDLE_SETTINGS, bundleDefines } from './bundling.js';
+import { InlineRole } from './inline-role.js';
 import { LOCK_FILE, PROJECT_ROOT } from './paths.js';
 import { readSdkTracing } from './settings.js';
 
@@ -53,8 +54,9 @@ export class LedgerFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_YEAR });
 
     // Our own role instead of the default one with AWSLambdaBasicExecutionRole: that managed
-    // policy lets the function write to every log group in the account.
-    this.role = new Role(this, 'Role', {
+    // policy lets the function write to every log group in the account. Its grants stay inside
+    // the role (inline-role.ts), one resource per function fewer.
+    this.role = new InlineRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Execution role of ${this.node.path}: its log group plus the grants of its route or worker`,
     });

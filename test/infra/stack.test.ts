@@ -460,6 +460,11 @@ describe('grants', () => {
     { Effect: 'Allow', Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], Resource: '*' },
   ];
 
+  it('keeps each function\'s grants inside its role (lib/inline-role.ts): no separate policy resources', () => {
+    expect(ofType('AWS::IAM::Policy')).toEqual([]);
+    for (const [id] of ledgerFunctions()) expect(statementsOfFunction(synth.template, id).length, id).toBeGreaterThan(0);
+  });
+
   it('lets a route with no uses (Health) write its own logs and traces, nothing more', () => {
     const fnId = routeFunctionId(routes.health);
     expect(routes.health.uses).toEqual([]);
