@@ -9,16 +9,16 @@ import type { Construct } from 'constructs';
 
 export class InlineRole extends Role {
   /** Never empty once the role is in use: every function's role is granted its log group (function.ts). */
-  private readonly grants: PolicyDocument;
+  private readonly granted: PolicyDocument;
 
   constructor(scope: Construct, id: string, props: RoleProps) {
     const grants = new PolicyDocument();
     super(scope, id, { ...props, inlinePolicies: { ...props.inlinePolicies, grants } });
-    this.grants = grants;
+    this.granted = grants;
   }
 
   override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
-    this.grants.addStatements(statement);
+    this.granted.addStatements(statement);
     return { statementAdded: true, policyDependable: this };
   }
 }
