@@ -6,12 +6,10 @@
  */
 import { Buffer } from 'node:buffer';
 import { hash as oneShotHash } from 'node:crypto';
-import { b64uDecode } from './base64url.js';
 import { plainBytes } from './bytes.js';
-import { ProtocolError } from './errors.js';
+import { decodeHash, HASH_BYTES } from './hashvalue.js';
 
-/** A node of the tree is a SHA-256 value. */
-export const HASH_BYTES = 32;
+export { decodeHash, HASH_BYTES };
 
 // Strict b64u of exactly 32 bytes: 43 characters, and the last one carries 2 padding bits
 // that must be zero (its alphabet index is a multiple of 4). Same verdict as b64uDecode +
@@ -23,25 +21,6 @@ const CANONICAL_HASH_B64U = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const leafInput = Buffer.alloc(1 + HASH_BYTES, 0x00);
 const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 0x00);
 nodeInput[0] = 0x01;
-
-/**
- * The 32 bytes of a b64u SHA-256 value; ProtocolError `INVALID_HASH` naming `what` otherwise.
- *
- * @example
- * decodeHash(proof.root_hash, 'root_hash'); // Uint8Array(32)
- */
-export function decodeHash(text: string, what: string): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = b64uDecode(text);
-  } catch (err) {
-    throw new ProtocolError('INVALID_HASH', `${what} is not base64url`, { cause: err });
-  }
-  if (bytes.byteLength !== HASH_BYTES) {
-    throw new ProtocolError('INVALID_HASH', `${what} must be 32 bytes`);
-  }
-  return bytes;
-}
 
 /**
  * `leaf_hash(op) = H(0x00 || b64u_decode(op.chain_hash))` (PROTOCOL.md; RFC 9162 §2.1.1

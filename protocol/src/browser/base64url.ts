@@ -3,10 +3,10 @@
  * base64url (RFC 4648 §5), PROTOCOL.md "Notation" `b64u(x)`. Decoding accepts exactly one
  * spelling of each byte string, the one the encoder emits.
  */
-import { Base64urlError } from '../errors.js';
+import { isStrictB64u, strictB64uDecode, type RawB64u } from '../b64ustrict.js';
 import { decodeBase64, encodeBase64 } from './base64codec.js';
 
-const ALPHABET = /^[A-Za-z0-9_-]*$/;
+const RAW: RawB64u = { decode: decodeBase64, encode: (bytes) => encodeBase64(bytes, true) };
 
 /**
  * Encode bytes as base64url without padding (RFC 4648 §5, PROTOCOL.md `b64u`).
@@ -15,7 +15,7 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
  * b64uEncode(new Uint8Array([0xfb, 0xff])); // '-_8'
  */
 export function b64uEncode(bytes: Uint8Array): string {
-  return encodeBase64(bytes, true);
+  return RAW.encode(bytes);
 }
 
 /**
@@ -25,20 +25,7 @@ export function b64uEncode(bytes: Uint8Array): string {
  * b64uDecode('-_8');  // Uint8Array [0xfb, 0xff]
  */
 export function b64uDecode(text: string): Uint8Array {
-  if (typeof text !== 'string') {
-    throw new Base64urlError('base64url input must be a string');
-  }
-  if (!ALPHABET.test(text)) {
-    throw new Base64urlError('base64url text contains a character outside [A-Za-z0-9_-]');
-  }
-  if (text.length % 4 === 1) {
-    throw new Base64urlError('base64url text has an impossible length');
-  }
-  const decoded = decodeBase64(text);
-  if (encodeBase64(decoded, true) !== text) {
-    throw new Base64urlError('base64url text has non-canonical trailing bits');
-  }
-  return decoded;
+  return strictB64uDecode(text, RAW);
 }
 
 /**
@@ -48,12 +35,5 @@ export function b64uDecode(text: string): Uint8Array {
  * isB64u('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 32); // true
  */
 export function isB64u(text: unknown, byteLength?: number): text is string {
-  if (typeof text !== 'string') return false;
-  if (byteLength !== undefined && text.length !== Math.ceil((byteLength * 4) / 3)) return false;
-  try {
-    const bytes = b64uDecode(text);
-    return byteLength === undefined || bytes.length === byteLength;
-  } catch {
-    return false;
-  }
+  return isStrictB64u(text, byteLength, b64uDecode);
 }

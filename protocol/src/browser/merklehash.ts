@@ -3,34 +3,13 @@
  * (PROTOCOL.md "Merkle epochs") on @noble/hashes' SHA-256. A browser checks one proof at a
  * time, so the Node module's shared input buffers buy nothing here.
  */
-import { ProtocolError } from '../errors.js';
-import { b64uDecode } from './base64url.js';
+import { decodeHash, HASH_BYTES } from '../hashvalue.js';
 import { sha256 } from './hash.js';
 
-/** A node of the tree is a SHA-256 value. */
-export const HASH_BYTES = 32;
+export { decodeHash, HASH_BYTES };
 
 const LEAF_PREFIX = new Uint8Array([0x00]);
 const NODE_PREFIX = new Uint8Array([0x01]);
-
-/**
- * The 32 bytes of a b64u SHA-256 value; ProtocolError `INVALID_HASH` naming `what` otherwise.
- *
- * @example
- * decodeHash(proof.root_hash, 'root_hash'); // Uint8Array(32)
- */
-export function decodeHash(text: string, what: string): Uint8Array {
-  let bytes: Uint8Array;
-  try {
-    bytes = b64uDecode(text);
-  } catch (err) {
-    throw new ProtocolError('INVALID_HASH', `${what} is not base64url`, { cause: err });
-  }
-  if (bytes.byteLength !== HASH_BYTES) {
-    throw new ProtocolError('INVALID_HASH', `${what} must be 32 bytes`);
-  }
-  return bytes;
-}
 
 /**
  * `leaf_hash(op) = H(0x00 || b64u_decode(op.chain_hash))`.
