@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const ioModules = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster', 'readline'];
 
 export default tseslint.config(
-  { ignores: ['client/dist/**', 'client/src/generated/**', 'node_modules/**', 'cdk.out/**', '.ledger/**', '.tmp/**', '.scratch*/**', 'coverage/**', '**/*.d.ts'] },
+  { ignores: ['client/dist/**', 'console/dist/**', 'console/test-results/**', 'client/src/generated/**', 'node_modules/**', 'cdk.out/**', '.ledger/**', '.tmp/**', '.scratch*/**', 'coverage/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -17,6 +17,21 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // The console runs in a browser: the protocol's browser build (protocol/browser-plugin.ts) and the API, nothing of the service's.
+    files: ['console/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*'], message: 'console/src runs in a browser.' },
+            { group: ['**/lambdas/**', '**/local/**', '**/lib/**'], message: 'console/src talks to the service over its API only (client/src/generated/api.ts types).' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,25 +1,58 @@
 import { defineConfig } from 'vitest/config';
+import { protocolBrowserPlugin } from './protocol/browser-plugin.js';
 
 // The AWS SDK's Node 20 deprecation notice would repeat in every worker; Lambda runs Node 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-// One run covers every package: protocol unit tests, the client (SDK, built CLI, hooks) and the service's unit,
-// integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests.
+// One run covers every package: protocol unit tests, the client (SDK, built CLI, hooks), the service's unit,
+// integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests, and the console in
+// a real browser; then the protocol's tests again on its browser build.
+// Projects do not inherit the root's test options; both take these.
+const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+
 export default defineConfig({
-  // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
-  // the published form is client/dist, which the client tests run as a user would.
-  resolve: { alias: { '@agent-ledger/client': new URL('./client/src/index.ts', import.meta.url).pathname } },
   test: {
-    include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
-    // The client's global setup builds client/dist once, so its tests run the bundled CLI.
-    globalSetup: ['./test/global-setup.ts', './client/test/global-setup.ts'],
-    // Handlers log through Powertools; tests assert responses, not log lines.
-    // Set POWERTOOLS_LOG_LEVEL=ERROR (or lower) to see the handlers' logs while debugging.
-    // Metrics likewise: recorded (tests may spy on them), not printed.
-    env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    projects: [
+      {
+        // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
+        // the published form is client/dist, which the client tests run as a user would.
+        resolve: { alias: { '@agent-ledger/client': new URL('./client/src/index.ts', import.meta.url).pathname } },
+        test: {
+          ...common,
+          name: 'ledger',
+          include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'console/test/**/*.test.ts', 'test/**/*.test.ts'],
+          // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
+          // The client's global setup builds client/dist once, so its tests run the bundled CLI.
+          globalSetup: ['./test/global-setup.ts', './client/test/global-setup.ts'],
+          // Handlers log through Powertools; tests assert responses, not log lines.
+          // Set POWERTOOLS_LOG_LEVEL=ERROR (or lower) to see the handlers' logs while debugging.
+          // Metrics likewise: recorded (tests may spy on them), not printed.
+          env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+        },
+      },
+      {
+        // The console verifies in the browser with protocol/'s browser build (protocol/browser-plugin.ts):
+        // the tests of every module that uses the twins, with the node:crypto/node:buffer modules swapped in.
+        plugins: [protocolBrowserPlugin()],
+        test: {
+          ...common,
+          name: 'protocol-browser',
+          root: new URL('./protocol', import.meta.url).pathname,
+          include: [
+            'test/base64url.test.ts',
+            'test/curve.test.ts',
+            'test/ed25519.test.ts',
+            'test/hash.test.ts',
+            'test/jwk.test.ts',
+            'test/merkle.test.ts',
+            'test/receipt.test.ts',
+            'test/record.test.ts',
+            'test/uuid.test.ts',
+          ],
+          // Pure-JS hashing: the capacity tests (a 10,000-key cache, a 100,000-leaf tree) take seconds here.
+          testTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -19,6 +19,7 @@ import { LedgerApi } from './api.js';
 import { LedgerBackup } from './backup.js';
 import { functionEntries } from './bundling.js';
 import { LedgerDashboard } from './dashboard.js';
+import { LedgerConsole } from './console.js';
 import { LedgerData } from './data.js';
 import { functionEnvironment } from './environment.js';
 import type { FunctionUse } from './function.js';
@@ -27,7 +28,7 @@ import { grantUses } from './grants.js';
 import { LedgerIdentity, readIdentitySettings } from './identity.js';
 import { LedgerKeys } from './keys.js';
 import { acknowledgeNagFindings } from './nag-suppressions.js';
-import { LAMBDAS_DIR } from './paths.js';
+import { CONSOLE_DIST, LAMBDAS_DIR } from './paths.js';
 import { LedgerQueues } from './queues.js';
 import type { LedgerResources } from './resources.js';
 import { readSdkTracing, readSettings } from './settings.js';
@@ -40,6 +41,8 @@ export interface LedgerStackProps extends StackProps {
   readonly workers?: readonly WorkerSpec[];
   /** Defaults to the repository's lambdas/; tests point it at stub handlers. */
   readonly lambdasDir?: string;
+  /** Defaults to the repository's console/dist. */
+  readonly consoleDir?: string;
 }
 
 export class LedgerStack extends Stack {
@@ -52,6 +55,7 @@ export class LedgerStack extends Stack {
   readonly alarms: LedgerAlarms;
   readonly dashboard: LedgerDashboard;
   readonly backup: LedgerBackup | undefined;
+  readonly console: LedgerConsole;
   readonly resources: LedgerResources;
   /** Every function of the stack with its `uses`. */
   readonly functions: readonly FunctionUse[];
@@ -104,10 +108,17 @@ export class LedgerStack extends Stack {
       alarms: this.alarms,
     });
 
+    this.console = new LedgerConsole(this, 'Console', {
+      httpApi: this.api.httpApi,
+      logsBucket: this.data.logsBucket,
+      consoleDir: props.consoleDir ?? CONSOLE_DIST,
+    });
+
     // Links the API hands out (verification mails, the social sign-in redirect URI) are built
     // on LEDGER_PUBLIC_URL, never on the request's Host header (lambdas/config.ts): the custom
-    // domain when context publicUrl names one, else the API's own URL.
-    const publicUrl = identitySettings.publicUrl ?? this.api.url;
+    // domain when context publicUrl names one, else the console's CloudFront address, which
+    // serves the API on the same origin (lib/console.ts), so the mailed link lands in the console.
+    const publicUrl = identitySettings.publicUrl ?? this.console.url;
     for (const { function: fn } of this.api.functions) fn.function.addEnvironment('LEDGER_PUBLIC_URL', publicUrl);
 
     this.functions = [...this.api.functions, ...this.workers.functions];
@@ -138,6 +149,7 @@ export class LedgerStack extends Stack {
     });
     acknowledgeNagFindings(this);
 
+    new CfnOutput(this, 'ConsoleUrl', { value: this.console.url, description: 'The web console; the API is on the same origin under /v1, /api and /.well-known' });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of SPEC.md)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'DataBucketName', { value: this.data.dataBucket.bucketName });

@@ -10,11 +10,12 @@
  * route that uses an already-known resource needs no new entry here, while a new kind of
  * wildcard still fails `cdk synth` until someone writes down why it is acceptable.
  */
-import { Validations } from 'aws-cdk-lib';
+import { Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { Resource, RouteSpec } from '../lambdas/routes/route-spec.js';
 import type { LedgerFunction } from './function.js';
 import type { LedgerApi } from './api.js';
+import type { LedgerConsole } from './console.js';
 import type { FunctionUse } from './function.js';
 import { BUCKET_PARAMETERS } from './grants.js';
 import { nagToken, valueIn } from './imports.js';
@@ -25,6 +26,7 @@ export interface NagScope {
   readonly functions: readonly FunctionUse[];
   readonly api: Pick<LedgerApi, 'routes' | 'notFoundRoute'>;
   readonly resources: LedgerResources;
+  readonly console: LedgerConsole;
 }
 
 interface Acknowledgement {
@@ -38,12 +40,61 @@ export function acknowledgeNagFindings(stack: NagScope): void {
     for (const use of new Set(uses)) acknowledge(fn.role, grantFindings(fn, stack, use));
   }
   for (const { spec, route } of stack.api.routes) acknowledge(route, [routeAuthorization(spec)]);
+  acknowledgeConsole(stack.console);
   acknowledge(stack.api.notFoundRoute, [
     {
       id: 'AwsSolutions-APIG4',
       reason:
         'The $default route catches unknown methods and paths and only answers NOT_FOUND in the error ' +
         'envelope (SPEC.md §7); it reads no data, so there is nothing to authorize.',
+    },
+  ]);
+}
+
+/** The console's distribution (lib/console.ts) and the CDK-provided function that copies its files into the bucket. */
+function acknowledgeConsole(site: LedgerConsole): void {
+  acknowledge(site.distribution, [
+    {
+      id: 'AwsSolutions-CFR1',
+      reason: 'The console and API serve teams wherever they work; who may act is decided by sign-in and roles (SPEC.md §5), not by country.',
+    },
+    {
+      id: 'AwsSolutions-CFR2',
+      reason:
+        'No WAF web ACL by default (it costs a monthly fee per ACL and rule): the API limits requests per organization and ' +
+        'sign-ins per email and client address itself (README, Security). A deployment that wants WAF attaches one to the distribution.',
+    },
+    {
+      id: 'AwsSolutions-CFR4',
+      reason:
+        'Without a custom domain the distribution uses the *.cloudfront.net certificate, whose viewer TLS policy CloudFront fixes ' +
+        '(TLSv1 allowed for old clients); the session cookie is HttpOnly and the API refuses plain HTTP. A custom domain with ' +
+        'minimumProtocolVersion TLSv1.2_2021 removes this.',
+    },
+  ]);
+  // BucketDeployment's copy function is one singleton per stack, made and versioned by aws-cdk-lib.
+  const copier = Stack.of(site).node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+  if (!copier) throw new Error('the console deployment function was not found (aws-cdk-lib changed its id?)');
+  const bucketArn = `<${logicalId(site.bucket)}.Arn>/*`;
+  const deploySteps = 'runs only during cdk deploy, to copy the console\'s built files from the CDK asset bucket into the console bucket';
+  acknowledge(copier, [
+    { id: 'AwsSolutions-L1', reason: `aws-cdk-lib's BucketDeployment picks this function's runtime; it ${deploySteps}.` },
+    {
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      reason: `The managed policy only lets the function write its own CloudWatch logs; it ${deploySteps}.`,
+    },
+    ...['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'].map((action) => ({
+      id: `AwsSolutions-IAM5[Action::${action}]`,
+      reason: `grantRead/grantReadWrite of the asset and console buckets (${action}); the function ${deploySteps}.`,
+    })),
+    { id: `AwsSolutions-IAM5[Resource::${bucketArn}]`, reason: `Every object of the console bucket, which holds nothing but the console; the function ${deploySteps}.` },
+    {
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]',
+      reason: `Read access to the CDK bootstrap asset bucket, where cdk deploy uploads the console's files; the function ${deploySteps}.`,
+    },
+    {
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: `cloudfront:CreateInvalidation and GetInvalidation, which take no resource-level permission; the function invalidates index.html after it ${deploySteps}.`,
     },
   ]);
 }
@@ -129,4 +180,8 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
     case 'identity':
       return [];
   }
+}
+
+function logicalId(construct: IConstruct): string {
+  return Stack.of(construct).getLogicalId(construct.node.defaultChild as CfnElement);
 }

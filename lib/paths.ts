@@ -11,3 +11,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The default `lambdas/` directory: `http/<handler>.ts` and `workers/<handler>.ts` live below it. */
 export const LAMBDAS_DIR = join(PROJECT_ROOT, 'lambdas');
+
+/** The built web console (`npm ci` builds it: the console workspace's prepare). */
+export const CONSOLE_DIST = join(PROJECT_ROOT, 'console', 'dist');

@@ -4,7 +4,8 @@
  * handler"). It matches the request against the route table (lambdas/routes/routes.ts) with the
  * same matcher the not-found handler uses, invokes the route's handler module in-process and
  * writes back its structured result. Requests no route takes go to the `$default` handler
- * (`notFoundHandler`), as in the deployed HTTP API.
+ * (`notFoundHandler`), as in the deployed HTTP API. GET and HEAD outside the API's prefixes
+ * serve the web console (local/console-assets.ts).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { routeMatcher } from '../lambdas/routes/route-match.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { toApiGatewayEvent } from './apigw-event.js';
+import { serveConsole } from './console-assets.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -24,6 +26,8 @@ export interface HttpServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /** The built console to serve outside the API's paths (default console/dist; local/console-assets.ts). */
+  consoleDir?: string;
 }
 
 export interface LocalHttpServer {
@@ -109,6 +113,14 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The console shares the origin with the API, as behind CloudFront (lib/console.ts).
+    try {
+      if (await serveConsole(req, res, options.consoleDir)) return;
+    } catch (error) {
+      logError('console asset failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500).end();
+      return;
+    }
     const requestId = randomUUID();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';

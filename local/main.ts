@@ -135,6 +135,7 @@ async function main(): Promise<void> {
     `ledger: ${args.memory ? `in memory, nothing kept (scratch ${stack.storageDir})` : `data in ${dataDir}`}; DynamoDB Local ${stack.dynamoEndpoint}, s3rver ${stack.s3Endpoint}\n`,
   );
   if (stack.devOAuth) process.stderr.write(DEV_OAUTH_WARNING);
+  process.stderr.write(`ledger: console on ${stack.url}/ (API under /v1, /api and /.well-known)\n`);
   process.stdout.write(`ledger listening on ${stack.url}\n`);
 }
 

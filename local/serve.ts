@@ -19,6 +19,8 @@ export interface ServeOptions {
   /** Interval of the schedule timer (LEDGER_EPOCH_MS). */
   epochMs: number;
   queueWorkers?: QueueWorkersOptions;
+  /** The built console to serve (default console/dist; local/console-assets.ts). */
+  consoleDir?: string;
   /** Where the stream poller keeps its checkpoints; in memory when omitted. */
   checkpoints?: CheckpointStore;
 }
@@ -51,7 +53,7 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
   const schedule = startSchedule(workerList, options.epochMs);
   let http;
   try {
-    http = await startHttpServer({ port: options.port });
+    http = await startHttpServer({ port: options.port, ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}) });
   } catch (error) {
     await schedule.stop();
     await stream.stop();

@@ -6,9 +6,12 @@
  * same bytes, so decoding here accepts exactly one spelling: the one the encoder emits.
  */
 import { Buffer } from 'node:buffer';
-import { Base64urlError } from './errors.js';
+import { isStrictB64u, strictB64uDecode, type RawB64u } from './b64ustrict.js';
 
-const ALPHABET = /^[A-Za-z0-9_-]*$/;
+const RAW: RawB64u = {
+  decode: (text) => Buffer.from(text, 'base64url'),
+  encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url'),
+};
 
 /**
  * Encode bytes as base64url without padding (RFC 4648 §5, PROTOCOL.md `b64u`).
@@ -17,7 +20,7 @@ const ALPHABET = /^[A-Za-z0-9_-]*$/;
  * b64uEncode(new Uint8Array([0xfb, 0xff])); // '-_8'
  */
 export function b64uEncode(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+  return RAW.encode(bytes);
 }
 
 /**
@@ -31,21 +34,8 @@ export function b64uEncode(bytes: Uint8Array): string {
  * b64uDecode('-_9');  // throws Base64urlError (non-canonical trailing bits)
  */
 export function b64uDecode(text: string): Uint8Array {
-  if (typeof text !== 'string') {
-    throw new Base64urlError('base64url input must be a string');
-  }
-  if (!ALPHABET.test(text)) {
-    throw new Base64urlError('base64url text contains a character outside [A-Za-z0-9_-]');
-  }
-  if (text.length % 4 === 1) {
-    throw new Base64urlError('base64url text has an impossible length');
-  }
-  const decoded = Buffer.from(text, 'base64url');
-  if (decoded.toString('base64url') !== text) {
-    throw new Base64urlError('base64url text has non-canonical trailing bits');
-  }
   // Copy out: Buffer.from(string) may hand back a view into Node's shared pool.
-  return new Uint8Array(decoded);
+  return new Uint8Array(strictB64uDecode(text, RAW));
 }
 
 /**
@@ -58,13 +48,5 @@ export function b64uDecode(text: string): Uint8Array {
  * isB64u('AA==');                                           // false
  */
 export function isB64u(text: unknown, byteLength?: number): text is string {
-  if (typeof text !== 'string') return false;
-  // Unpadded length is fixed by the byte length: reject cheaply before decoding.
-  if (byteLength !== undefined && text.length !== Math.ceil((byteLength * 4) / 3)) return false;
-  try {
-    const bytes = b64uDecode(text);
-    return byteLength === undefined || bytes.length === byteLength;
-  } catch {
-    return false;
-  }
+  return isStrictB64u(text, byteLength, b64uDecode);
 }

@@ -1,6 +1,6 @@
 // Guards the package's own rules: pure (node:crypto / node:buffer, plus hash-wasm, asn1js and
 // @noble/curves (Ed25519 point decoding), which run in a browser too, each in the one file
-// that wraps it), NodeNext-style
+// that wraps it; the browser twins in src/browser/ use @noble instead of node:), NodeNext-style
 // relative imports, every exported function documented with an example, stable API names.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,9 @@ const srcDir = new URL('../src/', import.meta.url);
 const files = readdirSync(srcDir).filter((f) => f.endsWith('.ts'));
 /** The only third-party imports: each library behind one file, so a browser build swaps nothing else. */
 const WRAPPED_LIBRARIES: Record<string, string[]> = { 'resumablesha256.ts': ['hash-wasm'], 'timestamptoken.ts': ['asn1js'], 'curve.ts': ['@noble/curves/ed25519.js'] };
+/** The browser twins (browser-plugin.ts): no node: at all, @noble instead, siblings and the shared modules above them. */
+const browserDir = new URL('../src/browser/', import.meta.url);
+const BROWSER_LIBRARIES: Record<string, string[]> = { 'hash.ts': ['@noble/hashes/sha2.js'], 'ed25519.ts': ['@noble/curves/ed25519.js', '@noble/hashes/sha2.js'] };
 
 describe('package rules', () => {
   for (const file of files) {
@@ -30,6 +33,16 @@ describe('package rules', () => {
         const before = text.slice(0, m.index);
         const doc = before.slice(before.lastIndexOf('/**'));
         expect(doc.includes('*/') && doc.includes('@example'), `${file}: ${m[1]}`).toBe(true);
+      }
+    });
+  }
+
+  for (const file of readdirSync(browserDir).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(new URL(file, browserDir), 'utf8');
+    it(`browser/${file} imports no node: module, only @noble, siblings and shared modules`, () => {
+      const specifiers = [...text.matchAll(/(?:import|export)[^'";]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
+      for (const s of specifiers) {
+        expect((BROWSER_LIBRARIES[file] ?? []).includes(s) || /^\.\.?\/[a-z0-9]+\.js$/.test(s), `browser/${file}: ${s}`).toBe(true);
       }
     });
   }

@@ -42,6 +42,12 @@ async function consent(url: string, email: string, name = 'Social Person'): Prom
   return redirect.headers.get('location')!;
 }
 
+describe('GET /api/auth/providers', () => {
+  it('lists google and github while the development sign-in stands in for them', async () => {
+    expect((await call('GET', '/api/auth/providers')).json).toEqual({ social: ['google', 'github'] });
+  });
+});
+
 describe('social sign-in through the development provider', () => {
   it.each(['google', 'github'] as const)('%s: creates the user and a session, sets the cookie and redirects to callbackURL', async (provider) => {
     const { url, stateCookie } = await startSignIn(provider);

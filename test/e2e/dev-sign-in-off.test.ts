@@ -12,6 +12,10 @@ const call = stack.call;
 
 
 describe('without LEDGER_DEV_OAUTH=1', () => {
+  it('lists no social provider, so a sign-in page shows no social buttons', async () => {
+    expect((await call('GET', '/api/auth/providers')).json).toEqual({ social: [] });
+  });
+
   it('refuses social sign-in and hides the development provider', async () => {
     const started = await call('POST', '/api/auth/sign-in/social', { body: { provider: 'google', callbackURL: `${stack.baseUrl}/app` } });
     expect(started.status).toBe(400);

@@ -1,6 +1,6 @@
 // SPEC.md §7: a POST (or PATCH) with broken JSON to ANY route, or a body
 // with a non-JSON content type, gets the SPEC.md §7 envelope with VALIDATION_ERROR 400; any
-// unknown path gets NOT_FOUND 404. Covers every route of the table, including ones added later.
+// unknown path gets NOT_FOUND 404 (GET outside /v1, /api and /.well-known is the console, console-serving.test.ts). Covers every route of the table, including ones added later.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList } from '../../lambdas/routes/routes.js';
@@ -61,8 +61,8 @@ describe('every route with a body', () => {
 
 describe('unknown paths and methods', () => {
   it.each([
-    ['GET', '/'],
-    ['GET', '/v2/health'],
+    ['GET', '/v1/health/nope'],
+    ['GET', '/v1'],
     ['POST', '/v1/does-not-exist'],
     ['DELETE', '/v1/health'],
     ['PUT', '/v1/operations'],

@@ -125,8 +125,9 @@ describe('npm start (local/main.ts)', () => {
     // The development sign-in signs in as anyone: it is announced loudly (README, Security).
     expect(await eventually(() => /WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON/.test(runner.stderr()), 2_000)).toBe(true);
 
-    // An unknown path reaches the $default (not-found) handler.
-    const response = await fetch(`${runner.url}/no/such/path`);
+    // The console is announced, and an unknown API path reaches the $default (not-found) handler.
+    expect(runner.stderr()).toContain(`ledger: console on ${runner.url}/`);
+    const response = await fetch(`${runner.url}/v1/no/such/path`);
     expect(response.status).toBe(404);
     const body = (await response.json()) as { error: { code: string; request_id: string } };
     expect(body.error.code).toBe('NOT_FOUND');

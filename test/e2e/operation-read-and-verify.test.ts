@@ -3,7 +3,7 @@
 // check turns false when the stored data it covers is altered behind the service's back.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalize } from '@agent-ledger/protocol';
+import { canonicalize, verifyReceipt } from '@agent-ledger/protocol';
 import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
 import { config } from '../../lambdas/config.js';
 import { dynamo } from '../../lambdas/store/clients.js';
@@ -52,7 +52,7 @@ async function setRowAttribute(operationId: string, name: string, value: string)
 describe('GET /v1/operations/:id', () => {
   it('returns the SPEC.md §2.2 row, the receipt reference and the payload', async () => {
     const { first, agentId } = await twoOperations();
-    expect(Object.keys(first).sort()).toEqual(['operation', 'payload', 'receipt']);
+    expect(Object.keys(first).sort()).toEqual(['operation', 'payload', 'previous_operation_id', 'receipt', 'signed_receipt']);
     expect(first.operation).toMatchObject({ agent_id: agentId, org_id: orgId, seq_no: 1, subject: '{"id":"acme/app","kind":"repository"}', action: '{"verb":"run"}' });
     expect(Object.keys(first.operation)).toHaveLength(17);
     expect(first.receipt).toEqual({
@@ -63,6 +63,21 @@ describe('GET /v1/operations/:id', () => {
       created_at: expect.any(Number),
     });
     expect(first.payload).toEqual({ step: 1, secret: 'pii' });
+  });
+
+  it('carries what an outside verifier needs: the signed receipt as stored and the predecessor’s id', async () => {
+    const { first, second } = await twoOperations();
+    const jwks = (await api('GET', '/.well-known/service/jwks.json')).body;
+    expect(verifyReceipt(first.signed_receipt, jwks)).toBe(true);
+    expect(first.signed_receipt).toMatchObject({ operation_id: first.operation.operation_id, seq_no: 1, chain_hash: first.operation.chain_hash });
+    expect(first.previous_operation_id).toBeNull();
+    expect(second.previous_operation_id).toBe(first.operation.operation_id);
+    // Tampered evidence is shown as stored, so the verifier sees it fail: another receipt's hash.
+    const tampered = { ...first.signed_receipt, receipt_hash: second.signed_receipt.receipt_hash };
+    await tamperReceipt(orgId, first.operation.operation_id, tampered);
+    const again = (await api('GET', `/v1/operations/${first.operation.operation_id}`)).body;
+    expect(again.signed_receipt).toEqual(tampered);
+    expect(verifyReceipt(again.signed_receipt, jwks)).toBe(false);
   });
 });
 

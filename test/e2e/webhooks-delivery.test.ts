@@ -22,12 +22,14 @@ const MINUTE = 60_000;
 let receiver: WebhookReceiver;
 let owner: Api;
 let orgId: string;
+let ownerId: string;
 
 beforeAll(async () => {
   receiver = await startReceiver();
   const org = await stack.org('org_owner');
   orgId = org.orgId;
   owner = org.api.org_owner;
+  ownerId = org.users.org_owner.userId;
 });
 afterAll(() => receiver?.close());
 
@@ -256,6 +258,31 @@ describe('test, isolation, management', () => {
     const ping = to('/ping')(receiver.received).at(-1)!;
     expect(bodyOf(ping)).toMatchObject({ event: 'ping', delivery_id: res.body.delivery.delivery_id, org_id: orgId, data: { webhook_id: webhookId } });
     expect(signatureValid(SECRET, ping)).toBe(true);
+  });
+
+  it('an admin disables a webhook: it gets nothing, until enabled again; both are admin events with the admin as actor', async () => {
+    const webhookId = await registerWebhook('/paused', ['agent.status_changed']);
+    const chain = await newAgent();
+    const disabled = await owner('PATCH', `/v1/webhooks/${webhookId}`, { status: 'disabled' });
+    expect(disabled.status, JSON.stringify(disabled.body)).toBe(200);
+    expect(disabled.body.webhook).toMatchObject({ webhook_id: webhookId, status: 'disabled' });
+    expect((await owner('PATCH', `/v1/webhooks/${webhookId}`, { status: 'disabled' })).body.webhook.status).toBe('disabled');
+    expect((await owner('POST', `/v1/agents/${chain.agentId}/freeze`, { reason: 'while paused' })).status).toBe(200);
+    await stack.queue.idle();
+    expect(to('/paused')(receiver.received)).toEqual([]);
+    expect((await deliveryLog(webhookId)).deliveries).toEqual([]);
+
+    expect((await owner('PATCH', `/v1/webhooks/${webhookId}`, { status: 'active' })).body.webhook.status).toBe('active');
+    expect((await owner('POST', `/v1/agents/${chain.agentId}/unfreeze`, { reason: 'resumed' })).status).toBe(200);
+    await receiver.waitFor((all) => to('/paused')(all).length === 1);
+    expect(bodyOf(to('/paused')(receiver.received)[0]!).data).toMatchObject({ agent_id: chain.agentId, reason: 'resumed' });
+    const events = (await owner('GET', '/v1/admin/events?limit=100')).body.events.filter((event: Loose) => event.target_id === webhookId);
+    // Newest first; the second PATCH to disabled changed nothing and logged nothing.
+    expect(events.map((event: Loose) => [event.action, event.actor])).toEqual([
+      ['webhook.enable', ownerId],
+      ['webhook.disable', ownerId],
+      ['webhook.register', ownerId],
+    ]);
   });
 
   it('an endpoint that hangs does not delay the others', async () => {

@@ -145,7 +145,7 @@ describe('bad input', () => {
     const missingDelivery = await owner('POST', `/v1/webhooks/${webhookId}/deliveries/${randomUUID()}/redeliver`);
     expect(missingDelivery.body.error.code).toBe('NOT_FOUND');
     expectValidationError(await owner('POST', `/v1/webhooks/${webhookId}/deliveries/nope/redeliver`));
-    expectValidationError(await owner('PATCH', `/v1/webhooks/${webhookId}`, { status: 'disabled' }));
+    expectValidationError(await owner('PATCH', `/v1/webhooks/${webhookId}`, { status: 'paused' }));
     expectValidationError(await owner('PATCH', `/v1/webhooks/${webhookId}`, {}));
     expectValidationError(await owner('GET', `/v1/webhooks/${webhookId}/deliveries?limit=0`));
     expectValidationError(await owner('GET', `/v1/webhooks/${webhookId}/deliveries?limit=101`));
@@ -160,6 +160,7 @@ describe('tenancy', () => {
     for (const [method, path, body] of [
       ['GET', `/v1/webhooks/${webhookId}`],
       ['PATCH', `/v1/webhooks/${webhookId}`, { status: 'active' }],
+      ['PATCH', `/v1/webhooks/${webhookId}`, { status: 'disabled' }],
       ['DELETE', `/v1/webhooks/${webhookId}`],
       ['POST', `/v1/webhooks/${webhookId}/test`],
       ['GET', `/v1/webhooks/${webhookId}/deliveries`],
@@ -170,7 +171,7 @@ describe('tenancy', () => {
       expect(JSON.stringify(res.body)).not.toContain('hooks.example.test');
     }
     expect((await outsider('GET', '/v1/webhooks')).body.webhooks.map((w: Loose) => w.webhook_id)).not.toContain(webhookId);
-    expect((await owner('GET', `/v1/webhooks/${webhookId}`)).status).toBe(200);
+    expect((await owner('GET', `/v1/webhooks/${webhookId}`)).body.webhook.status).toBe('active');
   });
 
   it("an organization's events never reach another organization's webhook", async () => {

@@ -81,6 +81,7 @@ describe('functions', () => {
   it("gives exactly the routes that use 'identity' the pool's variables, which config.ts accepts", () => {
     const identityRoutes = routeList.filter((spec) => spec.uses.includes('identity'));
     expect(identityRoutes.map((spec) => spec.id).sort()).toEqual([
+      'AuthProviders',
       'SendVerificationEmail',
       'SignInEmail',
       'SignInSocial',

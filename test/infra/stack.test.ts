@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { App, type NestedStack, Stack, Validations } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,14 +171,15 @@ describe('functions', () => {
     }
   });
 
-  it('builds links on the API URL (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
+  it('builds links on the console distribution (LEDGER_PUBLIC_URL), the custom domain when context publicUrl names one', () => {
     const variables = (stack: Synthesized) => {
       const fn = stack.stack.api.routes.find((candidate) => candidate.spec.id === routes.signUp.id)!.function.function;
       return inRootTerms(fn, resourceOf(fn).Properties.Environment.Variables as Record<string, unknown>);
     };
-    const apiUrl = JSON.stringify(variables(synth).LEDGER_PUBLIC_URL);
-    expect(apiUrl).toContain(logicalId(synth.stack.api.httpApi));
-    expect(apiUrl).toContain('execute-api');
+    // The console's CloudFront origin also carries the API (lib/console.ts), so mailed links open the console.
+    const publicUrl = JSON.stringify(variables(synth).LEDGER_PUBLIC_URL);
+    expect(publicUrl).toMatch(/Distribution[^"]*DomainName/);
+    expect(publicUrl).not.toContain('execute-api');
     const custom = synthesize({ lambdasDir: stubs.dir, routes: [routes.signUp], workers: [] }, { publicUrl: 'https://ledger.example.com/' });
     expect(variables(custom).LEDGER_PUBLIC_URL).toBe('https://ledger.example.com');
   });
@@ -245,9 +246,9 @@ describe('http api', () => {
     expect(resourceOf(variant.stack.api.stage).Properties.RouteSettings).toBeUndefined();
   });
 
-  it('outputs the API URL, the table and bucket names, the alarm topic and the dashboard', () => {
+  it('outputs the console URL, the API URL, the table and bucket names, the alarm topic and the dashboard', () => {
     expect(Object.keys(synth.template.toJSON().Outputs).sort()).toEqual(
-      ['AlarmTopicArn', 'AnchorsBucketName', 'ApiUrl', 'DashboardName', 'DataBucketName', 'TableName'].sort(),
+      ['AlarmTopicArn', 'AnchorsBucketName', 'ApiUrl', 'ConsoleUrl', 'DashboardName', 'DataBucketName', 'TableName'].sort(),
     );
   });
 });
@@ -291,27 +292,31 @@ describe('data', () => {
   });
 
   it('keeps every bucket private, encrypted, retained and TLS-only', () => {
-    const buckets = ofType('AWS::S3::Bucket');
-    expect(buckets).toHaveLength(3);
-    const policies = ofType('AWS::S3::BucketPolicy');
-    for (const [id, bucket] of buckets) {
-      expect(bucket.DeletionPolicy, id).toBe('Retain');
-      expect(bucket.Properties.PublicAccessBlockConfiguration, id).toEqual({
-        BlockPublicAcls: true,
-        BlockPublicPolicy: true,
-        IgnorePublicAcls: true,
-        RestrictPublicBuckets: true,
-      });
-      expect(bucket.Properties.BucketEncryption, id).toBeDefined();
-      const policy = policies.find(([, candidate]) => candidate.Properties.Bucket.Ref === id);
-      expect(policy?.[1].Properties.PolicyDocument.Statement, id).toContainEqual(
-        expect.objectContaining({
-          Effect: 'Deny',
-          Action: 's3:*',
-          Principal: { AWS: '*' },
-          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-        }),
-      );
+    // data, anchors and access logs here; the console's site and CloudFront logs in its nested stack (lib/console.ts).
+    const stacks = [resources, Template.fromStack(synth.stack.console).toJSON().Resources as Record<string, CfnResource>];
+    const buckets = stacks.map((all) => Object.entries(all).filter(([, resource]) => resource.Type === 'AWS::S3::Bucket'));
+    expect(buckets.map((list) => list.length)).toEqual([3, 2]);
+    for (const [index, all] of stacks.entries()) {
+      const policies = Object.entries(all).filter(([, resource]) => resource.Type === 'AWS::S3::BucketPolicy');
+      for (const [id, bucket] of buckets[index]!) {
+        expect(bucket.DeletionPolicy, id).toBe('Retain');
+        expect(bucket.Properties.PublicAccessBlockConfiguration, id).toEqual({
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        });
+        expect(bucket.Properties.BucketEncryption, id).toBeDefined();
+        const policy = policies.find(([, candidate]) => candidate.Properties.Bucket.Ref === id);
+        expect(policy?.[1].Properties.PolicyDocument.Statement, id).toContainEqual(
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        );
+      }
     }
   });
 

@@ -46,6 +46,10 @@ export class StubLambdas {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, 'export const handler = async () => undefined;\n');
     }
+    // A built console for lib/console.ts to deploy (synthesize passes it as consoleDir).
+    mkdirSync(join(this.dir, 'console-dist', 'assets'), { recursive: true });
+    writeFileSync(join(this.dir, 'console-dist', 'index.html'), '<!doctype html><title>console</title>\n');
+    writeFileSync(join(this.dir, 'console-dist', 'assets', 'index-stub.js'), '\n');
   }
 
   remove(): void {
@@ -71,7 +75,7 @@ export function synthesize(
 ): Synthesized {
   // Synthesize into the stub directory (removed after the tests) rather than a fresh temp dir per app.
   const app = new App({ context: cdkContext(context), outdir: mkdtempSync(join(props.lambdasDir, 'cdk.out-')) });
-  const stack = new LedgerStack(app, 'AgentLedger', props);
+  const stack = new LedgerStack(app, 'AgentLedger', { consoleDir: join(props.lambdasDir, 'console-dist'), ...props });
   if (!options.keepWarnings) Annotations.of(stack.identity.userPool).acknowledgeWarning(DEFAULT_SENDER_WARNING_ID);
   return { app, stack, template: templateOf(stack) };
 }

@@ -37,6 +37,8 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Visibility timeout of the queue workers; default each worker's timeout. Short values make retry tests quick. */
   visibilityTimeoutMs?: number;
+  /** The built console the server serves (default console/dist). */
+  consoleDir?: string;
   /** Where the stream poller keeps its checkpoints (a test that restarts the forwarder shares them); in memory by default. */
   checkpoints?: CheckpointStore;
 }
@@ -90,6 +92,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         port: 0,
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
+        ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
         ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       });
     } catch (error) {

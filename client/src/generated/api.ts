@@ -184,6 +184,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The social sign-in providers that are configured (google, github); empty when none is.
+         * @description Auth: public.
+         */
+        get: operations["AuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/callback/{provider}": {
         parameters: {
             query?: never;
@@ -1058,7 +1078,7 @@ export type paths = {
         options?: never;
         head?: never;
         /**
-         * Enables a webhook the service disabled after every delivery failed for 3 days: {status: "active"}. Admin event webhook.enable.
+         * {status: "disabled"} stops deliveries (pending retries end failed, unsent); {status: "active"} enables the webhook again, also after the service disabled it because every delivery failed for 3 days. Admin event webhook.disable or webhook.enable.
          * @description Roles: org_owner, security_admin.
          */
         patch: operations["UpdateWebhook"];
@@ -1947,6 +1967,37 @@ export interface operations {
                         url: string;
                         /** @constant */
                         redirect: true;
+                    };
+                };
+            };
+            /** @description Error (SPEC.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    AuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        social: ("google" | "github")[];
                     };
                 };
             };
@@ -3427,6 +3478,11 @@ export interface operations {
                             store_receipt_key: string;
                             created_at: number;
                         } | null;
+                        /** @description The stored signed receipt (SPEC.md §2.3), as stored. */
+                        signed_receipt: {
+                            [key: string]: unknown;
+                        } | null;
+                        previous_operation_id: string | null;
                         payload?: {
                             [key: string]: unknown;
                         } | string | null;
@@ -3914,8 +3970,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @constant */
-                    status: "active";
+                    /** @enum {string} */
+                    status: "active" | "disabled";
                 };
             };
         };

@@ -7,7 +7,8 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { chainHash, GENESIS, type Jwk, type OperationRecord, type Receipt } from '@agent-ledger/protocol/core';
-import type { components, operations } from '../generated/api.js';
+import type { components } from '../generated/api.js';
+import type { RequestOf, ResponseOf } from './api-shapes.js';
 import { isApiError, LedgerApiError, LedgerTransportError } from './errors.js';
 import type { CreateExportInput, ExportDetail, ExportJob } from './exports.js';
 import { download, jsonBody, send } from './http.js';
@@ -15,17 +16,7 @@ import { backoffMs, DEFAULT_RETRY, sleep, type RetryPolicy } from './retry.js';
 import { signOperation } from './sign.js';
 
 export type Schemas = components['schemas'];
-type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
-/** The JSON body of an operation's success answer (200 or 201). */
-export type ResponseOf<Op extends keyof operations> = operations[Op]['responses'] extends infer R
-  ? 200 extends keyof R
-    ? JsonOf<R[200]>
-    : 201 extends keyof R
-      ? JsonOf<R[201]>
-      : never
-  : never;
-/** The JSON request body of an operation. */
-export type RequestOf<Op extends keyof operations> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+export type { RequestOf, ResponseOf };
 
 export type Agent = Schemas['Agent'];
 export type AgentDetail = ResponseOf<'GetAgent'>;

@@ -2,7 +2,11 @@
  * GET /v1/operations/:operation_id (SPEC.md §4.5): the stored row (§2.2), the stored receipt
  * reference (§2.3) and the payload when it is stored. Every committed row has its receipt
  * (signed before the commit, docs/STORAGE.md); `receipt` is null only for a row written by
- * an earlier version whose receipt was never completed.
+ * an earlier version whose receipt was never completed. Beyond SPEC.md, for a verifier that
+ * trusts nothing the server concludes (the console checks in the browser): the signed receipt
+ * as stored (`signed_receipt`, §2.3; null when none is stored or it is not a JSON object) and
+ * `previous_operation_id`, the agent's record at seq_no − 1 (null for the first), whose
+ * chain_hash this record's prev_chain_hash must equal.
  */
 import type { OrgCaller } from '../auth/caller.js';
 import { findVisibleOperation } from './find-operation.js';
@@ -20,6 +24,10 @@ function parsePayload(text: string): { payload?: Payload } {
   }
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export async function readOperationWithReceipt(caller: OrgCaller, operationId: string) {
   const found = await findVisibleOperation(caller, operationId);
   const { row, payloadText, receipt } = await loadEvidence(found);
@@ -34,6 +42,8 @@ export async function readOperationWithReceipt(caller: OrgCaller, operationId: s
             store_receipt_key: receiptKeyOf(row),
             created_at: row.receipt_created_at ?? row.created_at,
           },
+    signed_receipt: isObject(receipt) ? receipt : null,
+    previous_operation_id: row.prev_operation_id ?? null,
     // Absent once erased (PROTOCOL.md: a payload can be erased while everything still verifies).
     ...(payloadText === null ? {} : parsePayload(payloadText)),
   };

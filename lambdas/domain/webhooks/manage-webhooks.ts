@@ -1,11 +1,11 @@
 /**
- * Registering, reading, deleting and re-enabling webhooks (SPEC.md §4.9, §2.12; README,
+ * Registering, reading, deleting, disabling and enabling webhooks (SPEC.md §4.9, §2.12; README,
  * Webhooks). A webhook of another organization is as missing as one that never existed:
  * every read and change is keyed by the caller's organization.
  */
 import { randomUUID } from 'node:crypto';
 import { adminEventPut } from '../../store/admin-events.js';
-import { changeWebhookStatus, createWebhook, deleteWebhook, getWebhook, listWebhooks, type WebhookItem } from '../../store/webhooks.js';
+import { changeWebhookStatus, createWebhook, deleteWebhook, getWebhook, listWebhooks, type WebhookItem, type WebhookStatus } from '../../store/webhooks.js';
 import { conflict, LedgerError, notFound } from '../../shared/errors.js';
 import type { OrgCaller } from '../auth/caller.js';
 import type { EventType } from '../events.js';
@@ -85,21 +85,29 @@ export async function removeWebhook(caller: OrgCaller, webhookId: string, now = 
 }
 
 /**
- * PATCH {status: "active"}: enables a webhook the service disabled (README, Webhooks: all
- * deliveries failed for 3 days); admin event webhook.enable. Enabling an active webhook
- * changes nothing and answers it as it is.
+ * PATCH {status}: "disabled" stops deliveries to a webhook (its pending retries are marked
+ * failed unsent, like those of one the service disabled after 3 days of failures), "active"
+ * enables it again (README, Webhooks); admin event webhook.disable or webhook.enable. Asking
+ * for the status a webhook has changes nothing and answers it as it is.
  */
-export async function enableWebhook(caller: OrgCaller, webhookId: string, now = Date.now()): Promise<WebhookView> {
+export async function setWebhookStatus(caller: OrgCaller, webhookId: string, to: WebhookStatus, now = Date.now()): Promise<WebhookView> {
   const item = await findWebhook(caller, webhookId);
-  if (item.status === 'active') return webhookView(item);
+  if (item.status === to) return webhookView(item);
   const changed = await changeWebhookStatus({
     orgId: caller.orgId,
     webhookId,
-    from: 'disabled',
-    to: 'active',
+    from: item.status,
+    to,
     now,
-    event: adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'webhook.enable', targetType: 'webhook', targetId: webhookId, now }),
+    event: adminEventPut({
+      orgId: caller.orgId,
+      actor: caller.userId,
+      action: to === 'active' ? 'webhook.enable' : 'webhook.disable',
+      targetType: 'webhook',
+      targetId: webhookId,
+      now,
+    }),
   });
   if (!changed) return webhookView(await findWebhook(caller, webhookId));
-  return webhookView({ ...item, status: 'active', updated_at: now });
+  return webhookView({ ...item, status: to, updated_at: now });
 }

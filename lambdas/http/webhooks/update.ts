@@ -1,8 +1,8 @@
-/** PATCH /v1/webhooks/:webhook_id {status: "active"} (README, Webhooks): enables a disabled webhook. */
-import { enableWebhook } from '../../domain/webhooks/manage-webhooks.js';
+/** PATCH /v1/webhooks/:webhook_id {status: "active" | "disabled"} (README, Webhooks): enables or disables a webhook. */
+import { setWebhookStatus } from '../../domain/webhooks/manage-webhooks.js';
 import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';
 
-export const handler = defineHandler(webhookRoutes.updateWebhook, async ({ caller, params }) => ({
-  body: { webhook: await enableWebhook(caller, params.webhook_id) },
+export const handler = defineHandler(webhookRoutes.updateWebhook, async ({ caller, params, body }) => ({
+  body: { webhook: await setWebhookStatus(caller, params.webhook_id, body.status) },
 }));

@@ -8,6 +8,7 @@ import { route } from '../route-spec.js';
 import {
   apiTokenBody,
   apiTokenResponse,
+  authProvidersResponse,
   callbackParams,
   callbackQuery,
   devAuthorizeQuery,
@@ -87,6 +88,16 @@ export const authRoutes = {
     request: { body: socialSignInBody },
     response: { status: 200, body: socialSignInResponse },
     uses: ['table:write', 'identity'],
+  }),
+  authProviders: route({
+    id: 'AuthProviders',
+    method: 'GET',
+    path: '/api/auth/providers',
+    handler: 'auth/providers',
+    auth: 'public',
+    summary: 'The social sign-in providers that are configured (google, github); empty when none is.',
+    response: { status: 200, body: authProvidersResponse },
+    uses: ['identity'],
   }),
   socialCallback: route({
     id: 'SocialCallback',

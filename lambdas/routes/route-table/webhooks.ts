@@ -61,7 +61,9 @@ export const webhookRoutes = {
     path: '/v1/webhooks/{webhook_id}',
     handler: 'webhooks/update',
     auth: ADMINS,
-    summary: 'Enables a webhook the service disabled after every delivery failed for 3 days: {status: "active"}. Admin event webhook.enable.',
+    summary:
+      '{status: "disabled"} stops deliveries (pending retries end failed, unsent); {status: "active"} enables the webhook again, ' +
+      'also after the service disabled it because every delivery failed for 3 days. Admin event webhook.disable or webhook.enable.',
     request: { params: webhookParams, body: updateWebhookBody },
     response: { status: 200, body: webhookResponse },
     uses: ['table:write'],

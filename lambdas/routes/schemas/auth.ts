@@ -39,6 +39,8 @@ export const signInResponse = z.object({ redirect: z.literal(false), token: z.st
 
 export const socialSignInBody = z.object({ provider: socialProviderSchema, callbackURL: z.string().min(1).max(2048) });
 export const socialSignInResponse = z.object({ url: z.string(), redirect: z.literal(true) });
+/** Which sign-in buttons a sign-in page should show (the console asks before drawing them). */
+export const authProvidersResponse = z.object({ social: z.array(socialProviderSchema) });
 
 export const callbackParams = z.object({ provider: socialProviderSchema });
 export const callbackQuery = z.object({

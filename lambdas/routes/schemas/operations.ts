@@ -117,6 +117,14 @@ export const submitResponse = z.object({ receipt: receiptSchema });
 export const getOperationResponse = z.object({
   operation: storedOperationSchema,
   receipt: receiptReferenceSchema.nullable(),
+  /**
+   * The signed receipt as stored (SPEC.md §2.3), for verifying it without trusting the
+   * service's verify answer; null while `receipt` is null, or when the stored object is not JSON.
+   * Its members are not checked here: a tampered object is shown as it is, and fails verification.
+   */
+  signed_receipt: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The stored signed receipt (SPEC.md §2.3), as stored.' }),
+  /** The agent's operation at seq_no − 1, whose chain_hash prev_chain_hash must equal; null for the first. */
+  previous_operation_id: z.string().nullable(),
   payload: z.union([jsonObject, z.string(), z.null()]).optional(),
 });
 

@@ -26,8 +26,8 @@ export const registerWebhookBody = z.strictObject({
   secret: z.string().min(16, 'must be 16 to 256 characters').max(256, 'must be 16 to 256 characters'),
 });
 
-/** PATCH: the one change a client makes is enabling a webhook the service disabled. */
-export const updateWebhookBody = z.strictObject({ status: z.literal('active') });
+/** PATCH: the one change a client makes is the status: disabled stops deliveries, active resumes them. */
+export const updateWebhookBody = z.strictObject({ status: z.enum(['active', 'disabled']) });
 
 export const webhookParams = z.strictObject({ webhook_id: z.uuid() });
 export const deliveryParams = z.strictObject({ webhook_id: z.uuid(), delivery_id: z.uuid() });

@@ -1,0 +1,46 @@
+/** The organization's agents (SPEC.md §4.3; roles without read_all see only their assigned ones). */
+import { api, call } from '../api/client.js';
+import { ShortId } from '../components/copy.js';
+import { PageTitle, Status } from '../components/page.js';
+import { Loaded, useResource } from '../components/states.js';
+import { Table } from '../components/table.js';
+import { Time } from '../components/time.js';
+
+export function AgentsPage() {
+  const agents = useResource(() => call(api.GET('/v1/agents')), []);
+  return (
+    <>
+      <PageTitle title="Agents">
+        <button type="button" onClick={agents.reload}>
+          Refresh
+        </button>
+      </PageTitle>
+      <p class="muted">
+        Agents register through the API or <code>npx agent-ledger agent init</code>; their records arrive signed.
+      </p>
+      <Loaded resource={agents} what="agents" isEmpty={(d) => d.agents.length === 0} empty="No agents yet (or none assigned to you).">
+        {(data) => (
+          <Table caption="Agents" columns={['Name', 'Agent id', 'Integration', 'Status', 'Updated']}>
+            {data.agents.map((agent) => (
+              <tr key={agent.agent_id}>
+                <td>
+                  <a href={`/agents/${encodeURIComponent(agent.agent_id)}`}>{agent.display_name}</a>
+                </td>
+                <td>
+                  <ShortId value={agent.agent_id} label="agent id" head={12} />
+                </td>
+                <td>{agent.integration_type}</td>
+                <td>
+                  <Status value={agent.status} />
+                </td>
+                <td>
+                  <Time ms={agent.updated_at} />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The overview: agents by status, operations accepted in the last hour and day (audit query
+ * totals, for the roles that may query), and the last epoch with its anchor.
+ */
+import { api, call } from '../api/client.js';
+import { PageTitle, Status } from '../components/page.js';
+import { ShortId } from '../components/copy.js';
+import { Loaded, useResource } from '../components/states.js';
+import { Time } from '../components/time.js';
+import { useSession } from '../session.js';
+
+const HOUR = 3_600_000;
+
+async function countSince(ms: number): Promise<number> {
+  const now = Date.now();
+  // end_time is exclusive: + 1 counts what arrived in this very millisecond too.
+  const answer = await call(api.POST('/v1/audit/query', { body: { start_time: now - ms, end_time: now + 1, limit: 1 } }));
+  return answer.total_count;
+}
+
+function AgentsByStatus() {
+  const agents = useResource(() => call(api.GET('/v1/agents')), []);
+  return (
+    <section class="tile" aria-labelledby="tile-agents">
+      <h2 id="tile-agents">Agents</h2>
+      <Loaded resource={agents} what="agents" isEmpty={(d) => d.agents.length === 0} empty="No agents registered yet.">
+        {(data) => (
+          <dl class="counts">
+            {(['active', 'frozen', 'revoked'] as const).map((status) => (
+              <div key={status}>
+                <dt>
+                  <Status value={status} />
+                </dt>
+                <dd>{data.agents.filter((agent) => agent.status === status).length}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </Loaded>
+      <a href="/agents">All agents</a>
+    </section>
+  );
+}
+
+function RecentOperations() {
+  const counts = useResource(async () => {
+    const [hour, day] = await Promise.all([countSince(HOUR), countSince(24 * HOUR)]);
+    return { hour, day };
+  }, []);
+  return (
+    <section class="tile" aria-labelledby="tile-ops">
+      <h2 id="tile-ops">Operations</h2>
+      <Loaded resource={counts} what="operation counts">
+        {(data) => (
+          <dl class="counts">
+            <div>
+              <dt>Last hour</dt>
+              <dd>{data.hour}</dd>
+            </div>
+            <div>
+              <dt>Last 24 hours</dt>
+              <dd>{data.day}</dd>
+            </div>
+          </dl>
+        )}
+      </Loaded>
+      <a href="/operations">Query operations</a>
+    </section>
+  );
+}
+
+function LastEpoch() {
+  const last = useResource(async () => {
+    const list = await call(api.GET('/v1/epochs', { params: { query: { limit: 1 } } }));
+    const epoch = list.epochs[0];
+    return epoch ? call(api.GET('/v1/epochs/{epoch_id}', { params: { path: { epoch_id: epoch.epoch_id } } })) : null;
+  }, []);
+  return (
+    <section class="tile" aria-labelledby="tile-epoch">
+      <h2 id="tile-epoch">Last epoch</h2>
+      <Loaded resource={last} what="epochs" isEmpty={(d) => d === null} empty="No epoch sealed yet: operations are anchored every 5 minutes.">
+        {(data) => (
+          <dl class="facts">
+            <dt>Window</dt>
+            <dd>
+              <Time ms={data!.epoch.start_time} /> – <Time ms={data!.epoch.end_time} />
+            </dd>
+            <dt>Operations</dt>
+            <dd>{data!.epoch.leaf_count}</dd>
+            <dt>Merkle root</dt>
+            <dd>
+              <ShortId value={data!.epoch.root_hash} label="root hash" />
+            </dd>
+            <dt>Anchor</dt>
+            <dd>{data!.anchor ? <>RFC 3161 time-stamp of <Time ms={data!.anchor.anchored_at} /></> : <span class="muted">not anchored</span>}</dd>
+          </dl>
+        )}
+      </Loaded>
+      <a href="/epochs">All epochs</a>
+    </section>
+  );
+}
+
+export function OverviewPage() {
+  const { can } = useSession();
+  return (
+    <>
+      <PageTitle title="Overview" />
+      <div class="tiles">
+        {can('GET /v1/agents') && <AgentsByStatus />}
+        {can('POST /v1/audit/query') && <RecentOperations />}
+        {can('GET /v1/epochs') && <LastEpoch />}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The console's build: Preact (JSX through Vite's own transform, no plugin), the protocol
+ * package's browser build (protocol/browser-plugin.ts) and the route table's roles, so each
+ * page shows only what the signed-in role may do with the same rules the server enforces.
+ * `npm ci` builds it (this workspace's `prepare`); the local stack and CloudFront serve dist/.
+ */
+import { defineConfig } from 'vite';
+import { protocolBrowserPlugin } from '@agent-ledger/protocol/browser-plugin';
+import { routeRoles } from './build/route-roles.js';
+
+export default defineConfig({
+  plugins: [protocolBrowserPlugin()],
+  define: { __ROUTE_ROLES__: JSON.stringify(routeRoles()) },
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // A CSP of script-src 'self' (local/console-assets.ts, lib/console.ts): no inline module preload polyfill.
+    modulePreload: { polyfill: false },
+    reportCompressedSize: false,
+  },
+  server: {
+    // `npm run dev -w console` next to `npm start`: the API stays on the local stack.
+    proxy: Object.fromEntries(['/v1', '/api', '/.well-known'].map((prefix) => [prefix, process.env.LEDGER_URL ?? 'http://127.0.0.1:3000'])),
+  },
+});
