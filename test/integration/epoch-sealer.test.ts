@@ -240,10 +240,19 @@ describe('submissions while sealers run (real clock, 300 ms windows)', () => {
   /** Runs the sealer until every window up to `until` is sealed. */
   async function sealThrough(until: number) {
     while (Date.now() < until + windowMs + graceMs) await sleep(50);
-    expect((await sealer(Date.now(), { epochMs: windowMs, graceMs })).errors).toEqual([]);
+    const end = windowStart(until, windowMs) + windowMs;
+    // A run may find the organization's lease held by an overlapping run (a loaded machine
+    // stretches runs) and leave it for later: run again until the organization is sealed past `until`.
+    for (let run = 0; run < 40 && ((await sealedUntil(orgForHttp)) ?? 0) < end; run++) {
+      expect((await sealer(Date.now(), { epochMs: windowMs, graceMs })).errors).toEqual([]);
+      if (((await sealedUntil(orgForHttp)) ?? 0) < end) await sleep(50);
+    }
+    expect(await sealedUntil(orgForHttp)).toBeGreaterThanOrEqual(end);
   }
 
   it('a submission that stalls until its window is sealed is accepted in the open window: never lost, never late', async () => {
+    // The sealer visits organizations with recent activity (run-sealer.ts): give this one some.
+    expect((await (await chain()).submit(admin)).res.status).toBe(200);
     const stalled = await chain();
     const record = stalled.record();
     // Hold this submission's transaction until the window it was received in has been sealed.
