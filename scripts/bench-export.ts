@@ -53,7 +53,13 @@ async function exportAndWait(api: Api, body: Record<string, unknown>): Promise<{
   if (created.status !== 201) throw new Error(`create export: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.export.export_id as string;
   for (;;) {
-    const res = await api('GET', `/v1/exports/${id}`);
+    // The worker runs in this process: a long synchronous stretch of it (the PDF layout) can
+    // outlast a keep-alive connection, so a poll that finds its connection closed asks again.
+    const res = await api('GET', `/v1/exports/${id}`).catch(async (error: unknown) => {
+      if (!(error instanceof TypeError)) throw error;
+      await sleep(100);
+      return api('GET', `/v1/exports/${id}`);
+    });
     if (res.body.export.status === 'done') break;
     if (res.body.export.status === 'failed') throw new Error(`export failed: ${res.body.export.error}`);
     if (performance.now() - started > 20 * 60_000) throw new Error('export still running after 20 minutes');
@@ -126,10 +132,12 @@ async function main(): Promise<void> {
       next.push((await page(one.cursor)).ms);
     }
     if (total !== OPS) throw new Error(`total_count ${total}, expected ${OPS}`);
+    log(`audit query measured (first page p50 ${p50(first).toFixed(0)} ms, raw Query p50 ${p50(raw).toFixed(0)} ms)`);
 
     seeded = 0;
     const json = await withPeakRss(() => exportAndWait(api, { start_time: t0 - 1, end_time: Date.now(), format: 'json' }));
     const jsonReport = verifyExportBundle(json.value.bytes);
+    log(`JSON export measured (${json.value.seconds.toFixed(1)} s, peak RSS ${json.peakMb.toFixed(0)} MB, verifies: ${jsonReport.valid})`);
     // The verification above held this process (and so the in-process server) for seconds:
     // let the server close the keep-alive connections that timed out meanwhile before the
     // client reuses one, or the next request dies with "fetch failed".
