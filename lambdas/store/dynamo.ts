@@ -149,6 +149,16 @@ export async function batchGet<T>(keys: readonly Key[]): Promise<T[]> {
   return (await batchGetRaw(keys)).map((item) => strip<T>(item));
 }
 
+/** Whole items of many keys (`batchGetRaw`), raw, in the order of `keys`; keys without an item are left out. */
+export async function batchGetInOrder(keys: readonly Key[]): Promise<Item[]> {
+  const keyOf = (key: Item) => `${String(key.pk)}\n${String(key.sk)}`;
+  const byKey = new Map<string, Item>((await batchGetRaw(keys)).map((item) => [keyOf(item), item]));
+  return keys.flatMap((key) => {
+    const item = byKey.get(keyOf(key));
+    return item ? [item] : [];
+  });
+}
+
 /** Whether `error` is a single write's failed condition (ConditionalCheckFailedException). */
 export function isConditionFailure(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException || (error as Error | undefined)?.name === 'ConditionalCheckFailedException';

@@ -14,7 +14,7 @@
  * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
  */
 import {
-  batchGetRaw,
+  batchGetInOrder,
   CONDITION_FAILED,
   getItem,
   INDEX_ATTRIBUTES,
@@ -33,9 +33,8 @@ export async function readOperation(orgId: string, operationId: string): Promise
 
 /** Many rows by id (strongly consistent BatchGetItem), in the order of `operationIds`; missing ones left out. */
 export async function readOperations(orgId: string, operationIds: readonly string[]): Promise<OperationItem[]> {
-  const items = await batchGetRaw(operationIds.map((id) => ledgerKeys.operation(orgId, id)));
-  const byId = new Map(items.map((item) => [String(item.operation_id), strip<OperationItem>(item, INDEX_ATTRIBUTES)]));
-  return operationIds.flatMap((id) => byId.get(id) ?? []);
+  const items = await batchGetInOrder(operationIds.map((id) => ledgerKeys.operation(orgId, id)));
+  return items.map((item) => strip<OperationItem>(item, INDEX_ATTRIBUTES));
 }
 
 export async function nonceUsed(orgId: string, agentId: string, nonce: string): Promise<boolean> {

@@ -19,7 +19,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLE_DESIGN } from './table-design.js';
 import { dynamo } from './clients.js';
-import { batchGetRaw, getItem, INDEX_ATTRIBUTES, isConditionFailure, padMs, queryPage, strip, table, type Item } from './dynamo.js';
+import { batchGetInOrder, getItem, INDEX_ATTRIBUTES, isConditionFailure, padMs, queryPage, strip, table, type Item } from './dynamo.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -252,14 +252,9 @@ export async function listDeliveries(
     ScanIndexForward: false,
     Limit: limit + 1,
   });
-  const page = items.slice(0, limit);
-  const found = await batchGetRaw(page.map(({ pk, sk }) => ({ pk, sk })));
-  const byKey = new Map(found.map((item) => [`${String(item.pk)}\n${String(item.sk)}`, item]));
+  const found = await batchGetInOrder(items.slice(0, limit).map(({ pk, sk }) => ({ pk: String(pk), sk: String(sk) })));
   return {
-    deliveries: page.flatMap(({ pk, sk }) => {
-      const item = byKey.get(`${String(pk)}\n${String(sk)}`);
-      return item ? [strip<DeliveryItem>(item, [...INDEX_ATTRIBUTES, TABLE_DESIGN.ttlAttribute])] : [];
-    }),
+    deliveries: found.map((item) => strip<DeliveryItem>(item, [...INDEX_ATTRIBUTES, TABLE_DESIGN.ttlAttribute])),
     more: items.length > limit,
   };
 }
