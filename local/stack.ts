@@ -9,6 +9,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { MemoryQueue } from '../lambdas/adapters/local/memory-queue.js';
 import { parseConfig, resetConfigForTests } from '../lambdas/config.js';
 import { localDynamoClient, startDynamoDbLocal } from './dynamodb-local.js';
 import { createOwnerOnly, prepareDataDir } from './data-dir.js';
@@ -48,6 +49,8 @@ export interface LocalStack {
   devOAuth: boolean;
   /** Resolves once every event committed so far is on the events queue (the stream poller caught up). */
   drainEvents(): Promise<void>;
+  /** The in-process queue; a benchmark that runs a worker in a process of its own closes its consumers. */
+  queue: MemoryQueue;
   /** Stops everything in reverse order of start. Idempotent. */
   stop(): Promise<void>;
 }
@@ -139,6 +142,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       storageDir,
       devOAuth: config.devOAuth,
       drainEvents: () => serving.stream.drain(),
+      queue: serving.queue,
       stop: () => (stopping ??= unwind(stoppers)),
     };
   } catch (error) {

@@ -45,6 +45,16 @@ export interface EpochAnchor {
 export type FollowUpStage = 'anchor';
 const followUpPartition = (stage: FollowUpStage) => `EPOCH_FOLLOWUP#${stage}`;
 
+/**
+ * How many of a window's (or a day's) operations each agent, operation type and pair of the
+ * two has (domain/epochs/epoch-counts.ts). Pair keys are `JSON.stringify([agent_id, operation_type])`.
+ */
+export interface EpochCounts {
+  agents: Record<string, number>;
+  types: Record<string, number>;
+  pairs: Record<string, number>;
+}
+
 /** The stored epoch: the resource, its anchor once obtained, and the sealer's bookkeeping. */
 export interface EpochItem extends Epoch {
   tsa_url?: string;
@@ -54,6 +64,8 @@ export interface EpochItem extends Epoch {
   anchor_wanted: boolean;
   /** What the epoch still owes (mirrors its follow-up index entry); absent when nothing. */
   follow_up?: FollowUpStage;
+  /** The members counted by agent and type; absent on epochs sealed before counts existed, or too varied to keep. */
+  counts?: EpochCounts;
 }
 
 export const epochKeys = {

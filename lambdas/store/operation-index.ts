@@ -85,13 +85,17 @@ function operationRangeQueries(orgId: string, filter: OperationFilter, after?: O
   const index = indexOf(orgId, filter);
   const { lo, hi } = bounds(filter, after);
   if (lo > hi) return { index, queries: [] };
-  const queries = index.partitions.map((partition) => ({
+  return { index, queries: index.partitions.map((partition) => keyRangeQuery(index, partition, lo, hi)) };
+}
+
+/** The Query of one partition's sort keys in [lo, hi] (BETWEEN: both inclusive). */
+function keyRangeQuery(index: IndexPlan, partition: string, lo: string, hi: string): QueryInput {
+  return {
     IndexName: index.IndexName,
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
     ExpressionAttributeNames: { '#pk': index.pk, '#sk': index.sk },
     ExpressionAttributeValues: { ':pk': partition, ':lo': lo, ':hi': hi },
-  }));
-  return { index, queries };
+  };
 }
 
 /** Names every attribute through ExpressionAttributeNames (`action` is a DynamoDB reserved word). */
@@ -113,35 +117,17 @@ function positionOf(entry: Item, sk: string): OrderPosition {
   return { created_at: Number(key.slice(0, hash)), operation_id: key.slice(hash + 1) };
 }
 
-/** Up to `count` positions of one partition's Query, in order. */
-async function positionsOf(query: QueryInput, sk: string, count: number): Promise<OrderPosition[]> {
-  const input = { ...query, ProjectionExpression: '#sk' };
-  const found: OrderPosition[] = [];
-  let start: Item | undefined;
-  do {
-    const out = await dynamo().send(new QueryCommand({ TableName: table(), ...input, Limit: count - found.length, ExclusiveStartKey: start }));
-    found.push(...(out.Items ?? []).map((entry) => positionOf(entry, sk)));
-    start = out.LastEvaluatedKey;
-  } while (start !== undefined && found.length < count);
-  return found;
-}
-
 /**
  * Up to `limit` items of the filter after `after`, in order, with `attributes` projected, and
- * whether more follow. Reads limit + 1 index entries per partition (over several requests
- * when DynamoDB's 1 MB page ends first), never more; then the rows by key, unless the
- * attributes asked for are only the operation's id and time.
+ * whether more follow: the positions from the index (OperationScan), then the rows by key,
+ * unless the attributes asked for are only the operation's id and time.
  */
 export async function operationPage(
   orgId: string,
   filter: OperationFilter,
   options: { limit: number; after?: OrderPosition | undefined; attributes: readonly string[] },
 ): Promise<{ items: Item[]; more: boolean }> {
-  const { index, queries } = operationRangeQueries(orgId, filter, options.after);
-  const perPartition = await Promise.all(queries.map((query) => positionsOf(query, index.sk, options.limit + 1)));
-  const positions = perPartition.flat().sort((a, b) => leafOrder(a, b));
-  const page = positions.slice(0, options.limit);
-  const more = positions.length > options.limit;
+  const { positions: page, more } = await new OperationScan(orgId, filter, options.after).nextPage(options.limit);
   if (options.attributes.every((attribute) => POSITION_ATTRIBUTES.has(attribute))) {
     return { items: page.map((position) => Object.fromEntries(options.attributes.map((name) => [name, position[name as keyof OrderPosition]]))), more };
   }
@@ -160,7 +146,111 @@ export async function operationPage(
   return { items, more };
 }
 
-/** Concurrent counting requests, and the number of time slices a counted range is cut into. */
+/** One partition of a scan: what was read and not yet taken, and where its Query goes on. */
+interface PartitionCursor {
+  query: QueryInput;
+  /** Read entries; those before `taken` are already merged into a page. */
+  buffered: OrderPosition[];
+  taken: number;
+  start: Item | undefined;
+  exhausted: boolean;
+}
+
+const available = (partition: PartitionCursor) => partition.buffered.length - partition.taken;
+
+/**
+ * The filter's positions after `after`, in order, a page at a time, merged from the index's
+ * partitions. A sharded index spreads a page over its shards about evenly, so each shard is
+ * first asked for its share of the page (with headroom), not the whole page: the merged
+ * positions are complete up to the lowest last position read from a shard that has more,
+ * and only when fewer than a page lie below it are the shards asked for more, up to a whole
+ * page each. Entries read and not yet returned stay for the next page, so a reader that goes
+ * through everything (an export) reads every index entry once; it asks for `readItems` at a
+ * time, where a single page (the audit query) asks for no more than it needs.
+ */
+export class OperationScan {
+  private readonly partitions: PartitionCursor[];
+  private readonly sk: string;
+
+  constructor(
+    orgId: string,
+    filter: OperationFilter,
+    after?: OrderPosition,
+    private readonly readItems = 1,
+  ) {
+    const { index, queries } = operationRangeQueries(orgId, filter, after);
+    this.sk = index.sk;
+    this.partitions = queries.map((query) => ({ query: { ...query, ProjectionExpression: '#sk' }, buffered: [], taken: 0, start: undefined, exhausted: false }));
+  }
+
+  /** Up to `size` positions in order, and whether more follow. */
+  async nextPage(size: number): Promise<{ positions: OrderPosition[]; more: boolean }> {
+    const share = Math.ceil((1.25 * (size + 1)) / Math.max(1, this.partitions.length)) + 1;
+    for (let want = Math.min(size + 1, share); ; want = Math.min(size + 1, want * 2)) {
+      await Promise.all(this.partitions.map((partition) => this.fill(partition, want)));
+      const bound = this.completeUpTo();
+      const below = this.partitions.reduce((sum, partition) => sum + this.countUpTo(partition, bound), 0);
+      // With a page and one more read from every shard that has more, the shard holding the bound alone reaches it.
+      if (below > size || bound === undefined || want === size + 1) return this.take(size, bound);
+    }
+  }
+
+  /** The lowest last position read from a partition that has more; undefined when every partition is read to its end. */
+  private completeUpTo(): OrderPosition | undefined {
+    let bound: OrderPosition | undefined;
+    for (const partition of this.partitions) {
+      const last = partition.buffered.at(-1);
+      if (!partition.exhausted && last !== undefined && (bound === undefined || leafOrder(last, bound) < 0)) bound = last;
+    }
+    return bound;
+  }
+
+  private countUpTo(partition: PartitionCursor, bound: OrderPosition | undefined): number {
+    if (bound === undefined) return available(partition);
+    let n = 0;
+    for (let i = partition.taken; i < partition.buffered.length && leafOrder(partition.buffered[i]!, bound) <= 0; i++) n++;
+    return n;
+  }
+
+  /** Merges up to `size` positions, none past `bound`. */
+  private take(size: number, bound: OrderPosition | undefined): { positions: OrderPosition[]; more: boolean } {
+    const positions: OrderPosition[] = [];
+    while (positions.length < size) {
+      let next: PartitionCursor | undefined;
+      let nextHead: OrderPosition | undefined;
+      for (const partition of this.partitions) {
+        const head = partition.buffered[partition.taken];
+        if (head !== undefined && (nextHead === undefined || leafOrder(head, nextHead) < 0)) [next, nextHead] = [partition, head];
+      }
+      if (next === undefined || nextHead === undefined || (bound !== undefined && leafOrder(nextHead, bound) > 0)) break;
+      positions.push(nextHead);
+      next.taken += 1;
+    }
+    return { positions, more: this.partitions.some((partition) => available(partition) > 0 || !partition.exhausted) };
+  }
+
+  /** Reads until the partition has `want` entries not yet taken, or has none left. */
+  private async fill(partition: PartitionCursor, want: number): Promise<void> {
+    if (partition.exhausted || available(partition) >= want) return;
+    partition.buffered = partition.buffered.slice(partition.taken);
+    partition.taken = 0;
+    while (!partition.exhausted && partition.buffered.length < want) {
+      const out = await dynamo().send(
+        new QueryCommand({
+          TableName: table(),
+          ...partition.query,
+          Limit: Math.max(want - partition.buffered.length, this.readItems),
+          ExclusiveStartKey: partition.start,
+        }),
+      );
+      partition.buffered.push(...(out.Items ?? []).map((entry) => positionOf(entry, this.sk)));
+      partition.start = out.LastEvaluatedKey;
+      partition.exhausted = partition.start === undefined;
+    }
+  }
+}
+
+/** Concurrent counting requests, and the number of time slices the rest of a large partition is cut into. */
 const COUNT_CONCURRENCY = 8;
 const COUNT_SEGMENTS = 8;
 /**
@@ -172,50 +262,48 @@ const COUNT_PAGE_ITEMS = 1_000;
 /**
  * How many operations match: `Select: COUNT` on the same key condition as the page, which
  * DynamoDB answers without returning items (it still reads them: 1 MB of index entries per
- * request). A large range is counted as COUNT_SEGMENTS time slices in parallel, so a count
- * over 100,000 operations takes a few sequential requests instead of a hundred.
+ * request). Every partition is counted with one request first, which counts a small range
+ * whole; a partition with more is counted on in COUNT_SEGMENTS time slices in parallel, from
+ * where that request stopped to the end of the range, so a count over 100,000 operations
+ * takes a few sequential requests instead of a hundred.
  */
-export async function countOperations(orgId: string, filter: OperationFilter, span?: { first: number; last: number }): Promise<number> {
-  const lo = Math.max(filter.startTime ?? 0, span?.first ?? 0);
-  const hi = Math.min(filter.endTime ?? Number.MAX_SAFE_INTEGER, span === undefined ? Number.MAX_SAFE_INTEGER : span.last + 1);
-  const segments = span === undefined || hi - lo < COUNT_SEGMENTS ? 1 : COUNT_SEGMENTS;
-  const step = Math.ceil((hi - lo) / segments);
-  const slices = Array.from({ length: segments }, (_, i) => ({
-    ...filter,
-    // The first and last slices keep the filter's own open ends: nothing outside [lo, hi) matches anyway.
-    startTime: i === 0 ? filter.startTime : lo + i * step,
-    endTime: i === segments - 1 ? filter.endTime : Math.min(hi, lo + (i + 1) * step),
-  }));
-  // Slices × partitions (a sharded index has several), at most COUNT_CONCURRENCY requests at once.
-  const queries = slices.flatMap((slice) => operationRangeQueries(orgId, slice).queries);
-  const counts = new Array<number>(queries.length).fill(0);
-  await forEachBounded(queries, COUNT_CONCURRENCY, async (query, i) => {
-    counts[i] = await countQuery(query);
+export async function countOperations(orgId: string, filter: OperationFilter): Promise<number> {
+  const { index, queries } = operationRangeQueries(orgId, filter);
+  const firsts = await Promise.all(queries.map((query) => countRequest(query, undefined)));
+  const hi = bounds(filter, undefined).hi;
+  // No operation is created in the future (created_at is the accepting server's clock): slice up to now at most.
+  const end = Math.min(filter.endTime ?? Number.MAX_SAFE_INTEGER, Date.now() + 1);
+  const rest = firsts.flatMap(({ next }, i) => {
+    if (next === undefined) return [];
+    const partition = String(queries[i]!.ExpressionAttributeValues![':pk']);
+    const after = positionOf(next, index.sk);
+    const step = Math.max(1, Math.ceil((end - after.created_at) / COUNT_SEGMENTS));
+    const cuts = Array.from({ length: COUNT_SEGMENTS - 1 }, (_, k) => after.created_at + (k + 1) * step).filter((cut) => cut < end);
+    // `<ms>` as an upper bound sorts before every key at ms, as a lower bound before each of them: the slices meet without overlap.
+    const los = [`${padMs(after.created_at)}#${after.operation_id}#`, ...cuts.map(padMs)];
+    const his = [...cuts.map(padMs), hi];
+    return los.map((lo, k) => keyRangeQuery(index, partition, lo, his[k]!));
+  });
+  const counts = firsts.map(({ count }) => count);
+  await forEachBounded(rest, COUNT_CONCURRENCY, async (query) => {
+    counts.push(await countQuery(query));
   });
   return counts.reduce((a, b) => a + b, 0);
+}
+
+/** One COUNT request: how many it counted, and where the Query goes on when there is more. */
+async function countRequest(query: QueryInput, start: Item | undefined): Promise<{ count: number; next: Item | undefined }> {
+  const out = await dynamo().send(new QueryCommand({ TableName: table(), ...query, Select: 'COUNT', Limit: COUNT_PAGE_ITEMS, ExclusiveStartKey: start }));
+  return { count: out.Count ?? 0, next: out.LastEvaluatedKey };
 }
 
 async function countQuery(query: QueryInput): Promise<number> {
   let count = 0;
   let start: Item | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ TableName: table(), ...query, Select: 'COUNT', Limit: COUNT_PAGE_ITEMS, ExclusiveStartKey: start }));
-    count += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
+    const page = await countRequest(query, start);
+    count += page.count;
+    start = page.next;
   } while (start !== undefined);
   return count;
-}
-
-/** The created_at of the filter's last operation (newest first, one item), for splitting a count. */
-export async function lastCreatedAt(orgId: string, filter: OperationFilter): Promise<number | undefined> {
-  const { index, queries } = operationRangeQueries(orgId, filter);
-  const lasts = await Promise.all(
-    queries.map(async (query) => {
-      const out = await dynamo().send(new QueryCommand({ TableName: table(), ...query, ProjectionExpression: '#sk', ScanIndexForward: false, Limit: 1 }));
-      const entry = out.Items?.[0];
-      return entry === undefined ? undefined : positionOf(entry, index.sk).created_at;
-    }),
-  );
-  const found = lasts.filter((last): last is number => last !== undefined);
-  return found.length === 0 ? undefined : Math.max(...found);
 }

@@ -19,6 +19,12 @@ export interface MemberCandidate {
   chain_hash: string;
 }
 
+/** A member as the sealer reads it: also who did it and what, for the epoch's counts (domain/epochs/epoch-counts.ts). */
+export interface WindowOperation extends MemberCandidate {
+  agent_id: string;
+  operation_type: string;
+}
+
 /** Queries in flight at once, and the slices a range is cut into per shard. */
 const QUERY_CONCURRENCY = 32;
 const SLICES_PER_SHARD = 4;
@@ -39,7 +45,7 @@ function rangeQuery(partition: string, from: number, to: number) {
     // `<to 13 digits>` sorts before every key of an operation created at `to` or later.
     KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk BETWEEN :lo AND :hi',
     ExpressionAttributeValues: { ':pk': partition, ':lo': padMs(from), ':hi': padMs(to) },
-    ProjectionExpression: 'operation_id, created_at, chain_hash',
+    ProjectionExpression: 'operation_id, created_at, chain_hash, agent_id, operation_type',
   };
 }
 
@@ -53,18 +59,24 @@ export function leafOrder(a: OrderedOperation, b: OrderedOperation): number {
 }
 
 /** Every operation of the organization with from <= created_at < to, in leaf order. */
-export async function operationsInRange(orgId: string, from: number, to: number): Promise<MemberCandidate[]> {
+export async function operationsInRange(orgId: string, from: number, to: number): Promise<WindowOperation[]> {
   if (to <= from) return [];
   const slices = Math.max(1, Math.min(SLICES_PER_SHARD, to - from));
   const step = Math.ceil((to - from) / slices);
   const queries = timePartitions(orgId).flatMap((partition) =>
     Array.from({ length: slices }, (_, i) => ({ partition, from: from + i * step, to: Math.min(to, from + (i + 1) * step) })),
   );
-  const found: MemberCandidate[] = [];
+  const found: WindowOperation[] = [];
   await forEachBounded(queries, QUERY_CONCURRENCY, async (query) => {
     for await (const page of queryPages({ ...rangeQuery(query.partition, query.from, query.to), Limit: PAGE_ITEMS })) {
       for (const item of page) {
-        found.push({ operation_id: String(item.operation_id), created_at: Number(item.created_at), chain_hash: String(item.chain_hash) });
+        found.push({
+          operation_id: String(item.operation_id),
+          created_at: Number(item.created_at),
+          chain_hash: String(item.chain_hash),
+          agent_id: String(item.agent_id),
+          operation_type: String(item.operation_type),
+        });
       }
     }
   });

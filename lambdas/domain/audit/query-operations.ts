@@ -12,7 +12,8 @@
  */
 import type { Encryptor } from '../ports.js';
 import type { OrgCaller } from '../auth/caller.js';
-import { countOperations, lastCreatedAt, operationPage, type OperationFilter } from '../../store/operation-index.js';
+import { operationPage, type OperationFilter } from '../../store/operation-index.js';
+import { countMatches } from './count-matches.js';
 import type { OperationItem } from '../../store/ledger-items.js';
 import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
 import { storedOperationView } from '../ledger/operation-row.js';
@@ -52,7 +53,7 @@ export async function queryAudit(ports: { encryptor: Encryptor }, caller: OrgCal
     endTime: until,
   };
   const pageRead = operationPage(caller.orgId, filter, { limit: request.limit, after: previous?.after, attributes: STORED_ROW_FIELDS });
-  const [page, total] = await Promise.all([pageRead, previous?.total ?? firstPageCount(caller.orgId, filter, pageRead)]);
+  const [page, total] = await Promise.all([pageRead, previous?.total ?? countMatches(caller.orgId, { ...filter, endTime: until })]);
   const operations = page.items.map((item) => storedOperationView(item as unknown as OperationItem));
   const last = operations.at(-1);
   if (!page.more || last === undefined) return { operations, total_count: total };
@@ -62,14 +63,4 @@ export async function queryAudit(ports: { encryptor: Encryptor }, caller: OrgCal
     until,
   });
   return { operations, total_count: total, cursor };
-}
-
-/**
- * The count, started alongside the page: the page's first row and one newest-first read give
- * the span the matching operations occupy, which the count cuts into parallel slices.
- */
-async function firstPageCount(orgId: string, filter: OperationFilter, page: Promise<{ items: Record<string, unknown>[] }>): Promise<number> {
-  const [first, last] = await Promise.all([page.then((p) => p.items[0]?.created_at as number | undefined), lastCreatedAt(orgId, filter)]);
-  if (first === undefined || last === undefined) return 0;
-  return countOperations(orgId, filter, { first, last });
 }

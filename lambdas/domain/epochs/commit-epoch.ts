@@ -11,7 +11,7 @@
  * insert is also its epoch.created event (domain/outbox.ts).
  */
 import { getLeafListText, putLeafList } from '../../store/epoch-leaf-lists.js';
-import { createEpochItem, readEpochItem, type EpochItem } from '../../store/epochs.js';
+import { createEpochItem, readEpochItem, type EpochCounts, type EpochItem } from '../../store/epochs.js';
 import type { MemberCandidate } from './epoch.js';
 import { epochIdFor } from './epoch-id.js';
 import { buildLeafList, leafListKey, parseLeafList, serializeLeafList, type LeafList } from './leaf-list.js';
@@ -24,6 +24,8 @@ export interface EpochToCommit {
   members: readonly MemberCandidate[];
   now: number;
   anchorWanted: boolean;
+  /** The members counted by agent and type (epoch-counts.ts), when small enough to keep. */
+  counts?: EpochCounts | undefined;
 }
 
 /** The committed leaf list of an epoch, checked against its root. */
@@ -52,6 +54,7 @@ export async function commitEpoch(input: EpochToCommit): Promise<{ item: EpochIt
     created_at: now,
     anchor_wanted: input.anchorWanted,
     ...(input.anchorWanted ? { follow_up: 'anchor' as const } : {}),
+    ...(input.counts ? { counts: input.counts } : {}),
   };
   if (await createEpochItem(item)) return { item, created: true };
   const winner = await readEpochItem(orgId, startTime);

@@ -16,7 +16,8 @@
  *      every operation committed before the fence.
  *   3. read [sealed_until, end) from the time index (operation-windows.ts: shards and time
  *      slices in parallel) and commit one epoch per window that has operations and no epoch.
- *   4. record sealed_until = end.
+ *   4. sum the epoch counts of every UTC day whose windows are now all sealed (day-counts.ts).
+ *   5. record sealed_until = end.
  *
  * Every operation is in exactly one epoch: it is in its created_at window (the fence), that
  * window is read once it can no longer change, and the epoch of a window is created once
@@ -24,10 +25,12 @@
  */
 import { listAgents, raiseFence } from '../../store/agents.js';
 import { epochItemsBetween, type EpochItem } from '../../store/epochs.js';
-import { firstOperationBefore, operationsInRange, type MemberCandidate } from '../../store/operation-windows.js';
+import { firstOperationBefore, operationsInRange, type WindowOperation } from '../../store/operation-windows.js';
 import { recordSealedUntil, sealedUntil } from '../../store/sealer-state.js';
 import { forEachBounded } from '../../shared/bounded.js';
 import { commitEpoch } from './commit-epoch.js';
+import { recordCompletedDays } from './day-counts.js';
+import { countMembers } from './epoch-counts.js';
 import { sealableEnd, windowStart } from './window.js';
 
 export interface SealSettings {
@@ -57,8 +60,8 @@ export async function fenceOrganization(orgId: string, end: number): Promise<voi
   await forEachBounded(open, FENCE_CONCURRENCY, (agent) => raiseFence(orgId, agent.agent_id, end));
 }
 
-function byWindow(members: readonly MemberCandidate[], epochMs: number): Map<number, MemberCandidate[]> {
-  const windows = new Map<number, MemberCandidate[]>();
+function byWindow(members: readonly WindowOperation[], epochMs: number): Map<number, WindowOperation[]> {
+  const windows = new Map<number, WindowOperation[]>();
   for (const member of members) {
     const start = windowStart(member.created_at, epochMs);
     let list = windows.get(start);
@@ -87,8 +90,10 @@ export async function sealOrganization(orgId: string, settings: SealSettings): P
     for (const [startTime, windowMembers] of [...byWindow(members, epochMs)].sort(([a], [b]) => a - b)) {
       // A window with an epoch keeps it (a crashed run committed it, or an earlier version sealed it).
       if (sealed.has(startTime)) continue;
-      epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted }));
+      const counts = countMembers(windowMembers);
+      epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted, counts }));
     }
+    await recordCompletedDays(orgId, { after: recorded ?? from, end, epochMs });
   }
   await recordSealedUntil(orgId, end);
   return { epochs };

@@ -13,9 +13,9 @@
 import { ExportBundleWriter, type ExportAgentKey, type ExportHeader, type ExportWriterCheckpoint } from '@agent-ledger/protocol';
 import { readKey } from '../../store/agents.js';
 import { completeUpload, objectSize } from '../../store/export-objects.js';
-import { operationPage, type OperationFilter } from '../../store/operation-index.js';
+import { OperationScan, type OperationFilter } from '../../store/operation-index.js';
 import { epochsWithAnchors } from '../epochs/read-epochs.js';
-import { loadEvidencePage } from '../ledger/evidence.js';
+import { loadEvidencePage, type ExportEvidence } from '../ledger/evidence.js';
 import type { Ports } from '../ports.js';
 import { PartSink, type UploadState } from './part-sink.js';
 
@@ -65,6 +65,8 @@ export class ExportTooLargeError extends Error {
 }
 
 const DAY_MS = 86_400_000;
+/** Index entries read per request of a partition while going through an export's range (about 100 KB of keys). */
+const INDEX_READ_ITEMS = 1_000;
 const keyCopy = (agentId: string, kid: string) => `${agentId} ${kid}`;
 
 export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
@@ -94,13 +96,14 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
   };
 
   if (writer.phase === 'new') sink.write(writer.open());
-  while (writer.phase === 'operations') {
+  // The next page is read while this one is written (one page ahead): reading and writing overlap.
+  const pages = writer.phase === 'operations' ? new EvidencePages(run, filter, writer.lastOperation ?? undefined) : undefined;
+  while (writer.phase === 'operations' && pages) {
     // Stop only right after a saved part: nothing unsaved is thrown away, and every run moves on.
     if (saved && sink.buffered === 0 && run.now() >= run.deadline) return { done: false };
-    const page = await operationPage(run.header.org_id, filter, { limit: run.pageSize, after: writer.lastOperation ?? undefined, attributes: ['operation_id'] });
-    if (run.maxOperations !== undefined && writer.operationsWritten + page.items.length > run.maxOperations) throw new ExportTooLargeError(run.maxOperations);
-    const evidence = await loadEvidencePage(run.header.org_id, page.items.map((item) => String(item.operation_id)), { payloads: run.header.include_payloads });
-    for (const { item, entry, epoch } of evidence) {
+    const page = await pages.next();
+    if (run.maxOperations !== undefined && writer.operationsWritten + page.evidence.length > run.maxOperations) throw new ExportTooLargeError(run.maxOperations);
+    for (const { item, entry, epoch } of page.evidence) {
       sink.write(writer.addOperation(entry, epoch));
       copies[keyCopy(item.agent_id, item.agent_pubkey_kid)] ??= item.agent_public_key;
     }
@@ -116,6 +119,42 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
   await boundary(true);
   await completeOrConfirm(sink.upload);
   return { done: true, operations: writer.operationsWritten };
+}
+
+/**
+ * The operations after the writer's last one, page by page with their evidence, each page's
+ * read started as soon as the one before it is handed out. A page read ahead and not taken
+ * (the run stops at its deadline) is dropped; the next run reads from its own checkpoint.
+ */
+class EvidencePages {
+  private readonly scan: OperationScan;
+  private ahead: Promise<{ evidence: ExportEvidence[]; more: boolean }>;
+
+  constructor(
+    private readonly run: BundleRun,
+    filter: OperationFilter,
+    after: { created_at: number; operation_id: string } | undefined,
+  ) {
+    this.scan = new OperationScan(run.header.org_id, filter, after, INDEX_READ_ITEMS);
+    this.ahead = this.read();
+    this.ahead.catch(() => undefined);
+  }
+
+  async next(): Promise<{ evidence: ExportEvidence[]; more: boolean }> {
+    const page = await this.ahead;
+    if (page.more) {
+      this.ahead = this.read();
+      // A read ahead that fails after its run stopped must not crash the process; a taken one throws where it is awaited.
+      this.ahead.catch(() => undefined);
+    }
+    return page;
+  }
+
+  private async read(): Promise<{ evidence: ExportEvidence[]; more: boolean }> {
+    const { positions, more } = await this.scan.nextPage(this.run.pageSize);
+    const ids = positions.map((position) => position.operation_id);
+    return { evidence: await loadEvidencePage(this.run.header.org_id, ids, { payloads: this.run.header.include_payloads }), more };
+  }
 }
 
 /** Completes the upload; one completed by an earlier run that crashed right after counts as completed. */

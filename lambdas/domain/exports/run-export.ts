@@ -27,7 +27,7 @@ import {
   saveExportRun,
   type ExportItem,
 } from '../../store/exports.js';
-import { countOperations, lastCreatedAt, operationPage } from '../../store/operation-index.js';
+import { countMatches } from '../audit/count-matches.js';
 import { logger } from '../../logger.js';
 import { InclusionEvidenceError } from '../epochs/inclusion.js';
 import type { Queue, Signer } from '../ports.js';
@@ -153,14 +153,11 @@ async function work(ports: ExportRunPorts, item: ExportItem, job: JobState, runI
 }
 
 /** How many operations the export covers (the same count as the audit query's total_count). */
-async function countTotal(orgId: string, header: ExportHeader): Promise<number> {
-  const filter = {
+function countTotal(orgId: string, header: ExportHeader): Promise<number> {
+  return countMatches(orgId, {
     agentId: header.query.agent_id ?? undefined,
     operationType: header.query.operation_type ?? undefined,
     startTime: header.query.start_time,
     endTime: header.query.end_time,
-  };
-  const [first, last] = await Promise.all([operationPage(orgId, filter, { limit: 1, attributes: ['created_at'] }), lastCreatedAt(orgId, filter)]);
-  const firstAt = first.items[0]?.created_at as number | undefined;
-  return firstAt === undefined || last === undefined ? 0 : countOperations(orgId, filter, { first: firstAt, last });
+  });
 }
