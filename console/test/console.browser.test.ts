@@ -262,7 +262,7 @@ describe('the console, end to end in Chromium', () => {
     const { page } = owner;
     const target = operations[2]!;
     await nav(page, 'Operations');
-    await page.getByLabel('Operation id').fill(target.operation_id);
+    await page.getByLabel('Operation id', { exact: true }).fill(target.operation_id);
     await page.getByRole('button', { name: 'Open' }).click();
     await heading(page, 'Operation').waitFor();
     await page.getByText('Every check that applies passed.').waitFor();

@@ -4,7 +4,7 @@
  * from TABLE_DESIGN, and the key files have the formats and modes the file signer and
  * encryptor expect (DESIGN.md, Local stack).
  */
-import { DescribeTableCommand, DescribeTimeToLiveCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, PutItemCommand, QueryCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createPrivateKey, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -118,6 +118,26 @@ describe('ensureTable', () => {
       AttributeName: TABLE_DESIGN.ttlAttribute,
       TimeToLiveStatus: 'ENABLED',
     });
+  });
+
+  it('gives a table kept from an older version the index it lacks, filled from the items already there', async () => {
+    // An older `.ledger/` table: made before the type index existed, with an operation in it.
+    await dynamo.send(new UpdateTableCommand({ TableName: tableName, GlobalSecondaryIndexUpdates: [{ Delete: { IndexName: 'ops_by_type' } }] }));
+    // Deleting an index takes a moment (DELETING), in DynamoDB Local as in AWS.
+    const indexNames = async () => ((await dynamo.send(new DescribeTableCommand({ TableName: tableName }))).Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName);
+    for (const deadline = Date.now() + 30_000; (await indexNames()).includes('ops_by_type'); await new Promise((resolve) => setTimeout(resolve, 100))) {
+      if (Date.now() > deadline) throw new Error('ops_by_type still there after 30 s');
+    }
+    const item = { pk: { S: 'ORG#o#OP#1' }, sk: { S: 'OP' }, ot_pk: { S: 'ORG#o#TYPE#file.edit#0' }, gsi2sk: { S: '0000000000001#1' } };
+    await dynamo.send(new PutItemCommand({ TableName: tableName, Item: item }));
+
+    expect(await ensureTable(dynamo, tableName)).toBe(false);
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === 'ops_by_type')?.IndexStatus).toBe('ACTIVE');
+    const found = await dynamo.send(
+      new QueryCommand({ TableName: tableName, IndexName: 'ops_by_type', KeyConditionExpression: 'ot_pk = :pk', ExpressionAttributeValues: { ':pk': { S: 'ORG#o#TYPE#file.edit#0' } } }),
+    );
+    expect(found.Items?.map((entry) => entry.pk?.S)).toEqual(['ORG#o#OP#1']);
   });
 });
 
