@@ -10,6 +10,7 @@ export * from './base64.js';
 export * from './resumablesha256.js';
 export * from './timestamptoken.js';
 export * from './exportbundle.js';
+export * from './storedrow.js';
 export * from './exportwriter.js';
 export * from './exportreport.js';
 export * from './exportverify.js';

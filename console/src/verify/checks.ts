@@ -8,7 +8,7 @@
  */
 import {
   GENESIS,
-  OP_VERSION,
+  recordOfStoredRow,
   SHA256_OID,
   b64Decode,
   b64uDecode,
@@ -58,27 +58,6 @@ export interface Evidence {
 const pass = (id: Check['id'], label: string, reason: string): Check => ({ id, label, status: 'passed', reason });
 const fail = (id: Check['id'], label: string, reason: string): Check => ({ id, label, status: 'failed', reason });
 const pending = (id: Check['id'], label: string, reason: string): Check => ({ id, label, status: 'pending', reason });
-
-/** The signed record (SPEC.md §2.1) rebuilt from the stored row: subject and action are JSON text there. */
-export function recordOf(row: StoredRow, payload: OperationRecord['payload']): OperationRecord {
-  return {
-    op_version: OP_VERSION,
-    operation_id: row.operation_id,
-    org_id: row.org_id,
-    agent_id: row.agent_id,
-    issued_at: row.issued_at,
-    ttl_ms: row.ttl_ms,
-    nonce: row.nonce,
-    operation_type: row.operation_type,
-    subject: JSON.parse(row.subject) as Record<string, unknown>,
-    action: JSON.parse(row.action) as Record<string, unknown>,
-    payload,
-    payload_hash: row.payload_hash,
-    prev_chain_hash: row.prev_chain_hash,
-    agent_pubkey_kid: row.agent_pubkey_kid,
-    signature: row.signature,
-  };
-}
 
 function signatureCheck(e: Evidence, record: OperationRecord): Check {
   const label = 'Agent signature';
@@ -167,7 +146,7 @@ function anchorCheck(e: Evidence): Check {
 export function verifyEvidence(e: Evidence): Check[] {
   let record: OperationRecord;
   try {
-    record = recordOf(e.row, e.hasPayload ? (e.payload ?? null) : null);
+    record = recordOfStoredRow(e.row, e.hasPayload ? (e.payload ?? null) : null);
   } catch {
     const broken = 'the stored subject or action is not JSON';
     return [fail('signature', 'Agent signature', broken), fail('chain', 'Chain link', broken), receiptCheck(e), inclusionCheck(e), anchorCheck(e)];

@@ -4,7 +4,7 @@
  * so the record minus its payload, and with it the signature, the record digest and the
  * chain hash, can be recomputed from the row alone (PROTOCOL.md, Verify endpoint).
  */
-import { chainHash, type OperationRecord } from '@agent-ledger/protocol';
+import { chainHash, recordOfStoredRow, type OperationRecord } from '@agent-ledger/protocol';
 import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../store/ledger-items.js';
 import type { PreparedRecord } from './prepared-record.js';
 
@@ -62,27 +62,11 @@ export function receiptKeyOf(row: OperationItem): string {
 
 /**
  * The record a row was built from, without its payload (which no signature, digest or chain
- * hash covers except through payload_hash). `payload` is a placeholder the protocol
- * functions ignore.
+ * hash covers except through payload_hash): protocol's recordOfStoredRow with the row's own
+ * op_version.
  */
 export function rowToRecord(row: OperationItem): OperationRecord {
-  return {
-    op_version: row.op_version,
-    operation_id: row.operation_id,
-    org_id: row.org_id,
-    agent_id: row.agent_id,
-    issued_at: row.issued_at,
-    ttl_ms: row.ttl_ms,
-    nonce: row.nonce,
-    operation_type: row.operation_type,
-    subject: JSON.parse(row.subject) as Record<string, unknown>,
-    action: JSON.parse(row.action) as Record<string, unknown>,
-    payload: null,
-    payload_hash: row.payload_hash,
-    prev_chain_hash: row.prev_chain_hash,
-    agent_pubkey_kid: row.agent_pubkey_kid,
-    signature: row.signature,
-  };
+  return recordOfStoredRow(row, null, row.op_version);
 }
 
 /** Exactly the SPEC.md §2.2 fields: no table keys or bookkeeping leak into responses. */
