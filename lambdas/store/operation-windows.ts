@@ -19,10 +19,14 @@ export interface MemberCandidate {
   chain_hash: string;
 }
 
-/** A member as the sealer reads it: also who did it and what, for the epoch's counts (domain/epochs/epoch-counts.ts). */
+/**
+ * A member as the sealer reads it: also who did it and what, for the epoch's counts
+ * (domain/epochs/epoch-counts.ts); absent where an index entry lacks them (an index built
+ * with a narrower projection), and the epoch then keeps no counts.
+ */
 export interface WindowOperation extends MemberCandidate {
-  agent_id: string;
-  operation_type: string;
+  agent_id: string | undefined;
+  operation_type: string | undefined;
 }
 
 /** Queries in flight at once, and the slices a range is cut into per shard. */
@@ -74,8 +78,8 @@ export async function operationsInRange(orgId: string, from: number, to: number)
           operation_id: String(item.operation_id),
           created_at: Number(item.created_at),
           chain_hash: String(item.chain_hash),
-          agent_id: String(item.agent_id),
-          operation_type: String(item.operation_type),
+          agent_id: typeof item.agent_id === 'string' ? item.agent_id : undefined,
+          operation_type: typeof item.operation_type === 'string' ? item.operation_type : undefined,
         });
       }
     }

@@ -28,10 +28,11 @@ function add(into: Record<string, number>, key: string, n: number): void {
   into[key] = (into[key] ?? 0) + n;
 }
 
-/** The counts of a window's members; undefined when they would be too large to keep. */
-export function countMembers(members: readonly { agent_id: string; operation_type: string }[]): EpochCounts | undefined {
+/** The counts of a window's members; undefined when they would be too large to keep, or a member's agent or type is unknown. */
+export function countMembers(members: readonly { agent_id: string | undefined; operation_type: string | undefined }[]): EpochCounts | undefined {
   const counts: EpochCounts = { agents: {}, types: {}, pairs: {} };
   for (const member of members) {
+    if (member.agent_id === undefined || member.operation_type === undefined) return undefined;
     add(counts.agents, member.agent_id, 1);
     add(counts.types, member.operation_type, 1);
     add(counts.pairs, pairKey(member.agent_id, member.operation_type), 1);
