@@ -2,10 +2,10 @@
  * Installers of the 15 tools on fixture configurations (test/fixtures/configs/<flag>/, a
  * user's existing settings): install merges the hook without touching anything else, a
  * second install changes nothing, uninstall restores every file byte for byte and removes
- * the files install created; a file edited since install loses only the hook entry; a file
+ * the files and folders install created; a file edited since install loses only the hook entry; a file
  * that does not parse is left alone with a clear error.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,14 +15,16 @@ import { hookCommandLine, INSTALLERS, type InstallContext, type Scope } from '..
 import { TOOL_FLAGS, type ToolFlag } from '../src/tools/flags.js';
 import { FIXTURES } from './support/cli.js';
 
-/** Every file under `root` with its bytes and mode. */
+/** Every file under `root` with its bytes and mode, and every folder (so that one left behind shows). */
 function snapshot(root: string): Record<string, string> {
   const files: Record<string, string> = {};
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files[relative(root, path)] = `${(statSync(path).mode & 0o777).toString(8)} ${readFileSync(path, 'base64')}`;
+      if (entry.isDirectory()) {
+        files[`${relative(root, path)}/`] = 'folder';
+        walk(path);
+      } else files[relative(root, path)] = `${(statSync(path).mode & 0o777).toString(8)} ${readFileSync(path, 'base64')}`;
     }
   };
   walk(root);
@@ -108,6 +110,21 @@ describe.each(cases)('%s installer, %s scope', (flag, scope) => {
     const left = readFileSync(merged.path, 'utf8');
     expect(left).not.toContain(`--agent ${ctx.agentId}`);
     expect(left).toContain('kept');
+  });
+});
+
+describe.each(cases)('%s installer, %s scope, on a machine where the tool has no configuration yet', (flag, scope) => {
+  it('uninstall removes the files and the folders install created, and nothing else', () => {
+    const { root, ctx } = setup(flag, scope);
+    for (const dir of [ctx.home, ctx.projectDir]) {
+      rmSync(dir, { recursive: true });
+      mkdirSync(dir);
+    }
+    const before = snapshot(root);
+    const { record } = install(ctx);
+    expect(snapshot(root)).not.toEqual(before);
+    undoInstall(record, ctx.agentId);
+    expect(snapshot(root)).toEqual(before);
   });
 });
 

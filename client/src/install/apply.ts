@@ -4,7 +4,8 @@
  * is taken out and their edits stay.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { readIfExists, writeFileAtomic } from '../local/files.js';
 import type { InstalledFile, InstallRecord } from './install-record.js';
 import { parseJsonFile, removeFromArray } from './json-config.js';
@@ -21,9 +22,17 @@ export function applyPlan(plan: InstallPlan): InstalledFile[] {
   const written: InstalledFile[] = [];
   for (const file of plan.files) {
     if (file.before === file.after) continue;
+    // mkdirSync answers the outermost folder it had to create (undefined when all existed).
+    const createdDir = file.before === undefined ? mkdirSync(dirname(file.path), { recursive: true, mode: 0o700 }) : undefined;
     writeFileAtomic(file.path, file.after, file.before === undefined ? (file.mode ?? 0o644) : modeOf(file.path));
     if (file.before === undefined && file.mode !== undefined) chmodSync(file.path, file.mode); // umask-proof
-    written.push({ path: file.path, kind: file.kind, original: file.before ?? null, installed_sha256: sha256(file.after) });
+    written.push({
+      path: file.path,
+      kind: file.kind,
+      original: file.before ?? null,
+      installed_sha256: sha256(file.after),
+      ...(createdDir === undefined ? {} : { created_dir: createdDir }),
+    });
   }
   return written;
 }
@@ -34,8 +43,26 @@ export interface UndoResult {
   detail?: string;
 }
 
+/** Undoes the files in the reverse order of install, so a folder install created is empty once its last file goes. */
 export function undoInstall(record: InstallRecord, agentId: string): UndoResult[] {
-  return record.files.map((file) => undoFile(file, record.command, agentId));
+  const results = [...record.files].reverse().map((file) => {
+    const result = undoFile(file, record.command, agentId);
+    if (result.outcome === 'removed' && file.created_dir !== undefined) removeEmptyFolders(dirname(file.path), file.created_dir);
+    return result;
+  });
+  return results.reverse();
+}
+
+/** Removes `from` and its parents up to `upTo` while they are empty (a folder with anything in it stays, and so do its parents). */
+function removeEmptyFolders(from: string, upTo: string): void {
+  for (let dir = from; !relative(upTo, dir).startsWith('..'); dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+    if (dir === upTo) return;
+  }
 }
 
 function undoFile(file: InstalledFile, command: string, agentId: string): UndoResult {

@@ -17,6 +17,8 @@ export interface InstalledFile {
   original: string | null;
   /** SHA-256 (hex) of the file right after install: unchanged since means restore `original` as is. */
   installed_sha256: string;
+  /** The outermost folder install created for this file, if any: uninstall removes the folders it left empty, up to this one. */
+  created_dir?: string;
 }
 
 export interface InstallRecord {
