@@ -6,6 +6,7 @@
  * forwarder that is down, a queue that refuses, a forwarder that dies after sending; its
  * event_id is the receipt's queue_message_id every time.
  */
+import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, TrimmedDataAccessException } from '@aws-sdk/client-dynamodb-streams';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
@@ -146,5 +147,29 @@ describe('forwarding failures (a forwarder restarted from the shared checkpoints
       expect(events.length).toBeGreaterThanOrEqual(2);
       // At least once on the queue, exactly one event: the webhook worker keys deliveries on event_id.
       expect(new Set(events.map((event) => event.event_id))).toEqual(new Set([res.body.receipt.queue_message_id]));
+    }));
+
+  it('an iterator DynamoDB Local calls trimmed: the shard is read again from its checkpoint, and each event goes out once', () =>
+    withForwarder(async (forwarder, client) => {
+      // DynamoDB Local now and then answers GetRecords on a fresh shard with TrimmedDataAccessException
+      // (aws/aws-sdk-java#2923), and goes on answering so for that iterator; a new iterator reads on.
+      const send = DynamoDBStreamsClient.prototype.send as (this: DynamoDBStreamsClient, command: unknown) => Promise<unknown>;
+      let trimmed: string | undefined;
+      let reissued = false;
+      let refusals = 0;
+      vi.spyOn(DynamoDBStreamsClient.prototype, 'send').mockImplementation(function (this: DynamoDBStreamsClient, command: unknown) {
+        if (command instanceof GetShardIteratorCommand && trimmed !== undefined) reissued = true;
+        if (command instanceof GetRecordsCommand && !reissued && (trimmed ??= command.input.ShardIterator) === command.input.ShardIterator) {
+          refusals += 1;
+          return Promise.reject(new TrimmedDataAccessException({ message: 'The operation attempted to read past the oldest stream record in a shard.', $metadata: {} }));
+        }
+        return send.call(this, command);
+      } as never);
+      const receipts = [(await client.submit(api)).res.body.receipt, (await client.submit(api)).res.body.receipt];
+      await forwarder.poller.drain();
+      expect(refusals).toBeGreaterThan(0);
+      expect(reissued).toBe(true);
+      for (const receipt of receipts) expect(acceptedFor(receipt.operation_id).map((event) => event.event_id)).toEqual([receipt.queue_message_id]);
+      expect(forwarder.poller.givenUp).toEqual([]);
     }));
 });
