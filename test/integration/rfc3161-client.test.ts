@@ -62,10 +62,11 @@ describe('Rfc3161Client', () => {
   });
 
   it('gives up on a slow authority after its timeout', async () => {
-    tsa.behave({ kind: 'delay', ms: 2_000 });
+    tsa.behave({ kind: 'delay', ms: 10_000 });
     const started = Date.now();
     await expect(new Rfc3161Client(tsa.url, { timeoutMs: 200 }).timestamp(randomBytes(32))).rejects.toThrow(/no reply within 200 ms/);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    // Well under the delay, with room for `openssl ts -reply` and a busy machine.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports an unreachable authority as a TimestampError', async () => {

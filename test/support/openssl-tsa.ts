@@ -172,7 +172,14 @@ export async function startOpensslTsa(): Promise<OpensslTsa> {
           body = Buffer.from(body);
           body[body.length - 1]! ^= 0x01;
         }
-        if (current.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, current.ms));
+        // A client that gave up ends the wait: no timer outlives the request (or the test file).
+        if (current.kind === 'delay') await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, current.ms);
+          response.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
       }
       if (response.destroyed) return;
       response.writeHead(200, { 'content-type': 'application/timestamp-reply', 'content-length': body.length }).end(body);
