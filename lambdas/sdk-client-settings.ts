@@ -14,11 +14,27 @@
  *
  * The local stack's engines (DynamoDB Local, s3rver) share a small machine with the tests
  * and may take seconds to answer, so there the bounds are wide, but still bounds.
+ *
+ * The connection timeout also runs while a request waits for one of the client's sockets
+ * (@smithy/node-http-handler starts it when the request is made), so a request queued behind
+ * slow ones would fail as a connection timeout without ever being sent. Each client therefore
+ * has sockets for the widest fan-out a function makes (MAX_SOCKETS), not the SDK's 50.
  */
 import type { Stage } from './config.js';
 
 /** `api`: request-response calls with small bodies; `objects`: S3, whose bodies may be large. */
 export type SdkClientKind = 'api' | 'objects';
+
+/**
+ * Sockets per client: the sealer's fan-out, its organizations at once (domain/epochs/run-sealer.ts)
+ * each reading windows with many queries at once (store/operation-windows.ts); a unit test holds
+ * this at least their product.
+ */
+export const MAX_SOCKETS = 128;
+
+interface AgentSettings {
+  readonly maxSockets: number;
+}
 
 export interface SdkClientSettings {
   readonly maxAttempts: number;
@@ -30,16 +46,20 @@ export interface SdkClientSettings {
     readonly throwOnRequestTimeout?: boolean;
     /** Time without a byte on the socket, in ms. */
     readonly socketTimeout?: number;
+    /** Options of the keep-alive agents the SDK creates (http locally, https in AWS). */
+    readonly httpAgent: AgentSettings;
+    readonly httpsAgent: AgentSettings;
   };
 }
 
+const agents = { httpAgent: { maxSockets: MAX_SOCKETS }, httpsAgent: { maxSockets: MAX_SOCKETS } };
 const api = (connection: number, request: number, maxAttempts: number): SdkClientSettings => ({
   maxAttempts,
-  requestHandler: { connectionTimeout: connection, requestTimeout: request, throwOnRequestTimeout: true },
+  requestHandler: { connectionTimeout: connection, requestTimeout: request, throwOnRequestTimeout: true, ...agents },
 });
 const objects = (connection: number, idle: number, maxAttempts: number): SdkClientSettings => ({
   maxAttempts,
-  requestHandler: { connectionTimeout: connection, socketTimeout: idle },
+  requestHandler: { connectionTimeout: connection, socketTimeout: idle, ...agents },
 });
 
 export const SDK_CLIENT_SETTINGS: Readonly<Record<Stage, Readonly<Record<SdkClientKind, SdkClientSettings>>>> = {
@@ -50,7 +70,10 @@ export const SDK_CLIENT_SETTINGS: Readonly<Record<Stage, Readonly<Record<SdkClie
 /** The settings of a client for `stage`, as SDK client configuration (a fresh copy per client). */
 export function sdkClientSettings(stage: Stage, kind: SdkClientKind = 'api'): { maxAttempts: number; requestHandler: SdkClientSettings['requestHandler'] } {
   const { maxAttempts, requestHandler } = SDK_CLIENT_SETTINGS[stage][kind];
-  return { maxAttempts, requestHandler: { ...requestHandler } };
+  return {
+    maxAttempts,
+    requestHandler: { ...requestHandler, httpAgent: { ...requestHandler.httpAgent }, httpsAgent: { ...requestHandler.httpsAgent } },
+  };
 }
 
 /**

@@ -30,7 +30,7 @@ export interface WindowOperation extends MemberCandidate {
 }
 
 /** Queries in flight at once, and the slices a range is cut into per shard. */
-const QUERY_CONCURRENCY = 32;
+export const QUERY_CONCURRENCY = 32;
 const SLICES_PER_SHARD = 4;
 const PAGE_ITEMS = 2_000;
 

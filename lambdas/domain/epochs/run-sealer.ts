@@ -22,7 +22,7 @@ import { sealableEnd } from './window.js';
 export type { SealerReport, SealerRunOptions };
 
 /** Organizations sealed at once; each one's window read already runs many queries in parallel. */
-const ORG_CONCURRENCY = 4;
+export const ORG_CONCURRENCY = 4;
 
 /**
  * How far back an agent's last activity makes its organization a candidate: an organization
