@@ -69,6 +69,9 @@ async function unwind(stoppers: Stopper[]): Promise<void> {
 }
 
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  // The AWS SDK warns on Node 20 that its releases after January 2027 will need Node 22. That
+  // concerns those releases (package-lock.json pins these), not this stack; Lambda runs Node 22.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const stoppers: Stopper[] = [];
   try {
     const dataDir = resolve(options.dataDir);
