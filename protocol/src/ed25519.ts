@@ -128,12 +128,25 @@ export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
  * verify(publicKey, msg, sign(privateKey, msg)); // true
  */
 export function generateKeyPair(): { publicKey: string; privateKeySeed: Uint8Array; privateKey: KeyObject } {
-  const { privateKey } = generateKeyPairSync('ed25519');
-  const jwk = privateKey.export({ format: 'jwk' });
-  if (typeof jwk.d !== 'string' || typeof jwk.x !== 'string') {
-    throw new ProtocolError('INVALID_PRIVATE_KEY', 'generated key did not export as an OKP JWK');
+  // The generation encodes both halves itself, and the KeyObject is imported from them: on
+  // Node 20, exporting a KeyObject that generateKeyPairSync returned can deadlock (the export
+  // holds the key's lock while it allocates; a garbage collection then may finalize the
+  // generation job, which takes the same lock on the same thread).
+  const { privateKey: pkcs8, publicKey: spki } = generateKeyPairSync('ed25519', {
+    privateKeyEncoding: { format: 'der', type: 'pkcs8' },
+    publicKeyEncoding: { format: 'der', type: 'spki' },
+  });
+  try {
+    if (pkcs8.length !== PKCS8_ED25519_PREFIX.length + KEY_BYTES || !pkcs8.subarray(0, PKCS8_ED25519_PREFIX.length).equals(PKCS8_ED25519_PREFIX)) {
+      throw new ProtocolError('INVALID_PRIVATE_KEY', 'generated key is not an Ed25519 PKCS #8 key');
+    }
+    const privateKeySeed = new Uint8Array(pkcs8.subarray(PKCS8_ED25519_PREFIX.length));
+    const publicKey = b64uEncode(spki.subarray(spki.length - KEY_BYTES));
+    const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: b64uEncode(privateKeySeed), x: publicKey }, format: 'jwk' });
+    return { publicKey, privateKeySeed, privateKey };
+  } finally {
+    pkcs8.fill(0); // the seed is kept in privateKeySeed only
   }
-  return { publicKey: jwk.x, privateKeySeed: b64uDecode(jwk.d), privateKey };
 }
 
 /**
