@@ -23,3 +23,12 @@ export async function forEachBounded<T>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
   if (failure) throw failure.error;
 }
+
+/** `fn` over `items` as forEachBounded runs it; the results in the order of `items`. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  await forEachBounded(items, limit, async (item, index) => {
+    results[index] = await fn(item, index);
+  });
+  return results;
+}

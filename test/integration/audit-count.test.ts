@@ -9,7 +9,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countMatches } from '../../lambdas/domain/audit/count-matches.js';
-import { forEachBounded } from '../../lambdas/shared/bounded.js';
+import { mapBounded } from '../../lambdas/shared/bounded.js';
 import { sealOrganization } from '../../lambdas/domain/epochs/seal-organization.js';
 import { dynamo } from '../../lambdas/store/clients.js';
 import { DAY_MS, dayCountsBetween } from '../../lambdas/store/epoch-day-counts.js';
@@ -72,10 +72,7 @@ async function expectExact(org: SeededOrg, epochMs: number, only?: 'unfiltered a
   queries.push({ agentId: 'nobody', endTime: Date.now() });
   // A few counts at a time, as concurrent audit queries would ask: hundreds at once (each several requests)
   // queue in the SDK's connection pool for longer than its connection timeout while DynamoDB Local is busy.
-  const counted = new Array<number>(queries.length);
-  await forEachBounded(queries, 4, async (query, i) => {
-    counted[i] = await countMatches(org.orgId, query);
-  });
+  const counted = await mapBounded(queries, 4, (query) => countMatches(org.orgId, query));
   expect(counted.map((count, i) => [queries[i], count])).toEqual(queries.map((query) => [query, byHand(org, query)]));
 }
 

@@ -15,7 +15,7 @@
  * Over a long-sealed organization a count reads a day item per day, the epochs of two days
  * and the open tail of at most one window and a grace period, whatever the number of matches.
  */
-import { forEachBounded } from '../../shared/bounded.js';
+import { forEachBounded, mapBounded } from '../../shared/bounded.js';
 import { DAY_MS, dayCountsBetween } from '../../store/epoch-day-counts.js';
 import { epochItemsBetween, epochItemsNewestFirst, type EpochItem } from '../../store/epochs.js';
 import { countOperations, type OperationFilter } from '../../store/operation-index.js';
@@ -39,10 +39,7 @@ export async function countMatches(orgId: string, filter: OperationFilter & { en
   const tail = Math.max(start, sealed) < end ? indexed([Math.max(start, sealed), end]) : Promise.resolve(0);
   const left: Range[] = [];
   const [sealedCount, tailCount] = await Promise.all([start < sealed ? countSealed(orgId, filter, [start, sealed], left) : 0, tail]);
-  const counts = new Array<number>(left.length).fill(0);
-  await forEachBounded(left, RANGE_CONCURRENCY, async (range, i) => {
-    counts[i] = await indexed(range);
-  });
+  const counts = await mapBounded(left, RANGE_CONCURRENCY, indexed);
   return counts.reduce((sum, n) => sum + n, sealedCount + tailCount);
 }
 
