@@ -18,7 +18,6 @@ import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynam
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
-  ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
   type _Record as StreamRecord,
@@ -32,6 +31,8 @@ import { lambdaContext } from './lambda-context.js';
 
 const IDLE_POLL_MS = 100;
 const MAX_ATTEMPTS = 5;
+/** GetRecords errors after which the shard is read on with a new iterator from its checkpoint. */
+const RENEWED_ITERATOR_ERRORS = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
 /** How often the shard list is read again (shards split and close now and then). */
 const SHARD_REFRESH_MS = 2_000;
 
@@ -184,8 +185,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       // An expired iterator, or one DynamoDB Local calls trimmed although nothing aged out (it does so
       // now and then on a fresh shard read from TRIM_HORIZON, aws/aws-sdk-java#2923): asked again from the
       // checkpoint, the shard reads on. Keeping the iterator would fail the same way on every pass.
-      const name = (error as Error).name;
-      if (error instanceof ExpiredIteratorException || name === 'ExpiredIteratorException' || name === 'TrimmedDataAccessException') {
+      if (RENEWED_ITERATOR_ERRORS.has((error as Error).name)) {
         state.iterator = undefined;
         return 0;
       }

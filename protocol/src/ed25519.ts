@@ -131,7 +131,8 @@ export function generateKeyPair(): { publicKey: string; privateKeySeed: Uint8Arr
   // The generation encodes both halves itself, and the KeyObject is imported from them: on
   // Node 20, exporting a KeyObject that generateKeyPairSync returned can deadlock (the export
   // holds the key's lock while it allocates; a garbage collection then may finalize the
-  // generation job, which takes the same lock on the same thread).
+  // generation job, which takes the same lock on the same thread). The import is from the
+  // JWK, whose `x` the SPKI gives: about ten times faster than privateKeyFromSeed's PKCS #8.
   const { privateKey: pkcs8, publicKey: spki } = generateKeyPairSync('ed25519', {
     privateKeyEncoding: { format: 'der', type: 'pkcs8' },
     publicKeyEncoding: { format: 'der', type: 'spki' },
