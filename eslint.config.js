@@ -1,5 +1,5 @@
 // ESLint flat config. The import rules enforce the dependency rule of the README's
-// Architecture section (DESIGN.md, Layout): protocol/ is pure (no AWS, middy, zod or I/O);
+// Architecture section (docs/ARCHITECTURE.md, Layout): protocol/ is pure (no AWS, middy, zod or I/O);
 // domain/ uses store/, protocol and port types only; store/ never reaches up into domain/;
 // shared/ uses nothing of ours. test/unit/dependency-rule.test.ts checks each rule fires,
 // and test/unit/import-cycles.test.ts that no import cycle exists.
@@ -42,8 +42,8 @@ export default tseslint.config(
         {
           paths: [
             ...ioModules.flatMap((name) => [
-              { name, message: 'protocol/ is pure: no I/O (DESIGN.md, Layout).' },
-              { name: `node:${name}`, message: 'protocol/ is pure: no I/O (DESIGN.md, Layout).' },
+              { name, message: 'protocol/ is pure: no I/O (docs/ARCHITECTURE.md, Layout).' },
+              { name: `node:${name}`, message: 'protocol/ is pure: no I/O (docs/ARCHITECTURE.md, Layout).' },
             ]),
             { name: 'zod', message: 'protocol/ has no runtime dependencies.' },
           ],

@@ -4,7 +4,7 @@
  * are the API's, the security headers, and how long each file may be cached.
  */
 
-/** Paths that belong to the API (SPEC.md §9, §4.10); everything else is the console. */
+/** Paths that belong to the API (docs/API.md §9, §4.10); everything else is the console. */
 export const API_PREFIXES = ['/v1/', '/api/', '/.well-known/'] as const;
 
 export function isApiPath(path: string): boolean {

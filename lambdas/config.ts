@@ -1,5 +1,5 @@
 /**
- * Service configuration, read from the environment once at cold start (DESIGN.md,
+ * Service configuration, read from the environment once at cold start (docs/ARCHITECTURE.md,
  * Conventions). A missing required variable throws naming it, so a misconfigured function
  * fails its first request loudly instead of misbehaving later.
  *
@@ -15,7 +15,7 @@ export type QueueConfig =
   | { kind: 'sqs'; eventsUrl: string; deliveriesUrl: string; exportsUrl: string; deliveriesDeadLetterUrl: string }
   | { kind: 'memory' };
 /**
- * Who checks passwords and runs social sign-in (DESIGN.md, Cognito vs local identity
+ * Who checks passwords and runs social sign-in (docs/ARCHITECTURE.md, Cognito vs local identity
  * provider). Only functions whose route uses 'identity' get the Cognito variables, so the
  * rest see `none` in AWS and fail loudly if they ever ask for the provider.
  */
@@ -46,7 +46,7 @@ export interface Config {
   s3Endpoint: string | undefined;
   signer: SignerConfig;
   /**
-   * Raw public keys (base64url) of retired receipt-signing keys. PROTOCOL.md (Receipt): a
+   * Raw public keys (base64url) of retired receipt-signing keys. docs/PROTOCOL.md (Receipt): a
    * retired service key stays listed in the JWKS so receipts it signed keep verifying.
    */
   retiredServiceKeys: string[];
@@ -79,7 +79,7 @@ export interface Config {
   epochSettleMs: number;
   webhookAllowLoopback: boolean;
   identity: IdentityConfig;
-  /** How long a rotated API token keeps working (SPEC.md §4.1 previous_token_grace_until; default 1 hour, README). */
+  /** How long a rotated API token keeps working (docs/API.md §4.1 previous_token_grace_until; default 1 hour, README). */
   tokenGraceSeconds: number;
   /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
   authCallbackOrigins: readonly string[];
@@ -287,12 +287,12 @@ export function parseConfig(env: Env): Config {
     retiredServiceKeys: publicKeyList(env, 'LEDGER_RETIRED_SERVICE_KEYS'),
     encryptor: keySource(env, 'LEDGER_SECRETS_KEY_ID', 'LEDGER_SECRETS_KEY_FILE'),
     queue,
-    // PROTOCOL.md, Merkle epochs: E is 5 minutes in AWS; the local stack may shorten it.
+    // docs/PROTOCOL.md, Merkle epochs: E is 5 minutes in AWS; the local stack may shorten it.
     epochMs: positiveInt(env, 'LEDGER_EPOCH_MS', 300_000),
     epochGraceMs: nonNegativeInt(env, 'LEDGER_EPOCH_GRACE_MS', 60_000),
     tsaUrl: env.LEDGER_TSA_URL || undefined,
     rateLimitRps: positiveInt(env, 'LEDGER_RATE_LIMIT_RPS', 100),
-    // SPEC.md §8 leaves the maximum payload size open; PROTOCOL.md fixes the default at 256 KiB.
+    // docs/API.md §8 leaves the maximum payload size open; docs/PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
     inlinePayloadBytes: nonNegativeInt(env, 'LEDGER_INLINE_PAYLOAD_BYTES', 1024),
     callerCacheMs: nonNegativeInt(env, 'LEDGER_CALLER_CACHE_MS', 5000),

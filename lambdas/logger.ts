@@ -1,5 +1,5 @@
 /**
- * The structured logger (Powertools for AWS Lambda, DESIGN.md "Logs and metrics"): JSON
+ * The structured logger (Powertools for AWS Lambda, docs/ARCHITECTURE.md "Logs and metrics"): JSON
  * lines with the request id and the Lambda context (cold_start, function_name, ...) on each.
  * Never log tokens, secrets or payloads.
  */

@@ -1,5 +1,5 @@
 /**
- * Metrics (Powertools for AWS Lambda, DESIGN.md "Logs and metrics"): CloudWatch embedded
+ * Metrics (Powertools for AWS Lambda, docs/ARCHITECTURE.md "Logs and metrics"): CloudWatch embedded
  * metric format, written to the function's log at the end of each invocation, so no API
  * call and no extra permission. Namespace `AgentLedger`, dimension `service` plus the ones
  * named below. The local stack and the tests set POWERTOOLS_METRICS_DISABLED (local/env.ts,
@@ -9,7 +9,7 @@
  * |--------------------------|--------------|-----------------|------------------------------------|
  * | Requests                 | Count        | route, status   | every HTTP request (handler-stack) |
  * | RequestLatency           | Milliseconds | route, status   | every HTTP request                 |
- * | Submissions              | Count        | outcome         | POST /v1/operations: ACCEPTED or the SPEC.md §7 code |
+ * | Submissions              | Count        | outcome         | POST /v1/operations: ACCEPTED or the docs/API.md §7 code |
  * | ReceiptSigningLatency    | Milliseconds | (service)       | each receipt signature (runtime/signer.ts) |
  * | EpochsSealed             | Count        | (service)       | each sealer run (workers/seal-epochs.ts) |
  * | OperationsSealed         | Count        | (service)       | each sealer run                    |

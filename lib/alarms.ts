@@ -49,7 +49,7 @@ export const SUBMIT_ROUTE_ID = 'SubmitOperation';
 
 /**
  * Thresholds, chosen for a service whose hot path answers in tens of milliseconds
- * (DESIGN.md, Performance budget) and whose background work runs every 5 minutes.
+ * (docs/ARCHITECTURE.md, Performance budget) and whose background work runs every 5 minutes.
  */
 export const THRESHOLDS = {
   /** Percent of API requests answered 5xx in 5 minutes, once at least `minRequests` arrived. */

@@ -1,5 +1,5 @@
 /**
- * The HTTP API (DESIGN.md, Shape: "API Gateway (HTTP API) fronts one Lambda per route"):
+ * The HTTP API (docs/ARCHITECTURE.md, Shape: "API Gateway (HTTP API) fronts one Lambda per route"):
  * one function and one `METHOD /path` route per entry of the route table (except the
  * `localOnly` ones), plus the `$default` route, which answers NOT_FOUND for every other
  * method and path.
@@ -9,7 +9,7 @@
  * template nears CloudFormation's resource limit however many routes the table grows.
  *
  * There is no API Gateway authorizer: each handler checks the caller's token and role against
- * its route's `auth` (route-spec.ts, SPEC.md §5), the same code that runs locally.
+ * its route's `auth` (route-spec.ts, docs/API.md §5), the same code that runs locally.
  */
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -34,7 +34,7 @@ import { routeAreas } from './route-areas.js';
 
 /**
  * Stage-wide ceiling, a backstop against floods that reach no handler; the per-organization
- * limit of SPEC.md §8 (RATE_LIMITED with Retry-After) is enforced in the handlers.
+ * limit of docs/API.md §8 (RATE_LIMITED with Retry-After) is enforced in the handlers.
  */
 export const STAGE_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
 
@@ -43,7 +43,7 @@ export const MAX_INTEGRATION_SECONDS = 30;
 
 /**
  * Memory of a route's function. Lambda CPU grows with memory, and `POST /v1/operations` is
- * the hot path (DESIGN.md, Performance budget: signature verify, hashes, a transaction, two
+ * the hot path (docs/ARCHITECTURE.md, Performance budget: signature verify, hashes, a transaction, two
  * S3 puts, a KMS signature), so it gets more. A route may set `memorySize` itself.
  */
 const MEMORY_BY_ROUTE: Readonly<Record<string, number>> = { 'POST /v1/operations': 1024 };
@@ -112,7 +112,7 @@ export class LedgerApi extends Construct {
     props.alarms.watchFunction(notFound, NOT_FOUND_FUNCTION);
 
     this.httpApi = new HttpApi(this, 'HttpApi', {
-      description: 'agent-ledger HTTP API (SPEC.md §4)',
+      description: 'agent-ledger HTTP API (docs/API.md §4)',
       createDefaultStage: false,
     });
     this.notFoundRoute = new HttpRoute(this, 'DefaultRoute', {
@@ -189,7 +189,7 @@ export class LedgerApi extends Construct {
     );
   }
 
-  /** The API's base address ({base_url} of SPEC.md). */
+  /** The API's base address ({base_url} of docs/API.md). */
   get url(): string {
     return this.stage.url;
   }

@@ -61,7 +61,7 @@ export class LedgerDashboard extends Construct {
       ],
       [
         new GraphWidget({
-          title: 'Submissions per minute, by outcome (ACCEPTED or the SPEC.md §7 code)',
+          title: 'Submissions per minute, by outcome (ACCEPTED or the docs/API.md §7 code)',
           left: [
             new MathExpression({
               expression: `SEARCH('{${METRICS_NAMESPACE},outcome,service} MetricName="${MetricNames.Submissions}" service="${SERVICE_NAME}"', 'Sum', 60)`,

@@ -1,5 +1,5 @@
 /**
- * Where the ledger's state lives (DESIGN.md, Shape and Data): the single DynamoDB table,
+ * Where the ledger's state lives (docs/ARCHITECTURE.md, Shape and Data): the single DynamoDB table,
  * the `data` bucket (payloads, receipts, exports), the `anchors` bucket (epoch leaf lists
  * under Object Lock) and the bucket that receives the other two buckets' access logs.
  *
@@ -57,7 +57,7 @@ export class LedgerData extends Construct {
       ],
     });
 
-    // Epoch leaf lists are the evidence a Merkle root was computed over (PROTOCOL.md, Merkle
+    // Epoch leaf lists are the evidence a Merkle root was computed over (docs/PROTOCOL.md, Merkle
     // epochs). COMPLIANCE mode means no one, the root user included, can delete or overwrite
     // an object version before its retention ends.
     this.anchorsBucket = new Bucket(this, 'Anchors', {
@@ -77,7 +77,7 @@ const baseBucketProps = {
   objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
   enforceSSL: true,
   minimumTLSVersion: 1.2,
-  // SSE-S3 rather than SSE-KMS: the hot path (DESIGN.md, Performance budget) writes two
+  // SSE-S3 rather than SSE-KMS: the hot path (docs/ARCHITECTURE.md, Performance budget) writes two
   // objects per operation, and SSE-KMS would add a KMS request (and a KMS grant on every
   // function role) for each; the objects are signed and hashed, so their integrity does not
   // rest on the encryption key anyway.

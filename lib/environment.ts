@@ -31,7 +31,7 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   };
-  // Unset means "seal without an RFC 3161 anchor" (SPEC.md §2.11: the anchor is optional);
+  // Unset means "seal without an RFC 3161 anchor" (docs/API.md §2.11: the anchor is optional);
   // config.ts treats a missing and an empty value alike, so the variable is simply left out.
   if (settings.tsaUrl !== undefined) environment.LEDGER_TSA_URL = settings.tsaUrl;
   if (settings.retiredServiceKeys.length > 0) environment.LEDGER_RETIRED_SERVICE_KEYS = settings.retiredServiceKeys.join(',');

@@ -31,7 +31,7 @@ export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', '
 export const BUCKET_READ_ACTIONS = { objects: ['s3:GetObject'], bucket: ['s3:ListBucket'] } as const;
 /**
  * Puts only (multipart uploads included: S3 authorizes their create, part and complete calls
- * as PutObject): evidence is never deleted or overwritten by a function (DESIGN.md, Data).
+ * as PutObject): evidence is never deleted or overwritten by a function (docs/ARCHITECTURE.md, Data).
  */
 export const BUCKET_WRITE_ACTIONS = ['s3:PutObject'] as const;
 /**

@@ -1,5 +1,5 @@
 /**
- * The Cognito user pool: the identity provider of the service in AWS (DESIGN.md, Shape).
+ * The Cognito user pool: the identity provider of the service in AWS (docs/ARCHITECTURE.md, Shape).
  * Users are created by the sign-up handler (AdminCreateUser), sign
  * in through the app client (USER_PASSWORD_AUTH), and social sign-in runs through the
  * hosted UI's authorization code flow with PKCE (lambdas/adapters/aws/cognito-identity-provider.ts).
@@ -142,7 +142,7 @@ export class LedgerIdentity extends Construct {
       signInCaseSensitive: false,
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true }, fullname: { required: false, mutable: true } },
-      // SPEC.md §8: a password has at least 8 characters, and nothing more is required of it.
+      // docs/API.md §8: a password has at least 8 characters, and nothing more is required of it.
       passwordPolicy: {
         minLength: 8,
         requireLowercase: false,
@@ -254,13 +254,13 @@ function acknowledgeFindings(pool: UserPool): void {
   const acknowledge = (id: string, reason: string) => Validations.of(pool).acknowledge({ id, reason });
   acknowledge(
     'AwsSolutions-COG1',
-    'SPEC.md §8 fixes the password rule at a minimum of 8 characters and nothing else; requiring character ' +
+    'docs/API.md §8 fixes the password rule at a minimum of 8 characters and nothing else; requiring character ' +
       'classes would reject passwords the API contract accepts. Guessing is slowed by the per-email sign-in ' +
       'throttle of the service (5 failures per 15 minutes) instead.',
   );
   acknowledge(
     'AwsSolutions-COG2',
-    'SPEC.md §4.1 signs in with email and password in one request and has no endpoint to answer an MFA ' +
+    'docs/API.md §4.1 signs in with email and password in one request and has no endpoint to answer an MFA ' +
       'challenge, so MFA cannot be required without breaking the contract; social sign-in leaves MFA to Google or GitHub.',
   );
   const plusPlan =

@@ -1,5 +1,5 @@
 /**
- * The service's KMS keys (DESIGN.md, Shape: "KMS signs receipts and encrypts webhook
+ * The service's KMS keys (docs/ARCHITECTURE.md, Shape: "KMS signs receipts and encrypts webhook
  * secrets"). Both are kept when the stack is deleted: without the signer key no one can tell
  * a forged receipt from a real one, and without the secrets key no webhook secret can be read.
  * Each has an alias (`alias/<stack name>/...`) so operators find it by name in the console and
@@ -22,9 +22,9 @@ export interface LedgerKeysProps {
 }
 
 export class LedgerKeys extends Construct {
-  /** Ed25519 receipt signer (PROTOCOL.md, Receipt; SPEC.md §2.3 service_signature). */
+  /** Ed25519 receipt signer (docs/PROTOCOL.md, Receipt; docs/API.md §2.3 service_signature). */
   readonly signer: Key;
-  /** Symmetric key that encrypts webhook secrets at rest (SPEC.md §2.12: never returned). */
+  /** Symmetric key that encrypts webhook secrets at rest (docs/API.md §2.12: never returned). */
   readonly secrets: Key;
 
   constructor(scope: Construct, id: string, props: LedgerKeysProps) {

@@ -1,5 +1,5 @@
 /**
- * The whole service (DESIGN.md, Shape): state, keys, queues and the API in the root stack,
+ * The whole service (docs/ARCHITECTURE.md, Shape): state, keys, queues and the API in the root stack,
  * each area of routes and the workers in nested stacks (api.ts, workers.ts) so no template
  * nears CloudFormation's resource limit, plus alarms, the dashboard and the optional table
  * backup. It only composes: each construct in lib/ does one job, and the route and worker
@@ -150,7 +150,7 @@ export class LedgerStack extends Stack {
     acknowledgeNagFindings(this);
 
     new CfnOutput(this, 'ConsoleUrl', { value: this.console.url, description: 'The web console; the API is on the same origin under /v1, /api and /.well-known' });
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of SPEC.md)' });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base address ({base_url} of docs/API.md)' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'DataBucketName', { value: this.data.dataBucket.bucketName });
     new CfnOutput(this, 'AnchorsBucketName', { value: this.data.anchorsBucket.bucketName });

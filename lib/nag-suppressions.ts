@@ -46,7 +46,7 @@ export function acknowledgeNagFindings(stack: NagScope): void {
       id: 'AwsSolutions-APIG4',
       reason:
         'The $default route catches unknown methods and paths and only answers NOT_FOUND in the error ' +
-        'envelope (SPEC.md §7); it reads no data, so there is nothing to authorize.',
+        'envelope (docs/API.md §7); it reads no data, so there is nothing to authorize.',
     },
   ]);
 }
@@ -56,7 +56,7 @@ function acknowledgeConsole(site: LedgerConsole): void {
   acknowledge(site.distribution, [
     {
       id: 'AwsSolutions-CFR1',
-      reason: 'The console and API serve teams wherever they work; who may act is decided by sign-in and roles (SPEC.md §5), not by country.',
+      reason: 'The console and API serve teams wherever they work; who may act is decided by sign-in and roles (docs/API.md §5), not by country.',
     },
     {
       id: 'AwsSolutions-CFR2',
@@ -125,14 +125,14 @@ function acknowledgeFunction(fn: LedgerFunction): void {
   ]);
 }
 
-/** API Gateway has no authorizer: the handler authorizes from the route table (SPEC.md §5). */
+/** API Gateway has no authorizer: the handler authorizes from the route table (docs/API.md §5). */
 function routeAuthorization(spec: RouteSpec): Acknowledgement {
   const reason =
     spec.auth === 'public'
-      ? `${spec.method} ${spec.path} is public (auth "public" in lambdas/routes/routes.ts; SPEC.md §4.10 and §5 list ` +
+      ? `${spec.method} ${spec.path} is public (auth "public" in lambdas/routes/routes.ts; docs/API.md §4.10 and §5 list ` +
         'the endpoints that take no credentials), so there is nothing for an authorizer to check.'
       : `${spec.method} ${spec.path} is authorized in its handler: the handler checks the Bearer session or API ` +
-        `token and the route's auth (${describeAuth(spec)}) from lambdas/routes/routes.ts (SPEC.md §5), the same code ` +
+        `token and the route's auth (${describeAuth(spec)}) from lambdas/routes/routes.ts (docs/API.md §5), the same code ` +
         'the local stack runs, so AWS and local enforce identical rules; an API Gateway authorizer would be a ' +
         'second copy of that check.';
   return { id: 'AwsSolutions-APIG4', reason };

@@ -1,6 +1,6 @@
 /**
  * Where the code the stack deploys lives. `lib/` reads `lambdas/routes/routes.ts` as data
- * (DESIGN.md, Layout) and bundles the handler modules next to it, so every path is
+ * (docs/ARCHITECTURE.md, Layout) and bundles the handler modules next to it, so every path is
  * anchored at the repository root rather than at the process's working directory.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The SQS queues that feed the workers (DESIGN.md, Shape): `events` (the facts webhooks
+ * The SQS queues that feed the workers (docs/ARCHITECTURE.md, Shape): `events` (the facts webhooks
  * announce), `deliveries` (one message per webhook delivery attempt) and `exports` (export
  * jobs). Each has a dead-letter queue, so a message that keeps failing stops being retried
  * after a few attempts and waits there for an operator instead of being lost.

@@ -7,7 +7,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 
 /**
- * The epoch length E. PROTOCOL.md (Merkle epochs) and SPEC.md §6 fix it at 5 minutes in
+ * The epoch length E. docs/PROTOCOL.md (Merkle epochs) and docs/API.md §6 fix it at 5 minutes in
  * AWS; the EventBridge schedule and LEDGER_EPOCH_MS are both derived from this one value
  * so the sealer and the handlers can never disagree about window boundaries.
  */
@@ -20,13 +20,13 @@ export interface LedgerSettings {
   readonly tsaUrl: string | undefined;
   /** Grace after an epoch window closes before it is sealed (late, clock-skewed submissions). */
   readonly epochGraceMs: number;
-  /** Per-organization request rate (SPEC.md §8 leaves the number open). */
+  /** Per-organization request rate (docs/API.md §8 leaves the number open). */
   readonly rateLimitRps: number;
-  /** Largest accepted payload (SPEC.md §8 leaves it open; PROTOCOL.md default 256 KiB). */
+  /** Largest accepted payload (docs/API.md §8 leaves it open; docs/PROTOCOL.md default 256 KiB). */
   readonly maxPayloadBytes: number;
   /**
    * Raw base64url public keys of retired receipt-signing keys, still published in the JWKS
-   * (PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
+   * (docs/PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
    */
   readonly retiredServiceKeys: readonly string[];
   /** Where alarm notifications are mailed (an SNS e-mail subscription); undefined = the topic only. */

@@ -71,7 +71,7 @@ export interface LedgerWorkersProps {
 export class LedgerWorkers extends NestedStack {
   /** Every worker function with what its entry uses, for grants.ts. */
   readonly functions: readonly FunctionUse[];
-  /** Every 5 minutes (SPEC.md §6, PROTOCOL.md Merkle epochs): runs the epoch sealer. */
+  /** Every 5 minutes (docs/API.md §6, docs/PROTOCOL.md Merkle epochs): runs the epoch sealer. */
   readonly epochSchedule: Rule;
   /** Each `schedule` and `stream` worker's dead-letter queue, by worker id. */
   readonly deadLetterQueues: Readonly<Record<string, Queue>>;

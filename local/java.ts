@@ -1,5 +1,5 @@
 /**
- * Finds the Java runtime DynamoDB Local needs (DESIGN.md, Local stack: "needs Java 17+"), so
+ * Finds the Java runtime DynamoDB Local needs (docs/ARCHITECTURE.md, Local stack: "needs Java 17+"), so
  * a missing JDK fails at once with a message saying what to install, rather than as a
  * spawn error or a timeout.
  */

@@ -1,5 +1,5 @@
 /**
- * The key files that stand in for KMS on one machine (DESIGN.md, Local stack: "Ed25519 and
+ * The key files that stand in for KMS on one machine (docs/ARCHITECTURE.md, Local stack: "Ed25519 and
  * AES-256-GCM keys in files under the data dir, mode 0600"). Created on first start and
  * reused afterwards, so receipts signed yesterday still verify against today's JWKS.
  *

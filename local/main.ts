@@ -1,5 +1,5 @@
 /**
- * `npm start`: the local stack (DESIGN.md, Local stack). Prints exactly one line on stdout,
+ * `npm start`: the local stack (docs/ARCHITECTURE.md, Local stack). Prints exactly one line on stdout,
  * `ledger listening on http://127.0.0.1:<port>`, when ready; everything else goes to stderr.
  * SIGINT/SIGTERM stop the stack and exit 0. One stop request often arrives twice (npm
  * forwards the signal to us and the process group gets it too; Ctrl-C signals the whole

@@ -1,5 +1,5 @@
 /**
- * s3rver, the object store of the local stack (DESIGN.md, Local stack: "`s3rver` (dev
+ * s3rver, the object store of the local stack (docs/ARCHITECTURE.md, Local stack: "`s3rver` (dev
  * dependency) on loopback; S3 clients use `forcePathStyle` and
  * `requestChecksumCalculation: 'WHEN_REQUIRED'`"). It runs in this process (it is a Koa app),
  * so it needs no watchdog.

@@ -1,5 +1,5 @@
 /**
- * The local stand-in for the EventBridge schedule (DESIGN.md, Local stack: "timer every
+ * The local stand-in for the EventBridge schedule (docs/ARCHITECTURE.md, Local stack: "timer every
  * $LEDGER_EPOCH_MS"): every interval, each `schedule` worker of the worker table gets a
  * Scheduled Event. Runs never overlap: the next one is timed from the end of the previous,
  * so a slow seal delays the next tick instead of racing it (the sealer must be correct

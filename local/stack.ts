@@ -1,5 +1,5 @@
 /**
- * The whole service on one machine (DESIGN.md, Local stack): DynamoDB Local and s3rver
+ * The whole service on one machine (docs/ARCHITECTURE.md, Local stack): DynamoDB Local and s3rver
  * started in parallel, the table and buckets created, the key files made, the handlers'
  * environment set, then the queue workers, the schedule timer and the HTTP server.
  *

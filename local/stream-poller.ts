@@ -1,5 +1,5 @@
 /**
- * The local stand-in for the DynamoDB event source of `stream` workers (DESIGN.md, Local
+ * The local stand-in for the DynamoDB event source of `stream` workers (docs/ARCHITECTURE.md, Local
  * stack; lambdas/workers/worker-spec.ts): polls DynamoDB Local's stream of the table and
  * hands each worker its records as a DynamoDBStreamEvent, as Lambda does in AWS:
  *

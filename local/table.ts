@@ -1,6 +1,6 @@
 /**
  * Creates the ledger table in DynamoDB Local from TABLE_DESIGN, the description CDK builds
- * the AWS table from (DESIGN.md, Data), so the two cannot drift. Idempotent: an existing
+ * the AWS table from (docs/ARCHITECTURE.md, Data), so the two cannot drift. Idempotent: an existing
  * table keeps its data across `npm start` restarts, and gets what a newer TABLE_DESIGN added
  * since it was made (its stream, its missing indexes), as `cdk deploy` gives the AWS table.
  */

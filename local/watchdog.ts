@@ -1,6 +1,6 @@
 /**
  * Spawns a long-lived child (DynamoDB Local's JVM) so that it can never outlive us
- * (DESIGN.md, Local stack: "never leaves an orphaned Java process"), even when this process
+ * (docs/ARCHITECTURE.md, Local stack: "never leaves an orphaned Java process"), even when this process
  * is SIGKILLed and gets no chance to clean up.
  *
  * The child runs under a small POSIX sh watchdog whose stdin is a pipe held only by this

@@ -1,6 +1,6 @@
 /**
  * Wires the queue workers of the worker table to the in-process queue, as the SQS event
- * source mapping does in AWS (DESIGN.md, Local stack): each batch becomes an SQSEvent for the
+ * source mapping does in AWS (docs/ARCHITECTURE.md, Local stack): each batch becomes an SQSEvent for the
  * worker's handler, and its partial batch response (`batchItemFailures`,
  * ReportBatchItemFailures) goes back to the queue as the ids to retry.
  */

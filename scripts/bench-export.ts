@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (exports and audit query, SPEC.md §4.6, §4.8): against its own in-memory
+ * `npm run bench` (exports and audit query, docs/API.md §4.6, §4.8): against its own in-memory
  * local stack on 127.0.0.1,
  *
  * 1. seeds BENCH_EXPORT_OPS (100,000) operations over 20 agents straight into the table and

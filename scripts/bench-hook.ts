@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (third part): what the coding-tool hook costs per tool use (SPEC.md §1,
+ * `npm run bench` (third part): what the coding-tool hook costs per tool use (docs/API.md §1,
  * client tooling). Against an in-memory local stack, in one run and interleaved round by
  * round so that machine load hits all three alike:
  *

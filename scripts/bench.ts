@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: how close the submission path comes to the table's own limit, and what it
- * costs per operation in AWS terms (DESIGN.md, Performance budget; docs/COST.md).
+ * costs per operation in AWS terms (docs/ARCHITECTURE.md, Performance budget; docs/COST.md).
  *
  * 1. Starts its own in-memory local stack on 127.0.0.1 (DynamoDB Local, s3rver, the HTTP
  *    server, the events outbox), with the request rate limit lifted: it measures the ledger,

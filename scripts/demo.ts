@@ -2,7 +2,7 @@
  * `npm run demo`: the ledger end to end against a running service (default the local stack
  * of `npm start`, or DEMO_URL), the way an agent and an auditor use it:
  *
- *   1. sign up, create a personal workspace, issue an API token (SPEC.md §4.1, §4.2);
+ *   1. sign up, create a personal workspace, issue an API token (docs/API.md §4.1, §4.2);
  *   2. register an agent with a fresh Ed25519 key (§4.3);
  *   3. sign and submit three chained operation records through the SDK (§2.1, §4.5);
  *   4. check each receipt offline with only the JWKS document and @agent-ledger/protocol,
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   log(`registered agent ${agentId} with Ed25519 key k1`);
 
   // The SDK fills in operation_id, issued_at, nonce, payload_hash, prev_chain_hash and the
-  // signature, and keeps the agent's chain head (SPEC.md §2.1).
+  // signature, and keeps the agent's chain head (docs/API.md §2.1).
   const agent: SigningAgent = { orgId, agentId, kid: 'k1', privateKey: key.privateKey };
   const jwks = await ledger.jwks();
   const operations: string[] = [];

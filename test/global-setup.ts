@@ -1,6 +1,6 @@
 /**
  * Vitest globalSetup: one DynamoDB Local (in memory) and one s3rver for the whole run
- * (DESIGN.md, Conventions: "Integration tests run against DynamoDB Local, never against a
+ * (docs/ARCHITECTURE.md, Conventions: "Integration tests run against DynamoDB Local, never against a
  * mocked table"). Starting the JVM once saves ~2 s per test file; files stay independent
  * by using their own table and buckets (test/support/test-stack.ts). The JVM runs under the
  * watchdog, so even a killed vitest leaves no Java behind.

@@ -1,6 +1,6 @@
 /**
  * `agent-ledger export` against a small local HTTP server playing the export routes of
- * SPEC.md §4.8 (POST /v1/exports, GET /v1/exports/:id with progress, GET .../download
+ * docs/API.md §4.8 (POST /v1/exports, GET /v1/exports/:id with progress, GET .../download
  * answering 302 to a presigned object-store URL). The end-to-end test against the service
  * waits for those routes.
  */

@@ -1,5 +1,5 @@
 /**
- * The hook under bad input and failure (SPEC.md §1, client tooling): empty or malformed
+ * The hook under bad input and failure (docs/API.md §1, client tooling): empty or malformed
  * events, an unknown flag, a missing agent directory, a corrupt chain.json, a service that
  * answers 500 or garbage or cannot be reached. Each gets a clear one-line reason, the
  * configured allow/deny answer, an errors.log line, and never a stack trace on stdout.
@@ -198,7 +198,7 @@ describe('hook behaviour', () => {
     expect(body.payload).toEqual({ client: 'kiroide', tool_input: { user_prompt: 'Refactor the cart module' } });
   });
 
-  it("another tool's event in a shared settings file is allowed without a record (HOOKS.md, Duplicates)", async () => {
+  it("another tool's event in a shared settings file is allowed without a record (docs/HOOKS.md, Duplicates)", async () => {
     const before = await headOf('deny-agent');
     const grokEvent = fixture('events/grok.json');
     const vscodeEvent = JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 's1', tool_name: 'runInTerminal', tool_input: { command: 'ls' } });

@@ -2,7 +2,7 @@
  * For each of the 15 coding tools: `agent init` installs the hook into the tool's own
  * configuration; the recorded sample event (test/fixtures/events/<flag>.json) is piped into
  * the built CLI exactly as that tool would run it; the answer is the tool's "allow" and the
- * ledger row carries the record of HOOKS.md / SPEC.md §1 (type, subject, action, payload).
+ * ledger row carries the record of docs/HOOKS.md / docs/API.md §1 (type, subject, action, payload).
  * Then the agent is frozen and the same call gets the tool's own "deny".
  */
 import { mkdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The SDK (SPEC.md §2.1): submit() fills every generated field and keeps the chain head,
+ * The SDK (docs/API.md §2.1): submit() fills every generated field and keeps the chain head,
  * resynchronises after PREV_HASH_MISMATCH, retries RATE_LIMITED honouring Retry-After, and
  * reports transport failures plainly; verifyReceipt() checks a receipt and its record offline.
  */
@@ -59,7 +59,7 @@ describe('LedgerClient.submit against the local stack', () => {
     expect(third.receipt.seq_no).toBe(3);
   });
 
-  it('surfaces refusals as LedgerApiError with the SPEC.md §7 code', async () => {
+  it('surfaces refusals as LedgerApiError with the docs/API.md §7 code', async () => {
     const agent = await newAgent('sdk-frozen');
     await ledger.freezeAgent('sdk-frozen', 'test');
     const error = await ledger.submit(agent, input(1)).catch((e: unknown) => e);

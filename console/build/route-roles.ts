@@ -1,7 +1,7 @@
 /**
  * Who may call each route, read from the route table (lambdas/routes/routes.ts) at build time
- * and compiled into the bundle as `__ROUTE_ROLES__`, keyed `METHOD /path` as SPEC.md §4 writes
- * them. The console hides what a role may not do; the server still decides (SPEC.md §5).
+ * and compiled into the bundle as `__ROUTE_ROLES__`, keyed `METHOD /path` as docs/API.md §4 writes
+ * them. The console hides what a role may not do; the server still decides (docs/API.md §5).
  */
 import { routeList } from '../../lambdas/routes/routes.js';
 

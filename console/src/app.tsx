@@ -24,7 +24,7 @@ import { TokensPage } from './pages/tokens.js';
 import { WebhookDetailPage } from './pages/webhook-detail.js';
 import { WebhooksPage } from './pages/webhooks.js';
 
-/** The pages of the navigation, each behind the route its list needs (SPEC.md §4). */
+/** The pages of the navigation, each behind the route its list needs (docs/API.md §4). */
 const NAV: { href: string; label: string; needs: string }[] = [
   { href: '/', label: 'Overview', needs: 'GET /v1/auth/me' },
   { href: '/agents', label: 'Agents', needs: 'GET /v1/agents' },

@@ -1,5 +1,5 @@
 /**
- * Who is signed in: the profile (GET /v1/auth/me, SPEC.md §2.7) and the role of the current
+ * Who is signed in: the profile (GET /v1/auth/me, docs/API.md §2.7) and the role of the current
  * organization, for every page through `useSession()`. Unauthenticated is a state, not an
  * error: UNAUTHORIZED from /v1/auth/me means "show the sign-in page".
  */

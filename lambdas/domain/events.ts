@@ -1,7 +1,7 @@
 /**
- * Messages on the `events` queue: one per webhook event of SPEC.md §6.1. The webhook fan-out
+ * Messages on the `events` queue: one per webhook event of docs/API.md §6.1. The webhook fan-out
  * worker (workers/webhook-fanout.ts) turns each into one delivery per subscribed webhook,
- * with the body of SPEC.md §6.2 ({event, delivery_id, org_id, timestamp, data}).
+ * with the body of docs/API.md §6.2 ({event, delivery_id, org_id, timestamp, data}).
  *
  * The data shapes below are the public contract of the deliveries (documented in the OpenAPI
  * document's `webhooks` section, lambdas/routes/schemas/webhooks.ts); producers may change how
@@ -11,13 +11,13 @@ import type { EventType } from '../shared/event-types.js';
 
 export type { EventType };
 
-/** SPEC.md §6.2: for operation.accepted, data holds operation_id and agent_id. */
+/** docs/API.md §6.2: for operation.accepted, data holds operation_id and agent_id. */
 export interface OperationAcceptedData {
   operation_id: string;
   agent_id: string;
 }
 
-/** The epoch of SPEC.md §2.11 as it was committed (times in Unix ms, root_hash base64url). */
+/** The epoch of docs/API.md §2.11 as it was committed (times in Unix ms, root_hash base64url). */
 export interface EpochCreatedData {
   epoch_id: string;
   start_time: number;
@@ -26,7 +26,7 @@ export interface EpochCreatedData {
   leaf_count: number;
 }
 
-/** An agent's status change (SPEC.md §3): `from` → `to`, with the reason the caller gave. */
+/** An agent's status change (docs/API.md §3): `from` → `to`, with the reason the caller gave. */
 export interface AgentStatusChangedData {
   agent_id: string;
   from: string;

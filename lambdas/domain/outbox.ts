@@ -18,7 +18,7 @@ type Item = Record<string, unknown>;
 const text = (item: Item, name: string): string => String(item[name]);
 const number = (item: Item, name: string): number => Number(item[name]);
 
-/** SPEC.md §6.2: for operation.accepted, data holds operation_id and agent_id. */
+/** docs/API.md §6.2: for operation.accepted, data holds operation_id and agent_id. */
 function operationAccepted(item: Item): EventMessage {
   return {
     event: 'operation.accepted',

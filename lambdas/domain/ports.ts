@@ -1,5 +1,5 @@
 /**
- * Ports: the boundaries where two implementations exist (DESIGN.md, Conventions): one for
+ * Ports: the boundaries where two implementations exist (docs/ARCHITECTURE.md, Conventions): one for
  * AWS (adapters/aws) and one for a single machine (adapters/local). DynamoDB and S3 have
  * one implementation each and are used directly.
  */
@@ -37,7 +37,7 @@ export class SignerBusyError extends Error {
   }
 }
 
-/** Receipt signer (PROTOCOL.md, Receipt): KMS ECC_NIST_EDWARDS25519 in AWS, a key file locally. */
+/** Receipt signer (docs/PROTOCOL.md, Receipt): KMS ECC_NIST_EDWARDS25519 in AWS, a key file locally. */
 export interface Signer extends Pingable {
   /** RFC 7638 thumbprint of the current signing key (the receipt's service_kid). */
   kid(): Promise<string>;
@@ -116,13 +116,13 @@ export interface ProviderIdentity {
 }
 
 /**
- * Checks credentials and runs social sign-in (DESIGN.md: Cognito in AWS, users and scrypt
+ * Checks credentials and runs social sign-in (docs/ARCHITECTURE.md: Cognito in AWS, users and scrypt
  * hashes in DynamoDB locally). It knows nothing of organizations, roles or our sessions: the
  * service keeps its own user item and issues its own tokens once the provider vouches for a
  * person.
  */
 /**
- * Where a verification mail leads (SPEC.md §4.1 "a verification email is sent"): the URL of
+ * Where a verification mail leads (docs/API.md §4.1 "a verification email is sent"): the URL of
  * GET /api/auth/verify-email carrying `token`. The domain builds it (origin, callbackURL); a
  * provider that mails links (local) uses it, one that mails codes (Cognito) does not.
  */
@@ -158,7 +158,7 @@ export interface IdentityProvider {
   redeemCode(input: { provider: SocialProvider; code: string; redirectUri: string; codeVerifier: string }): Promise<ProviderIdentity>;
 }
 
-/** A webhook delivery as it goes out (SPEC.md §6.2): the endpoint, the signed headers and the raw body. */
+/** A webhook delivery as it goes out (docs/API.md §6.2): the endpoint, the signed headers and the raw body. */
 export interface WebhookRequest {
   url: string;
   headers: Record<string, string>;
@@ -189,7 +189,7 @@ export interface WebhookTransport {
   post(request: WebhookRequest): Promise<WebhookOutcome>;
 }
 
-/** An RFC 3161 time-stamp token as the authority returned it (PROTOCOL.md, RFC 3161 anchor). */
+/** An RFC 3161 time-stamp token as the authority returned it (docs/PROTOCOL.md, RFC 3161 anchor). */
 export interface TimeStamp {
   /** DER of the TimeStampToken: a CMS ContentInfo holding SignedData over TSTInfo (RFC 3161 §2.4.2). */
   token: Uint8Array;
@@ -199,7 +199,7 @@ export interface TimeStamp {
 
 /** An RFC 3161 time-stamping authority over HTTP (RFC 3161 §3.4), when LEDGER_TSA_URL is set. */
 export interface TimestampAuthority {
-  /** Stored with each anchor (SPEC.md §2.11 tsa_url). */
+  /** Stored with each anchor (docs/API.md §2.11 tsa_url). */
   readonly url: string;
   /**
    * Time-stamps a SHA-256 digest. Resolves only with a response that was checked: status

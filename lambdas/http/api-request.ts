@@ -12,7 +12,7 @@ type RequestPart<R extends RouteSpec, K extends 'params' | 'query' | 'body'> = R
     : undefined
   : undefined;
 
-/** The caller a route's auth guarantees (SPEC.md §5): role-guarded routes always have an organization. */
+/** The caller a route's auth guarantees (docs/API.md §5): role-guarded routes always have an organization. */
 export type CallerFor<R extends RouteSpec> = R['auth'] extends 'public'
   ? null
   : R['auth'] extends 'optional'

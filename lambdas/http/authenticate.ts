@@ -3,7 +3,7 @@
  * the route table says who may call; this module finds the caller from the bearer token
  * (or the session cookie) and enforces it. Missing, unknown or expired credentials are
  * UNAUTHORIZED 401; a valid token of the wrong kind or a role the route does not list is
- * FORBIDDEN 403 (SPEC.md §5). Authenticated requests are also counted against their
+ * FORBIDDEN 403 (docs/API.md §5). Authenticated requests are also counted against their
  * organization's rate limit here (RATE_LIMITED 429, domain/rate-limit/request-rate.ts).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -17,7 +17,7 @@ import { headerValue } from './json-body.js';
 
 /**
  * The credential presented: `Authorization: Bearer <token>` first, then the session cookie.
- * The cookie carries session tokens only (SPEC.md §5: a session token is usable as cookie or
+ * The cookie carries session tokens only (docs/API.md §5: a session token is usable as cookie or
  * bearer; an API token is a bearer credential): a browser sends cookies on its own, so an
  * API token planted in the cookie would lend its powers (rotation, agents' submissions) to
  * any page that makes the browser send a request. Anything else in the cookie is ignored.
@@ -60,7 +60,7 @@ export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV
 }
 
 /**
- * Token → user, and the per-organization rate limit (SPEC.md §7/§8), which counts every
+ * Token → user, and the per-organization rate limit (docs/API.md §7/§8), which counts every
  * authenticated request as soon as we know whose organization it is (before role checks:
  * refused calls load us too). API tokens come from the process's cache (caller-lookup.ts)
  * and the limit from the process's reservations (request-rate.ts), so on a warm process the
@@ -75,7 +75,7 @@ async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promi
   return caller;
 }
 
-/** SPEC.md §4: an organization member holding one of the listed roles. */
+/** docs/API.md §4: an organization member holding one of the listed roles. */
 export function requireRole(caller: Caller, roles: readonly string[]): OrgCaller {
   if (caller.orgId === null) {
     throw new LedgerError('FORBIDDEN', 'complete onboarding (join or create an organization) first');

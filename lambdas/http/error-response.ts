@@ -1,8 +1,8 @@
 /**
- * Turns any thrown value into the SPEC.md §7 error envelope
+ * Turns any thrown value into the docs/API.md §7 error envelope
  * `{error: {code, message, request_id}}`. Only LedgerErrors speak to the client; anything
  * else is logged and answered with a bare INTERNAL_ERROR, so a 5xx never leaks internals
- * (DESIGN.md, Conventions).
+ * (docs/ARCHITECTURE.md, Conventions).
  */
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { LedgerError, isLedgerError } from '../shared/errors.js';

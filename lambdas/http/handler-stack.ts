@@ -1,7 +1,7 @@
 /**
  * The shared middy stack of every route's Lambda handler (request id, error envelope, JSON
  * body, zod validation, JSON response) around a thin function that calls the domain
- * (DESIGN.md, "Handlers are thin"). Handlers are made with `defineHandler` or
+ * (docs/ARCHITECTURE.md, "Handlers are thin"). Handlers are made with `defineHandler` or
  * `definePublicHandler`, which differ only in how they find the caller, so the HTTP
  * conventions hold for every route by construction.
  */
@@ -77,7 +77,7 @@ function toResponse<R extends RouteSpec>(
 }
 
 export interface HandlerOptions {
-  /** A count per request with dimension `outcome`: ACCEPTED, or the SPEC.md §7 code it failed with (lambdas/metrics.ts). */
+  /** A count per request with dimension `outcome`: ACCEPTED, or the docs/API.md §7 code it failed with (lambdas/metrics.ts). */
   outcomeMetric?: string;
 }
 
@@ -90,7 +90,7 @@ export function buildHandler<R extends RouteSpec>(
   const core = async (event: APIGatewayProxyEventV2) => {
     const requestId = requestIdOf(event);
     const spec = route.request;
-    // SPEC.md §7 / PROTOCOL.md check order: authentication and role come before body shape.
+    // docs/API.md §7 / docs/PROTOCOL.md check order: authentication and role come before body shape.
     const caller = await identify(route.auth, event);
     const body = parseJsonBody(event);
     if (body !== undefined && !spec?.body) {

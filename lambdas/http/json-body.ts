@@ -1,7 +1,7 @@
 /**
- * Request body parsing (DESIGN.md, Conventions): a non-empty body must be JSON with a JSON
+ * Request body parsing (docs/ARCHITECTURE.md, Conventions): a non-empty body must be JSON with a JSON
  * content type; malformed JSON, a repeated member name anywhere in it (I-JSON, RFC 7493
- * §2.3; PROTOCOL.md, Operation record) or another content type is VALIDATION_ERROR 400.
+ * §2.3; docs/PROTOCOL.md, Operation record) or another content type is VALIDATION_ERROR 400.
  * An empty body reads as `undefined` so routes without a body accept a bare POST.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';

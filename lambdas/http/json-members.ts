@@ -2,7 +2,7 @@
  * Repeated member names in a JSON text (I-JSON, RFC 7493 §2.3: "Objects in I-JSON messages
  * MUST NOT have members with duplicate names"). JSON.parse keeps the last of two equal
  * names silently while other parsers keep the first, so two readers of the same bytes could
- * see two different records (PROTOCOL.md, Operation record); such a body is refused.
+ * see two different records (docs/PROTOCOL.md, Operation record); such a body is refused.
  *
  * The scan is jsonc-parser's `visit` (Microsoft's, the parser of VS Code): it reports each
  * member name unescaped (`"a\u0062"` and `"ab"` are the same name) with its path, which

@@ -110,13 +110,13 @@ function operation(route: RouteSpec, components: ComponentSchemas): JsonSchema {
       : {}),
     responses: {
       [String(route.response.status)]: success,
-      default: { description: 'Error (SPEC.md §7)', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Error` } } } },
+      default: { description: 'Error (docs/API.md §7)', content: { 'application/json': { schema: { $ref: `${COMPONENTS}Error` } } } },
     },
   };
 }
 
 /**
- * The deliveries the service POSTs to registered endpoints (SPEC.md §6.2), one entry per
+ * The deliveries the service POSTs to registered endpoints (docs/API.md §6.2), one entry per
  * event type, in the document's `webhooks` section (OpenAPI 3.1 §4.8.1).
  */
 function webhookDeliveries(components: ComponentSchemas): Record<string, JsonSchema> {
@@ -158,7 +158,7 @@ export function openApiDocument(routes: readonly RouteSpec[], version: string): 
     paths,
     webhooks: webhookDeliveries(components),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API token (SPEC.md §5)' } },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Session token or API token (docs/API.md §5)' } },
       schemas: components.schemas,
     },
   };

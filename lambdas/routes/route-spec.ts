@@ -9,11 +9,11 @@ import type { Role } from '../shared/roles.js';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
- * Who may call a route (SPEC.md §4 "Auth" column, §5):
+ * Who may call a route (docs/API.md §4 "Auth" column, §5):
  * - `public`: anyone, no token looked at;
  * - `optional`: a session is used when present (get-session);
  * - `user`: any authenticated user, with or without an organization (me, onboarding);
- * - `session` / `api_token`: only that kind of token (SPEC.md §5 session-only and API-token-only);
+ * - `session` / `api_token`: only that kind of token (docs/API.md §5 session-only and API-token-only);
  * - a role list: an organization member holding one of these roles.
  */
 export type RouteAuth = 'public' | 'optional' | 'user' | 'session' | 'api_token' | readonly Role[];

@@ -1,5 +1,5 @@
 /**
- * The route table: every HTTP endpoint of SPEC.md §4 with its handler module, allowed roles
+ * The route table: every HTTP endpoint of docs/API.md §4 with its handler module, allowed roles
  * and request/response schemas. The local server (local/), the CDK stack (lib/api.ts) and
  * GET /v1/openapi.json all read this table; adding a route is one entry in the area's file
  * under route-table/ plus its handler file under lambdas/http/.

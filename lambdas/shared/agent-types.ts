@@ -1,6 +1,6 @@
-/** Value sets of agents and keys (SPEC.md §2.4, §2.5, §3), shared by schemas, items and use cases. */
+/** Value sets of agents and keys (docs/API.md §2.4, §2.5, §3), shared by schemas, items and use cases. */
 
-/** SPEC.md §2.4: the coding tools of §1 plus enterprise, gui, sdk and other. */
+/** docs/API.md §2.4: the coding tools of §1 plus enterprise, gui, sdk and other. */
 export const INTEGRATION_TYPES = [
   'augment',
   'claudecode',

@@ -1,10 +1,10 @@
 /**
  * Domain errors. Every failure a client can see is a `LedgerError` carrying one of the
- * codes of SPEC.md §7; the HTTP layer maps the code to its status and the
+ * codes of docs/API.md §7; the HTTP layer maps the code to its status and the
  * `{error: {code, message, request_id}}` envelope.
  */
 
-/** SPEC.md §7 error codes with their HTTP status. */
+/** docs/API.md §7 error codes with their HTTP status. */
 export const ERROR_STATUS = {
   INVALID_SIGNATURE: 400,
   UNKNOWN_AGENT: 404,
@@ -27,7 +27,7 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export interface LedgerErrorOptions {
-  /** Overrides the code's default status; SPEC.md §7 allows 409 for VALIDATION_ERROR (conflicting state). */
+  /** Overrides the code's default status; docs/API.md §7 allows 409 for VALIDATION_ERROR (conflicting state). */
   status?: number;
   /** Extra response headers, e.g. Retry-After for RATE_LIMITED. */
   headers?: Record<string, string>;
@@ -48,7 +48,7 @@ export class LedgerError extends Error {
   }
 }
 
-/** VALIDATION_ERROR with HTTP 409: the request is well formed but conflicts with current state (SPEC.md §7). */
+/** VALIDATION_ERROR with HTTP 409: the request is well formed but conflicts with current state (docs/API.md §7). */
 export function conflict(message: string): LedgerError {
   return new LedgerError('VALIDATION_ERROR', message, { status: 409 });
 }

@@ -1,2 +1,2 @@
-/** Social sign-in providers of SPEC.md §4.1. */
+/** Social sign-in providers of docs/API.md §4.1. */
 export type SocialProvider = 'google' | 'github';

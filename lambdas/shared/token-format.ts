@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { sha256B64u } from '@agent-ledger/protocol';
 
-/** Session tokens (browsers, sign-in) and API tokens (agents, tooling), SPEC.md §5. */
+/** Session tokens (browsers, sign-in) and API tokens (agents, tooling), docs/API.md §5. */
 export type TokenKind = 'session' | 'api';
 
 export const TOKEN_PREFIX: Record<TokenKind, string> = {
@@ -14,7 +14,7 @@ export const TOKEN_PREFIX: Record<TokenKind, string> = {
   api: 'alt_',
 };
 
-/** Cookie carrying the session token for browsers (SPEC.md §5: usable as cookie or bearer). */
+/** Cookie carrying the session token for browsers (docs/API.md §5: usable as cookie or bearer). */
 export const SESSION_COOKIE = 'ledger_session';
 
 export function newToken(kind: TokenKind): string {

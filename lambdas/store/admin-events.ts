@@ -1,5 +1,5 @@
 /**
- * The admin log (SPEC.md §2.13, §6.3). An event is written as one more item of the same
+ * The admin log (docs/API.md §2.13, §6.3). An event is written as one more item of the same
  * TransactWriteItems as the change it records, so the log can neither miss a change nor
  * record one that did not happen.
  *
@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { padMs, table, type TransactItem } from './dynamo.js';
 
-/** SPEC.md §6.3 actions. */
+/** docs/API.md §6.3 actions. */
 export type AdminAction =
   | 'agent.register'
   | 'agent.update'
@@ -18,7 +18,7 @@ export type AdminAction =
   | 'agent.revoke'
   | 'agent.delete'
   | 'key.revoke'
-  /** Not in SPEC.md §6.3, which shows no endpoint for them; recorded all the same. */
+  /** Not in docs/API.md §6.3, which shows no endpoint for them; recorded all the same. */
   | 'key.add'
   | 'key.retire'
   | 'export.create'
@@ -26,7 +26,7 @@ export type AdminAction =
   | 'org.update'
   | 'member.invite'
   | 'invitation.cancel'
-  /** Not in SPEC.md §6.3; a join through an invitation is visible in the admin log. */
+  /** Not in docs/API.md §6.3; a join through an invitation is visible in the admin log. */
   | 'invitation.accept'
   | 'member.remove'
   | 'member.role_change'
@@ -34,7 +34,7 @@ export type AdminAction =
   | 'agent.unassign'
   | 'webhook.register'
   | 'webhook.delete'
-  /** Not in SPEC.md §6.3: a webhook whose deliveries kept failing was disabled, and one was enabled again. */
+  /** Not in docs/API.md §6.3: a webhook whose deliveries kept failing was disabled, and one was enabled again. */
   | 'webhook.disable'
   | 'webhook.enable';
 
@@ -45,7 +45,7 @@ export interface AdminEvent {
   action: AdminAction;
   target_type: string;
   target_id: string;
-  /** JSON-encoded string or null (SPEC.md §2.13). */
+  /** JSON-encoded string or null (docs/API.md §2.13). */
   details: string | null;
   created_at: number;
 }

@@ -1,6 +1,6 @@
 /**
  * The store's SDK clients, one of each per process, created on first use at module scope
- * (DESIGN.md, Conventions) from the configuration: the real services in AWS, DynamoDB Local
+ * (docs/ARCHITECTURE.md, Conventions) from the configuration: the real services in AWS, DynamoDB Local
  * and s3rver when `config.ts` names local endpoints. Each has the timeouts and retries of
  * sdk-client-settings.ts and is wrapped by the tracer, so X-Ray shows every table and
  * bucket call of a request.

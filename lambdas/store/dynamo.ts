@@ -4,7 +4,7 @@
  * batch limits and the sortable number formats of sort keys. One copy of each, so a fix to
  * pagination or to the cancellation mapping applies to every item type at once.
  *
- * Transactions surface their cancellation reasons as data (DESIGN.md, "Adapters translate":
+ * Transactions surface their cancellation reasons as data (docs/ARCHITECTURE.md, "Adapters translate":
  * a cancelled transaction becomes a domain error from its reasons). Any other failure
  * (throttling after the SDK's retries, network, validation) is thrown unchanged and ends as
  * INTERNAL_ERROR, with nothing written: a transaction is all or nothing.
@@ -26,7 +26,7 @@ import { config } from '../config.js';
 import { dynamo } from './clients.js';
 import { TABLE_DESIGN } from './table-design.js';
 
-/** The service's one table (DESIGN.md, Data). */
+/** The service's one table (docs/ARCHITECTURE.md, Data). */
 export const table = (): string => config().tableName;
 
 export type Key = { pk: string; sk: string };

@@ -1,5 +1,5 @@
 /**
- * Epoch leaf lists in the anchors bucket (DESIGN.md, Shape: "S3 holds ... epoch leaf lists";
+ * Epoch leaf lists in the anchors bucket (docs/ARCHITECTURE.md, Shape: "S3 holds ... epoch leaf lists";
  * in AWS under Object Lock in compliance mode, lib/data.ts). Write-once by construction: the
  * key names the root (domain/epochs/leaf-list.ts), so a second put writes the same bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Epoch items in the table (SPEC.md §2.11; PROTOCOL.md, Merkle epochs).
+ * Epoch items in the table (docs/API.md §2.11; docs/PROTOCOL.md, Merkle epochs).
  *
  * | item  | pk                 | sk                    | gsi3 (sparse), while work is left              |
  * |-------|--------------------|-----------------------|------------------------------------------------|
@@ -18,11 +18,11 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
 import { getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
 
-/** The epoch resource (SPEC.md §2.11). */
+/** The epoch resource (docs/API.md §2.11). */
 export interface Epoch {
   epoch_id: string;
   org_id: string;
-  /** Window `[start_time, end_time)`, PROTOCOL.md "Merkle epochs". */
+  /** Window `[start_time, end_time)`, docs/PROTOCOL.md "Merkle epochs". */
   start_time: number;
   end_time: number;
   /** b64u RFC 9162 Merkle root over the members' chain hashes. */
@@ -33,10 +33,10 @@ export interface Epoch {
   created_at: number;
 }
 
-/** An epoch's RFC 3161 anchor (SPEC.md §2.11). */
+/** An epoch's RFC 3161 anchor (docs/API.md §2.11). */
 export interface EpochAnchor {
   tsa_url: string;
-  /** The whole RFC 3161 TimeStampToken, base64 with the standard alphabet (SPEC.md §2.11). */
+  /** The whole RFC 3161 TimeStampToken, base64 with the standard alphabet (docs/API.md §2.11). */
   tsa_token: string;
   /** The token's genTime: the instant the authority attests the root existed. */
   anchored_at: number;
@@ -79,7 +79,7 @@ export const epochKeys = {
 
 const EPOCH_FIELDS = ['epoch_id', 'org_id', 'start_time', 'end_time', 'root_hash', 'leaf_count', 'store_epoch_key', 'created_at'] as const;
 
-/** The SPEC.md §2.11 fields only. */
+/** The docs/API.md §2.11 fields only. */
 export function epochOf(item: EpochItem): Epoch {
   return Object.fromEntries(EPOCH_FIELDS.map((field) => [field, item[field]])) as unknown as Epoch;
 }

@@ -1,5 +1,5 @@
 /**
- * Export files in the data bucket (DESIGN.md, Shape: "S3 holds ... exports"), under
+ * Export files in the data bucket (docs/ARCHITECTURE.md, Shape: "S3 holds ... exports"), under
  * `exports/<org>/`. A file is written as an S3 multipart upload: it exists under its key
  * only once the upload is completed, whole, so a reader finds the complete file or nothing
  * (docs/EXPORT.md, "Writing in pieces"). Downloads are presigned GET URLs: S3 serves the

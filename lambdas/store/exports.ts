@@ -1,5 +1,5 @@
 /**
- * Export items (SPEC.md §2.10) and the export worker's state on them.
+ * Export items (docs/API.md §2.10) and the export worker's state on them.
  *
  * | item   | pk               | sk                   |
  * |--------|------------------|----------------------|
@@ -20,7 +20,7 @@ import { getItem, queryPage, strip, table, transact, updateExpression, writeIfCo
 
 export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
-/** The stored export: the SPEC.md §2.10 fields, progress, and the worker's bookkeeping. */
+/** The stored export: the docs/API.md §2.10 fields, progress, and the worker's bookkeeping. */
 export interface ExportItem {
   export_id: string;
   org_id: string;

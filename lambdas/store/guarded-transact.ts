@@ -1,7 +1,7 @@
 /**
  * One TransactWriteItems for an identity or organization change together with its admin
- * event (SPEC.md §6.3; admin-events.ts). Each item may say which domain error its failed
- * condition means, so a cancelled transaction becomes the client's error (DESIGN.md,
+ * event (docs/API.md §6.3; admin-events.ts). Each item may say which domain error its failed
+ * condition means, so a cancelled transaction becomes the client's error (docs/ARCHITECTURE.md,
  * "Adapters translate": a cancellation reason names the item whose condition failed).
  */
 import { conflict, type LedgerError } from '../shared/errors.js';

@@ -1,5 +1,5 @@
 /**
- * DynamoDB item layout of identity and organization data (DESIGN.md, Data). Every module
+ * DynamoDB item layout of identity and organization data (docs/ARCHITECTURE.md, Data). Every module
  * that reads or writes these items goes through these key builders and types, so the
  * layout is described once.
  *
@@ -82,7 +82,7 @@ export interface TokenItem {
   /** DynamoDB TTL (seconds): removal some time after the token can no longer work. */
   expires_at_s?: number;
   /**
-   * API tokens: the organization the token was issued in (SPEC.md §4.1 "needs a current
+   * API tokens: the organization the token was issued in (docs/API.md §4.1 "needs a current
    * organization"). The token stops working once its user is in another organization or
    * none, so removing a member ends their API tokens. Absent: follows the user (sessions).
    */
@@ -102,7 +102,7 @@ export interface OrgItem {
   created_at: number;
   updated_at: number;
   created_by: string;
-  /** Number of agent assignments; > 0 switches on the read_all rule (SPEC.md §5). Kept in the same transaction as each assignment change. */
+  /** Number of agent assignments; > 0 switches on the read_all rule (docs/API.md §5). Kept in the same transaction as each assignment change. */
   assignment_count: number;
   /** Number of org_owner members; a condition `owner_count > 1` keeps the last owner from being demoted or removed, even under concurrent requests. */
   owner_count: number;
@@ -119,16 +119,16 @@ export interface MemberItem {
 
 export type InvitationStatus = 'pending' | 'accepted' | 'cancelled';
 
-/** SPEC.md §2.9 plus what lookups and expiry need. */
+/** docs/API.md §2.9 plus what lookups and expiry need. */
 export interface InvitationItem {
   invitation_id: string;
   org_id: string;
-  /** As typed by the inviter, lower-cased (SPEC.md §8: up to 256 characters). */
+  /** As typed by the inviter, lower-cased (docs/API.md §8: up to 256 characters). */
   email: string;
   role: Role;
   status: InvitationStatus;
   inviter_id: string;
-  /** ISO 8601 (SPEC.md §2.9). */
+  /** ISO 8601 (docs/API.md §2.9). */
   created_at: string;
   expires_at: string;
   /** expires_at in Unix ms, for conditions and filters. */
@@ -139,7 +139,7 @@ export interface InvitationItem {
   expires_at_s?: number;
 }
 
-/** SPEC.md §2.6; gsi1 lists one user's assignments. */
+/** docs/API.md §2.6; gsi1 lists one user's assignments. */
 export interface AssignmentItem {
   id: string;
   agent_id: string;

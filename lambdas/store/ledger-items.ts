@@ -1,5 +1,5 @@
 /**
- * DynamoDB item layout of agents, keys and the operation ledger (DESIGN.md, Data). Every
+ * DynamoDB item layout of agents, keys and the operation ledger (docs/ARCHITECTURE.md, Data). Every
  * module reading or writing these items goes through these key builders and types.
  *
  * | item        | pk                                   | sk                 | GSIs |
@@ -48,7 +48,7 @@ export const ledgerKeys = {
   keyPrefix: 'KEY#',
   operation: (orgId: string, operationId: string) => ({ pk: `ORG#${orgId}#OP#${operationId}`, sk: 'OP' }),
   nonce: (orgId: string, agentId: string, nonce: string) => ({ pk: `ORG#${orgId}#AGENT#${agentId}#NONCE#${nonce}`, sk: 'NONCE' }),
-  /** gsi2: an organization's operations in (created_at, operation_id) order, the epoch leaf order (PROTOCOL.md), one shard per agent. */
+  /** gsi2: an organization's operations in (created_at, operation_id) order, the epoch leaf order (docs/PROTOCOL.md), one shard per agent. */
   orgTimeIndex: (orgId: string, agentId: string, createdAt: number, operationId: string) => ({
     gsi2pk: ledgerKeys.orgTimePartition(orgId, opsIndexShard(agentId)),
     gsi2sk: `${padMs(createdAt)}#${operationId}`,
@@ -57,7 +57,7 @@ export const ledgerKeys = {
   /** ops_by_type: one shard of one operation type's entries (the shard last: types may hold `#`). */
   typePartition: (orgId: string, operationType: string, shard: number) => `ORG#${orgId}#TYPE#${operationType}#${shard}`,
   /**
-   * The audit indexes (SPEC.md §4.6 filters): one agent's, one type's, and one agent's of one
+   * The audit indexes (docs/API.md §4.6 filters): one agent's, one type's, and one agent's of one
    * type operations, each in (created_at, operation_id) order by gsi2's own sort key
    * (orgTimeIndex, which every operation row carries). One type's entries
    * are sharded by agent like gsi2 (an organization whose agents all use one type would
@@ -80,7 +80,7 @@ export const ledgerKeys = {
 };
 
 /**
- * Store keys of an operation's payload and receipt (SPEC.md §2.2 store_payload_key, §2.3
+ * Store keys of an operation's payload and receipt (docs/API.md §2.2 store_payload_key, §2.3
  * store_receipt_key; docs/STORAGE.md). Both are names fixed before the commit. A payload up to
  * LEDGER_INLINE_PAYLOAD_BYTES and every receipt live in the operation row itself under these
  * names; a larger payload is an object of the data bucket under its name. Rows written before
@@ -122,7 +122,7 @@ export interface AgentItem {
    */
   keys_version: number;
   /**
-   * The sealing fence (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): no operation of this
+   * The sealing fence (docs/PROTOCOL.md, Merkle epochs; docs/STORAGE.md): no operation of this
    * agent may commit with created_at before it. The sealer raises it to the end of the
    * windows it is about to seal, and the submission's head update is conditioned on it.
    * Absent on agents registered before the fence existed (no fence yet).
@@ -141,7 +141,7 @@ export interface AgentKeyItem {
   retired_at: number | null;
 }
 
-/** SPEC.md §2.2 plus bookkeeping; storedOperationView() picks the §2.2 fields for responses. */
+/** docs/API.md §2.2 plus bookkeeping; storedOperationView() picks the §2.2 fields for responses. */
 export interface OperationItem {
   operation_id: string;
   org_id: string;
@@ -151,7 +151,7 @@ export interface OperationItem {
   issued_at: number;
   ttl_ms: number;
   nonce: string;
-  /** JSON-encoded (RFC 8785 canonical) object, SPEC.md §2.2. */
+  /** JSON-encoded (RFC 8785 canonical) object, docs/API.md §2.2. */
   subject: string;
   action: string;
   payload_hash: string;

@@ -1,6 +1,6 @@
 /**
  * Items owned by the local identity provider, the stand-in for Cognito on one machine
- * (DESIGN.md, Local stack): its user directory (email → scrypt hash) and the one-time codes
+ * (docs/ARCHITECTURE.md, Local stack): its user directory (email → scrypt hash) and the one-time codes
  * of the development OAuth provider page. They live in the service's table, under keys no
  * other item uses; in AWS none of them exist. The provider's logic (hashing, PKCE checks,
  * expiry) is in adapters/local/; this module only reads and writes the items.

@@ -1,5 +1,5 @@
 /**
- * JSON objects in the data bucket (DESIGN.md, Data: payloads and receipts live in S3). One
+ * JSON objects in the data bucket (docs/ARCHITECTURE.md, Data: payloads and receipts live in S3). One
  * implementation (S3 in AWS, s3rver locally), so no port: this is the only module that talks
  * S3 for the ledger.
  */

@@ -1,7 +1,7 @@
 /**
  * An organization's operations in (created_at, operation_id) order, filtered by agent and/or
- * operation type and by a time range: the audit query (SPEC.md §4.6) and the exports
- * (SPEC.md §4.8) read through here. Every combination of filters is a Query of the index
+ * operation type and by a time range: the audit query (docs/API.md §4.6) and the exports
+ * (docs/API.md §4.8) read through here. Every combination of filters is a Query of the index
  * whose partitions hold exactly the matching operations, with the time range on its sort
  * key (`<created_at 13 digits>#<operation_id>`):
  *
@@ -30,7 +30,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ledgerKeys, OPS_INDEX_SHARDS } from './ledger-items.js';
 import { leafOrder, timePartitions } from './operation-windows.js';
 
-/** What an audit query or an export selects (SPEC.md §4.6: start inclusive, end exclusive, on created_at). */
+/** What an audit query or an export selects (docs/API.md §4.6: start inclusive, end exclusive, on created_at). */
 export interface OperationFilter {
   agentId?: string | undefined;
   operationType?: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * Reading an organization's operations by time (PROTOCOL.md, Merkle epochs: leaves in
+ * Reading an organization's operations by time (docs/PROTOCOL.md, Merkle epochs: leaves in
  * (created_at, operation_id) order) from the time index gsi2, which is sharded by agent
  * (ledger-items.ts OPS_INDEX_SHARDS). A range is read as shards × time slices, many queries
  * in parallel, then merged: the sealer reads a 100,000-operation window in a few seconds
@@ -53,10 +53,10 @@ function rangeQuery(partition: string, from: number, to: number) {
   };
 }
 
-/** What orders operations: PROTOCOL.md's leaf order. */
+/** What orders operations: docs/PROTOCOL.md's leaf order. */
 type OrderedOperation = Pick<MemberCandidate, 'created_at' | 'operation_id'>;
 
-/** PROTOCOL.md: leaves are ordered by (created_at, operation_id) ascending. */
+/** docs/PROTOCOL.md: leaves are ordered by (created_at, operation_id) ascending. */
 export function leafOrder(a: OrderedOperation, b: OrderedOperation): number {
   if (a.created_at !== b.created_at) return a.created_at - b.created_at;
   return a.operation_id < b.operation_id ? -1 : a.operation_id > b.operation_id ? 1 : 0;

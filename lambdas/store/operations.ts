@@ -1,8 +1,8 @@
 /**
  * The operation ledger in the table (layout: ledger-items.ts).
  *
- * A submission commits with one TransactWriteItems of three items (DESIGN.md, Data;
- * PROTOCOL.md "Rules 7 and 8 and the seq_no assignment are enforced by one atomic
+ * A submission commits with one TransactWriteItems of three items (docs/ARCHITECTURE.md, Data;
+ * docs/PROTOCOL.md "Rules 7 and 8 and the seq_no assignment are enforced by one atomic
  * conditional write"):
  *   0. Put the operation row        attribute_not_exists(pk)   (operation_id unique per org)
  *   1. Update the agent's head      chain_hash = prev AND seq_no = read seq AND status = active
@@ -11,7 +11,7 @@
  *                                   SET the new head and the agent's last active window
  *   2. Put the nonce                attribute_not_exists(pk)   (a nonce is used once, ever)
  * Of two submissions on the same head exactly one can commit. Failed conditions come back
- * as data (with the agent's current item, ALL_OLD) for the domain to map onto SPEC.md §7.
+ * as data (with the agent's current item, ALL_OLD) for the domain to map onto docs/API.md §7.
  */
 import {
   batchGetInOrder,

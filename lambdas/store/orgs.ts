@@ -1,7 +1,7 @@
 /**
  * Organizations, members, invitations and assignments (identity-items.ts layout): reads,
  * and the transaction items the domain (domain/orgs/) composes into one TransactWriteItems
- * with its admin event. Every key starts with the caller's organization (DESIGN.md, "Tenancy
+ * with its admin event. Every key starts with the caller's organization (docs/ARCHITECTURE.md, "Tenancy
  * is in the key"), except the invitee index, whose items carry their org_id.
  */
 import type { Role } from '../shared/roles.js';
@@ -110,7 +110,7 @@ export const invitationPut = (invitation: InvitationItem): TransactItem => ({
 });
 
 /**
- * The user joins an organization with a role and completes onboarding (SPEC.md §4.2).
+ * The user joins an organization with a role and completes onboarding (docs/API.md §4.2).
  * Condition: not onboarded and in no organization, so a user is in at most one and
  * onboards once (a second attempt fails the transaction: 409).
  */
@@ -127,7 +127,7 @@ export const userJoin = (userId: string, orgId: string, role: Role, now: number)
 });
 
 /**
- * The user leaves the organization and is back where sign-up left them (SPEC.md §2.7: no
+ * The user leaves the organization and is back where sign-up left them (docs/API.md §2.7: no
  * organization, role org_owner, onboarding not completed), free to onboard or accept
  * another invitation.
  */

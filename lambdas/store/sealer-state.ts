@@ -1,5 +1,5 @@
 /**
- * How far an organization is sealed (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): pk
+ * How far an organization is sealed (docs/PROTOCOL.md, Merkle epochs; docs/STORAGE.md): pk
  * `ORG#<org>#SEALER`, sk `STATE`, next to the sealer's lease (epoch-lease.ts).
  *
  * `sealed_until`: every window ending at or before it is sealed (has its epoch, or had no

@@ -1,5 +1,5 @@
 /**
- * The single DynamoDB table (DESIGN.md, Data): generic key names so every entity type
+ * The single DynamoDB table (docs/ARCHITECTURE.md, Data): generic key names so every entity type
  * shares one table, three overloaded global secondary indexes and the audit query's three. CDK (lib/data.ts) and
  * the local stack (which creates the table in DynamoDB Local) both build the table from
  * this one description, so they cannot drift.
@@ -38,7 +38,7 @@ export const TABLE_DESIGN = {
     /** Sparse: agents by their last active epoch window; epochs with follow-ups left (store/epochs.ts). */
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: { type: 'KEYS_ONLY' } },
     /**
-     * The audit query's filters (SPEC.md §4.6), each a time-ordered Query of its own
+     * The audit query's filters (docs/API.md §4.6), each a time-ordered Query of its own
      * partition (store/operation-index.ts): one agent's operations, one operation type's,
      * and one agent's of one type. Keys only: the sort key names the operation, the page's
      * rows are read by key, and each submission pays one small entry per index. They share

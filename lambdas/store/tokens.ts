@@ -1,7 +1,7 @@
 /**
  * Session and API token items (identity-items.ts layout). Only the SHA-256 of a token is a
  * key (token-format.ts); the token itself exists in the response that hands it out and
- * nowhere else (SPEC.md §4.1: shown once).
+ * nowhere else (docs/API.md §4.1: shown once).
  */
 import { newToken, tokenHash, type TokenKind } from '../shared/token-format.js';
 import { identityKeys, type TokenItem } from './identity-items.js';

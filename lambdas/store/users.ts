@@ -1,6 +1,6 @@
 /**
  * Users and the unique email index (identity-items.ts layout). A user is created with its
- * email index entry in one transaction whose condition makes the email unique (SPEC.md §4.1:
+ * email index entry in one transaction whose condition makes the email unique (docs/API.md §4.1:
  * an existing email is VALIDATION_ERROR 409), whatever the identity provider says.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';

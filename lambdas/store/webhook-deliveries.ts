@@ -43,7 +43,7 @@ export interface NewDelivery {
   org_id: string;
   event: string;
   event_id: string;
-  /** The exact body every attempt sends (SPEC.md §6.2), so its bytes and signature input never change. */
+  /** The exact body every attempt sends (docs/API.md §6.2), so its bytes and signature input never change. */
   body: string;
   created_at: number;
 }

@@ -1,5 +1,5 @@
 /**
- * Webhook items (SPEC.md §2.12): an organization's registered endpoints, their encrypted
+ * Webhook items (docs/API.md §2.12): an organization's registered endpoints, their encrypted
  * secrets and the failure bookkeeping that disables an endpoint whose deliveries keep failing
  * (README, Webhooks).
  *

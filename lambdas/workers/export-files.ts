@@ -1,5 +1,5 @@
 /**
- * The exports worker (SPEC.md §4.8): the SQS consumer of the exports queue in AWS, the
+ * The exports worker (docs/API.md §4.8): the SQS consumer of the exports queue in AWS, the
  * in-process queue's consumer locally. Each message is one run of an export job
  * (domain/exports/run-export.ts): it writes within its time budget, then saves and re-queues
  * the rest. A run that fails with a retryable error reports its message as failed

@@ -1,5 +1,5 @@
 /**
- * The epoch sealer (PROTOCOL.md, Merkle epochs): EventBridge runs it every 5 minutes in AWS, the local stack's
+ * The epoch sealer (docs/PROTOCOL.md, Merkle epochs): EventBridge runs it every 5 minutes in AWS, the local stack's
  * timer every LEDGER_EPOCH_MS. Each invocation is one run of domain/epochs/run-sealer.ts;
  * a run that overlaps another (EventBridge may deliver twice) is safe, organizations are
  * leased one run at a time.

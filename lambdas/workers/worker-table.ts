@@ -14,7 +14,7 @@ export const workerList: readonly WorkerSpec[] = [
     uses: ['queue:events'],
     timeoutSeconds: 60,
   },
-  // Epoch sealer (PROTOCOL.md, Merkle epochs): seals windows, sends epoch.created, anchors roots (RFC 3161).
+  // Epoch sealer (docs/PROTOCOL.md, Merkle epochs): seals windows, sends epoch.created, anchors roots (RFC 3161).
   {
     id: 'SealEpochs',
     handler: 'seal-epochs',
@@ -32,7 +32,7 @@ export const workerList: readonly WorkerSpec[] = [
     // sealer while capping it, so a backlog never fans out into many sealers at once.
     reservedConcurrency: 2,
   },
-  // Exports (SPEC.md §4.8): writes the JSON bundle or the PDF report of one export job per message, re-queueing itself to go on.
+  // Exports (docs/API.md §4.8): writes the JSON bundle or the PDF report of one export job per message, re-queueing itself to go on.
   {
     id: 'ExportFiles',
     handler: 'export-files',

@@ -1,5 +1,5 @@
 /**
- * The rules of strict unpadded base64url (RFC 4648 §5, PROTOCOL.md "Notation" `b64u(x)`)
+ * The rules of strict unpadded base64url (RFC 4648 §5, docs/PROTOCOL.md "Notation" `b64u(x)`)
  * that base64url.ts (Buffer) and browser/base64url.ts (no Buffer) share; each supplies only
  * the raw codec. Decoding accepts exactly one spelling of each byte string: the one the
  * encoder emits.

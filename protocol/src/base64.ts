@@ -1,5 +1,5 @@
 /**
- * Strict padded base64 with the standard alphabet (RFC 4648 §4), the encoding SPEC.md §2.11
+ * Strict padded base64 with the standard alphabet (RFC 4648 §4), the encoding docs/API.md §2.11
  * gives the stored RFC 3161 token (`tsa_token`). Everything else on the wire is base64url
  * (base64url.ts); this is only for that one field.
  *

@@ -1,5 +1,5 @@
 /**
- * Strict unpadded base64url (RFC 4648 §5), PROTOCOL.md "Notation" `b64u(x)`.
+ * Strict unpadded base64url (RFC 4648 §5), docs/PROTOCOL.md "Notation" `b64u(x)`.
  *
  * Every hash, signature and key on the wire is b64u, and several of them are compared
  * as strings (chain heads, kids). A lenient decoder would accept many spellings of the
@@ -14,7 +14,7 @@ const RAW: RawB64u = {
 };
 
 /**
- * Encode bytes as base64url without padding (RFC 4648 §5, PROTOCOL.md `b64u`).
+ * Encode bytes as base64url without padding (RFC 4648 §5, docs/PROTOCOL.md `b64u`).
  *
  * @example
  * b64uEncode(new Uint8Array([0xfb, 0xff])); // '-_8'

@@ -1,5 +1,5 @@
 /**
- * `@agent-ledger/protocol/core`: the records, receipts, keys and hashes of PROTOCOL.md
+ * `@agent-ledger/protocol/core`: the records, receipts, keys and hashes of docs/PROTOCOL.md
  * without the export bundle. A coding-tool hook starts a process per tool use and needs
  * only these; importing them from here keeps the export verifier and its ASN.1 reader out
  * of its start-up (the `agent-ledger` CLI is one bundle whose other commands load lazily).

@@ -1,6 +1,6 @@
 /**
  * The ledger's rules on Ed25519 keys and signatures beyond what node:crypto checks
- * (PROTOCOL.md, Notation):
+ * (docs/PROTOCOL.md, Notation):
  *
  * - an agent public key is the canonical encoding (y < p, RFC 8032 §5.1.3) of a curve
  *   point that is not of small order. With one of the eight small-order points (the
@@ -41,12 +41,12 @@ export function publicKeyProblem(raw: Uint8Array): string | undefined {
     // noble refuses y >= p, x = 0 with the sign bit set, and y with no x on the curve.
     return 'is not the canonical encoding of an Ed25519 point (RFC 8032 §5.1.3)';
   }
-  if (point.isSmallOrder()) return 'is a small-order point, with which any signature could be forged (PROTOCOL.md, Notation)';
+  if (point.isSmallOrder()) return 'is a small-order point, with which any signature could be forged (docs/PROTOCOL.md, Notation)';
   return undefined;
 }
 
 /**
- * Checks an agent public key (raw bytes or b64u) against PROTOCOL.md (Notation) and returns
+ * Checks an agent public key (raw bytes or b64u) against docs/PROTOCOL.md (Notation) and returns
  * its bytes. Throws ProtocolError `INVALID_PUBLIC_KEY` saying why otherwise. Registration
  * and key addition call it; {@link publicKeyFromRaw} (and so every verification) does too.
  *

@@ -1,5 +1,5 @@
 /**
- * Pure Ed25519 (RFC 8032 §5.1), PROTOCOL.md `Sign(sk, m)`, through node:crypto.
+ * Pure Ed25519 (RFC 8032 §5.1), docs/PROTOCOL.md `Sign(sk, m)`, through node:crypto.
  *
  * Keys travel as raw 32-byte values in b64u. Parsing one into a KeyObject costs far more
  * than a verification, and the server verifies with the same few agent keys all day, so
@@ -41,7 +41,7 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
  * Parse a raw Ed25519 public key (32 bytes, or their b64u) into a cached KeyObject
  * (imported as JWK `{kty:'OKP', crv:'Ed25519', x}`, RFC 8037 §2).
  * Throws ProtocolError `INVALID_PUBLIC_KEY` unless it is exactly 32 bytes, the canonical
- * encoding of a curve point, and not of small order (PROTOCOL.md, Notation; curve.ts).
+ * encoding of a curve point, and not of small order (docs/PROTOCOL.md, Notation; curve.ts).
  *
  * @example
  * const key = publicKeyFromRaw('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo');
@@ -184,7 +184,7 @@ export function sign(privateKey: KeyObject, message: Uint8Array): Uint8Array {
  * bytes or b64u; the signature raw bytes or b64u. Never throws: malformed keys or
  * signatures (wrong length, bad base64url, unparseable point) simply return false, since
  * callers treat every such case as "signature invalid". Keys that are small-order points
- * or non-canonical encodings, and signatures with S >= L, are false too (PROTOCOL.md,
+ * or non-canonical encodings, and signatures with S >= L, are false too (docs/PROTOCOL.md,
  * Notation), whatever node would answer.
  *
  * @example

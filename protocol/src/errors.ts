@@ -3,7 +3,7 @@
  *
  * Every error carries a stable machine-readable `code` so that callers (the HTTP layer,
  * the SDK, the offline verifier) can map it without parsing messages. The codes are
- * protocol-level; the service maps them onto SPEC.md §7 error codes itself.
+ * protocol-level; the service maps them onto docs/API.md §7 error codes itself.
  */
 
 /**
@@ -44,7 +44,7 @@ export class CanonicalizationError extends ProtocolError {
 }
 
 /**
- * Text is not strict unpadded base64url (PROTOCOL.md "Notation", RFC 4648 §5).
+ * Text is not strict unpadded base64url (docs/PROTOCOL.md "Notation", RFC 4648 §5).
  * Code `BASE64URL`.
  *
  * @example

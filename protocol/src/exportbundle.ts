@@ -16,7 +16,7 @@ import { RECORD_FIELDS, type OperationRecord } from './record.js';
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
 export const EXPORT_BUNDLE_VERSION = '1.0';
 
-/** The filter the export was made with (SPEC.md §4.8); null when a filter was not given. */
+/** The filter the export was made with (docs/API.md §4.8); null when a filter was not given. */
 export type ExportQuery = {
   /** Unix ms, inclusive, on created_at */
   start_time: number;
@@ -39,7 +39,7 @@ export type ExportHeader = {
   query: ExportQuery;
 };
 
-/** The stored operation row, exactly the SPEC.md §2.2 fields. */
+/** The stored operation row, exactly the docs/API.md §2.2 fields. */
 export type StoredOperationRow = {
   operation_id: string;
   org_id: string;
@@ -63,7 +63,7 @@ export type StoredOperationRow = {
   created_at: number;
 };
 
-/** The 17 members of a stored row, in SPEC.md §2.2 order. */
+/** The 17 members of a stored row, in docs/API.md §2.2 order. */
 export const STORED_ROW_FIELDS = [
   'operation_id',
   'org_id',
@@ -85,8 +85,8 @@ export const STORED_ROW_FIELDS = [
 ] as const satisfies readonly (keyof StoredOperationRow)[];
 
 /**
- * The record as the agent signed it (SPEC.md §2.1) without its payload: the 14 members
- * that signing_input, record_digest and chain_hash are computed from (PROTOCOL.md).
+ * The record as the agent signed it (docs/API.md §2.1) without its payload: the 14 members
+ * that signing_input, record_digest and chain_hash are computed from (docs/PROTOCOL.md).
  */
 export type SignedRecord = Omit<OperationRecord, 'payload'>;
 
@@ -97,11 +97,11 @@ export type ExportOperation = {
   /** present when payloads are included and the payload is still stored (it may be null) */
   payload?: OperationRecord['payload'];
   receipt: Receipt;
-  /** present once an epoch covers the operation (PROTOCOL.md "Merkle epochs") */
+  /** present once an epoch covers the operation (docs/PROTOCOL.md "Merkle epochs") */
   proof?: InclusionProof;
 };
 
-/** An agent key (SPEC.md §2.5) that signed at least one record of the bundle. */
+/** An agent key (docs/API.md §2.5) that signed at least one record of the bundle. */
 export type ExportAgentKey = {
   kid: string;
   agent_id: string;
@@ -114,7 +114,7 @@ export type ExportAgentKey = {
   retired_at: number | null;
 };
 
-/** An epoch (SPEC.md §2.11). */
+/** An epoch (docs/API.md §2.11). */
 export type ExportEpochRecord = {
   epoch_id: string;
   org_id: string;
@@ -126,7 +126,7 @@ export type ExportEpochRecord = {
   created_at: number;
 };
 
-/** An epoch's RFC 3161 anchor (SPEC.md §2.11). */
+/** An epoch's RFC 3161 anchor (docs/API.md §2.11). */
 export type ExportEpochAnchor = {
   tsa_url: string;
   /** DER TimeStampToken, standard padded base64 */
@@ -161,7 +161,7 @@ export type ExportVerificationMaterial = {
   agent_keys: ExportAgentKey[];
   /** sorted by start_time */
   epochs: ExportEpoch[];
-  /** the service JWKS (PROTOCOL.md "Receipt"): current and retired receipt keys */
+  /** the service JWKS (docs/PROTOCOL.md "Receipt"): current and retired receipt keys */
   service_jwks: { keys: Ed25519Jwk[] };
 };
 
@@ -191,15 +191,15 @@ export type ExportBundle = {
   manifest: ExportManifest;
 };
 
-/** The 14 members of {@link SignedRecord}: SPEC.md §2.1 without `payload`, in that order. */
+/** The 14 members of {@link SignedRecord}: docs/API.md §2.1 without `payload`, in that order. */
 export const SIGNED_RECORD_FIELDS: readonly (keyof SignedRecord)[] = RECORD_FIELDS.filter(
   (f): f is Exclude<(typeof RECORD_FIELDS)[number], 'payload'> => f !== 'payload',
 );
 
-/** The members of an inclusion proof (PROTOCOL.md "Merkle epochs"). */
+/** The members of an inclusion proof (docs/PROTOCOL.md "Merkle epochs"). */
 export const PROOF_FIELDS = ['epoch_id', 'leaf_index', 'tree_size', 'audit_path', 'root_hash'] as const satisfies readonly (keyof InclusionProof)[];
 
-/** The members of {@link ExportAgentKey} (SPEC.md §2.5). */
+/** The members of {@link ExportAgentKey} (docs/API.md §2.5). */
 export const AGENT_KEY_FIELDS = [
   'kid',
   'agent_id',
@@ -210,7 +210,7 @@ export const AGENT_KEY_FIELDS = [
   'retired_at',
 ] as const satisfies readonly (keyof ExportAgentKey)[];
 
-/** The members of {@link ExportEpochRecord} (SPEC.md §2.11). */
+/** The members of {@link ExportEpochRecord} (docs/API.md §2.11). */
 export const EPOCH_FIELDS = [
   'epoch_id',
   'org_id',
@@ -222,10 +222,10 @@ export const EPOCH_FIELDS = [
   'created_at',
 ] as const satisfies readonly (keyof ExportEpochRecord)[];
 
-/** The members of {@link ExportEpochAnchor} (SPEC.md §2.11). */
+/** The members of {@link ExportEpochAnchor} (docs/API.md §2.11). */
 export const ANCHOR_FIELDS = ['tsa_url', 'tsa_token', 'anchored_at'] as const satisfies readonly (keyof ExportEpochAnchor)[];
 
-/** The members of a service JWK (PROTOCOL.md "Receipt"). */
+/** The members of a service JWK (docs/PROTOCOL.md "Receipt"). */
 export const SERVICE_JWK_FIELDS = ['kty', 'crv', 'x', 'kid', 'alg', 'use'] as const satisfies readonly (keyof Ed25519Jwk)[];
 
 /** The members of {@link ExportManifest}. */

@@ -1,6 +1,6 @@
 /**
  * The elements of an export bundle built with exactly their docs/EXPORT.md members. The
- * writer is handed store items that carry bookkeeping besides the SPEC.md fields (table
+ * writer is handed store items that carry bookkeeping besides the docs/API.md fields (table
  * keys, op_version, receipt ids, ...); picking by name keeps those out of the file, and a
  * missing member stays `undefined`, which canonicalization refuses loudly.
  */

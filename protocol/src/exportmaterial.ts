@@ -83,7 +83,7 @@ export function indexAgentKeys(keys: readonly unknown[]): Map<string, IndexedKey
 
 /**
  * Index the epochs by epoch_id, noting shape, organization and order problems, and check
- * each anchor's RFC 3161 token against the epoch root (PROTOCOL.md "RFC 3161 anchor").
+ * each anchor's RFC 3161 token against the epoch root (docs/PROTOCOL.md "RFC 3161 anchor").
  *
  * @example
  * const epochs = indexEpochs(report, bundle.body.verification_material.epochs, header.org_id);
@@ -119,7 +119,7 @@ export function indexEpochs(report: ReportBuilder, entries: readonly unknown[], 
   return index;
 }
 
-/** null when the anchor's token attests exactly this epoch's root (PROTOCOL.md "RFC 3161 anchor"). */
+/** null when the anchor's token attests exactly this epoch's root (docs/PROTOCOL.md "RFC 3161 anchor"). */
 function anchorProblem(anchor: unknown, epoch: ExportEpochRecord): string | null {
   const problem = shapeProblem(anchor, ANCHOR_SHAPE);
   if (problem !== null) return problem;

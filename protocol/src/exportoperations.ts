@@ -1,7 +1,7 @@
 /**
  * The checks of each `body.operations` element (docs/EXPORT.md, "What the verifier
  * checks"), and of the chain links between them: what POST /v1/operations/:id/verify does
- * on the server (PROTOCOL.md "Verify endpoint"), made offline from the bundle alone.
+ * on the server (docs/PROTOCOL.md "Verify endpoint"), made offline from the bundle alone.
  */
 import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from './record.js';
 import { canonicalize } from './jcs.js';
@@ -25,7 +25,7 @@ export type OperationContext = {
 /** What the bundle-level checks need from the operations once they are all checked. */
 export type OperationTally = { agents: Set<string>; proofs: number; payloads: number; omittedPayloads: number };
 
-/** Members the row restates from the record (SPEC.md §2.2 vs §2.1); subject and action apart. */
+/** Members the row restates from the record (docs/API.md §2.2 vs §2.1); subject and action apart. */
 const SHARED_SCALARS = [
   'operation_id',
   'org_id',
@@ -54,7 +54,7 @@ function rowMismatch(op: ExportOperation): string | null {
   const record = op.record as unknown as Record<string, unknown>;
   for (const f of SHARED_SCALARS) if (row[f] !== record[f]) return f;
   for (const f of ['subject', 'action'] as const) {
-    // The row keeps them JSON-encoded (SPEC.md §2.2): equal when they decode to the same JSON.
+    // The row keeps them JSON-encoded (docs/API.md §2.2): equal when they decode to the same JSON.
     const same = safely(() => canonicalize(JSON.parse(op.row[f])) === canonicalize(op.record[f]), false);
     if (!same) return f;
   }
@@ -73,7 +73,7 @@ function scopeProblem(op: ExportOperation, header: ExportHeader): string | null 
   return null;
 }
 
-/** The first member in which the receipt does not restate the row (SPEC.md §2.3, PROTOCOL.md "Receipt"). */
+/** The first member in which the receipt does not restate the row (docs/API.md §2.3, docs/PROTOCOL.md "Receipt"). */
 function receiptMismatch(op: ExportOperation): string | null {
   const { row, receipt } = op;
   const pairs: [string, unknown, unknown][] = [
@@ -101,7 +101,7 @@ function inclusion(ctx: OperationContext, where: string, op: ExportOperation, ta
     return report.fail(where, 'inclusion', `leaf ${proof.leaf_index} of epoch ${epoch.epoch_id} is claimed by two operations`);
   }
   indexed.leaves.add(proof.leaf_index);
-  // PROTOCOL.md "Merkle epochs": covered by the epoch of its own window or, carried, a later one.
+  // docs/PROTOCOL.md "Merkle epochs": covered by the epoch of its own window or, carried, a later one.
   if (!(op.row.created_at < epoch.end_time)) return report.fail(where, 'inclusion', `created after the window of epoch ${epoch.epoch_id} ended`);
   const ok = verifyInclusionProof(op.row.chain_hash, proof, { epoch_id: epoch.epoch_id, root_hash: epoch.root_hash, tree_size: epoch.leaf_count });
   report.check(where, 'inclusion', ok, `the proof does not lead from chain_hash to the root of epoch ${epoch.epoch_id} (RFC 9162 §2.1.3.2)`);
@@ -178,7 +178,7 @@ export function checkOperation(
 }
 
 /**
- * The chain link of every operation (PROTOCOL.md "Operation record"): prev_chain_hash is
+ * The chain link of every operation (docs/PROTOCOL.md "Operation record"): prev_chain_hash is
  * the chain_hash of the same agent's seq_no − 1, or GENESIS for seq_no 1. A predecessor
  * that is not in the bundle (a filtered or time-bounded export) leaves the link not
  * covered; the same seq_no twice for one agent is a fork and fails.

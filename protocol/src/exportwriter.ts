@@ -346,7 +346,7 @@ export class ExportBundleWriter {
     if (proof.epoch_id !== epoch.epoch_id || proof.root_hash !== epoch.root_hash || proof.tree_size !== epoch.leaf_count) {
       throw writerError(`${where}: its proof does not name epoch ${epoch.epoch_id} (id, root_hash and tree_size must match)`);
     }
-    // PROTOCOL.md "Merkle epochs": an operation is covered by its own window's epoch or a later one.
+    // docs/PROTOCOL.md "Merkle epochs": an operation is covered by its own window's epoch or a later one.
     if (!(createdAt < epoch.end_time)) throw writerError(`${where} was created after the window of epoch ${epoch.epoch_id}`);
     const identity = epochIdentity(epoch);
     const seen = this.recentEpochs.get(epoch.start_time);
@@ -495,7 +495,7 @@ export class ExportBundleWriter {
 
   /**
    * SHA-256 of the canonical body: the 32 bytes the service signs for the manifest
-   * (docs/EXPORT.md, Manifest), as receipts are signed (PROTOCOL.md "Receipt").
+   * (docs/EXPORT.md, Manifest), as receipts are signed (docs/PROTOCOL.md "Receipt").
    *
    * @example
    * const signature = await signer.sign(w.bodyDigest());

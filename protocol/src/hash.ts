@@ -1,5 +1,5 @@
 /**
- * SHA-256 (PROTOCOL.md `H(x)`, FIPS 180-4), through node:crypto.
+ * SHA-256 (docs/PROTOCOL.md `H(x)`, FIPS 180-4), through node:crypto.
  */
 import { Buffer } from 'node:buffer';
 import { createHash, hash as oneShotHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import { plainBytes } from './bytes.js';
 const CONCAT_LIMIT = 4096;
 
 /**
- * SHA-256 of the concatenation of `parts` (PROTOCOL.md `H(a || b || ...)`).
+ * SHA-256 of the concatenation of `parts` (docs/PROTOCOL.md `H(a || b || ...)`).
  *
  * @example
  * sha256(new Uint8Array([0x00]), leafBytes); // 32-byte RFC 9162 leaf hash

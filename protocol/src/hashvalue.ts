@@ -1,5 +1,5 @@
 /**
- * A SHA-256 value as the wire carries it (PROTOCOL.md "Notation": b64u of 32 bytes), decoded
+ * A SHA-256 value as the wire carries it (docs/PROTOCOL.md "Notation": b64u of 32 bytes), decoded
  * with the precise reason when it is not one. Shared by merklehash.ts and its browser twin
  * (browser/merklehash.ts); under the browser build (browser-plugin.ts) its b64u import is the
  * browser twin's.

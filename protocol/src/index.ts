@@ -1,5 +1,5 @@
 /**
- * `@agent-ledger/protocol`: PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
+ * `@agent-ledger/protocol`: docs/PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
  * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus three
  * libraries that also run in a browser (@noble/curves to decode Ed25519 points for the key
  * rules, hash-wasm for a resumable SHA-256, asn1js to read RFC 3161 tokens). In a browser

@@ -1,5 +1,5 @@
 /**
- * RFC 8785 JSON Canonicalization Scheme (PROTOCOL.md `JCS(v)`).
+ * RFC 8785 JSON Canonicalization Scheme (docs/PROTOCOL.md `JCS(v)`).
  *
  * Every hash and signature in the protocol is computed over these bytes, so this file is
  * deliberately strict: anything that JSON.stringify would silently drop or coerce
@@ -45,7 +45,7 @@ export function canonicalize(value: unknown): string {
 
 /**
  * UTF-8 bytes of {@link canonicalize}: the exact input of every hash and signature
- * (PROTOCOL.md `JCS(v)` "as UTF-8 bytes").
+ * (docs/PROTOCOL.md `JCS(v)` "as UTF-8 bytes").
  *
  * @example
  * canonicalBytes({ a: 'é' }); // Uint8Array of '{"a":"é"}' in UTF-8 (10 bytes)

@@ -1,6 +1,6 @@
 /**
  * Ed25519 JWKs (RFC 8037 §2) and their RFC 7638 thumbprints, which are the service's
- * key ids (PROTOCOL.md "Receipt": `service_kid`) and the members of
+ * key ids (docs/PROTOCOL.md "Receipt": `service_kid`) and the members of
  * `/.well-known/service/jwks.json`.
  */
 import type { KeyObject } from 'node:crypto';
@@ -10,7 +10,7 @@ import { ProtocolError } from './errors.js';
 import { sha256B64u } from './hash.js';
 import { canonicalBytes } from './jcs.js';
 
-/** A public Ed25519 JWK as published in the service JWKS (PROTOCOL.md "Receipt"). */
+/** A public Ed25519 JWK as published in the service JWKS (docs/PROTOCOL.md "Receipt"). */
 export type Ed25519Jwk = {
   kty: 'OKP';
   crv: 'Ed25519';

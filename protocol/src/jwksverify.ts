@@ -1,5 +1,5 @@
 /**
- * Signature checks against a JWKS (PROTOCOL.md "Receipt"): the key a kid names is used
+ * Signature checks against a JWKS (docs/PROTOCOL.md "Receipt"): the key a kid names is used
  * only when that kid really is its RFC 7638 thumbprint, so a mislabelled JWKS entry cannot
  * vouch for another key. Receipts and export manifests (docs/EXPORT.md) are both checked
  * this way.

@@ -1,6 +1,6 @@
 /**
  * Merkle trees of epochs: RFC 9162 §2.1 hashing over the chain hashes of an epoch's
- * operations (PROTOCOL.md "Merkle epochs"), inclusion proofs and their verification.
+ * operations (docs/PROTOCOL.md "Merkle epochs"), inclusion proofs and their verification.
  *
  * Everything is iterative over one array of node hashes, reduced level by level in place:
  * no recursion and no array copies per subtree, so a 100,000-leaf epoch costs ~200,000
@@ -14,7 +14,7 @@ import { HASH_BYTES, decodeHash, leafHash, nodeHash } from './merklehash.js';
 
 export { leafHash, nodeHash };
 
-/** The proof object of PROTOCOL.md "Merkle epochs", returned by the verify endpoint. */
+/** The proof object of docs/PROTOCOL.md "Merkle epochs", returned by the verify endpoint. */
 export type InclusionProof = {
   epoch_id: string;
   leaf_index: number;
@@ -38,7 +38,7 @@ function reduceLevel(nodes: Uint8Array[], n: number): number {
 }
 
 function assertNonEmpty(n: number): void {
-  // PROTOCOL.md: a window without operations gets no epoch, so an empty tree is a bug.
+  // docs/PROTOCOL.md: a window without operations gets no epoch, so an empty tree is a bug.
   if (n === 0) throw new ProtocolError('EMPTY_TREE', 'a Merkle tree needs at least one leaf');
 }
 
@@ -50,7 +50,7 @@ function assertIndex(index: number, n: number): void {
 
 /**
  * `MTH(D[n])` of RFC 9162 §2.1.1 over leaf hashes. Throws ProtocolError `EMPTY_TREE` for
- * zero leaves (an empty epoch never exists; see PROTOCOL.md). The input is not modified.
+ * zero leaves (an empty epoch never exists; see docs/PROTOCOL.md). The input is not modified.
  *
  * @example
  * merkleRoot(chainHashes.map(leafHash)); // 32-byte root
@@ -65,7 +65,7 @@ export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
 
 /**
  * `root_hash = b64u(MTH(leaves))` straight from an epoch's ordered chain hashes
- * (PROTOCOL.md "Merkle epochs").
+ * (docs/PROTOCOL.md "Merkle epochs").
  *
  * @example
  * merkleRootB64u(['0tvwBvlt0FBEqPY9jxGPI5JbpMxXUPi2yOKH_VBsgYg']); // 'PxbAws0o...iqLw'
@@ -167,7 +167,7 @@ function toProof(epochId: string, index: number, size: number, path: Uint8Array[
 }
 
 /**
- * The PROTOCOL.md proof object for the operation at `index` of an epoch whose ordered
+ * The docs/PROTOCOL.md proof object for the operation at `index` of an epoch whose ordered
  * chain hashes are `chainHashes`.
  *
  * @example
@@ -262,7 +262,7 @@ export function verifyInclusion(
 }
 
 /**
- * Check a PROTOCOL.md proof object for the operation whose chain hash is given. When
+ * Check a docs/PROTOCOL.md proof object for the operation whose chain hash is given. When
  * `expected` is passed, the proof must also name that epoch / tree size / root (take them
  * from the epoch record you trust). Returns false, never throws, on garbage input.
  *

@@ -1,5 +1,5 @@
 /**
- * The two hashes of RFC 9162 §2.1.1 that every Merkle computation is made of (PROTOCOL.md
+ * The two hashes of RFC 9162 §2.1.1 that every Merkle computation is made of (docs/PROTOCOL.md
  * "Merkle epochs"), on node:crypto with reused input buffers: sealing a 100,000-leaf epoch
  * calls them ~200,000 times. browser/merklehash.ts is the same API for the console's bundle
  * (browser/modules.ts); merkle.ts builds trees and proofs on either.
@@ -23,7 +23,7 @@ const nodeInput = Buffer.alloc(1 + 2 * HASH_BYTES, 0x00);
 nodeInput[0] = 0x01;
 
 /**
- * `leaf_hash(op) = H(0x00 || b64u_decode(op.chain_hash))` (PROTOCOL.md; RFC 9162 §2.1.1
+ * `leaf_hash(op) = H(0x00 || b64u_decode(op.chain_hash))` (docs/PROTOCOL.md; RFC 9162 §2.1.1
  * leaf prefix). Throws ProtocolError `INVALID_HASH` unless the chain hash is 32 bytes.
  *
  * @example
@@ -40,7 +40,7 @@ export function leafHash(chainHashB64u: string): Uint8Array {
 }
 
 /**
- * `node_hash(l, r) = H(0x01 || l || r)` (PROTOCOL.md; RFC 9162 §2.1.1 interior prefix).
+ * `node_hash(l, r) = H(0x01 || l || r)` (docs/PROTOCOL.md; RFC 9162 §2.1.1 interior prefix).
  *
  * @example
  * const root2 = nodeHash(leafHash(a), leafHash(b)); // root of a 2-leaf tree

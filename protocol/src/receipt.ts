@@ -1,6 +1,6 @@
 /**
- * The receipt (SPEC.md §2.3) the service returns for an accepted operation, its hash and
- * its signature (PROTOCOL.md "Receipt").
+ * The receipt (docs/API.md §2.3) the service returns for an accepted operation, its hash and
+ * its signature (docs/PROTOCOL.md "Receipt").
  */
 import { b64uDecode, b64uEncode } from './base64url.js';
 import { ProtocolError } from './errors.js';
@@ -9,10 +9,10 @@ import { canonicalBytes } from './jcs.js';
 import type { Jwk } from './jwk.js';
 import { verifyWithJwks } from './jwksverify.js';
 
-/** Current `receipt_version` (PROTOCOL.md: a byte-level change is a new version). */
+/** Current `receipt_version` (docs/PROTOCOL.md: a byte-level change is a new version). */
 export const RECEIPT_VERSION = '1.0';
 
-/** A receipt exactly as SPEC.md §2.3 defines it. */
+/** A receipt exactly as docs/API.md §2.3 defines it. */
 export type Receipt = {
   receipt_version: string;
   /** UUIDv7 made by the server */
@@ -36,7 +36,7 @@ export type Receipt = {
 /** The hashed part of a receipt. */
 export type UnsignedReceipt = Omit<Receipt, 'receipt_hash' | 'service_kid' | 'service_signature'>;
 
-/** The 12 members of a receipt, in SPEC.md §2.3 order. */
+/** The 12 members of a receipt, in docs/API.md §2.3 order. */
 export const RECEIPT_FIELDS = [
   'receipt_version',
   'receipt_id',
@@ -67,7 +67,7 @@ function unsignedPart(r: UnsignedReceipt | Receipt): UnsignedReceipt {
 
 /**
  * `receipt_hash = b64u(H(JCS(receipt \ {receipt_hash, service_kid, service_signature})))`
- * (PROTOCOL.md "Receipt"). Accepts a finished receipt too; the three members are ignored.
+ * (docs/PROTOCOL.md "Receipt"). Accepts a finished receipt too; the three members are ignored.
  *
  * @example
  * receiptHash(receipt) === receipt.receipt_hash; // true for an untampered receipt
@@ -78,7 +78,7 @@ export function receiptHash(r: UnsignedReceipt | Receipt): string {
 
 /**
  * The bytes the service signs: `b64u_decode(receipt_hash)`, the 32 hash bytes themselves
- * (PROTOCOL.md), which lets a KMS key sign them as a RAW message. Throws ProtocolError
+ * (docs/PROTOCOL.md), which lets a KMS key sign them as a RAW message. Throws ProtocolError
  * `INVALID_HASH` unless they are 32 bytes of strict b64u.
  *
  * @example
@@ -120,7 +120,7 @@ export function finishReceipt(unsigned: UnsignedReceipt, serviceKid: string, sig
 }
 
 /**
- * Verify a receipt against a JWKS (PROTOCOL.md verify check `receipt`): the hash
+ * Verify a receipt against a JWKS (docs/PROTOCOL.md verify check `receipt`): the hash
  * recomputes, a JWKS key has `kid === service_kid`, that kid really is the key's RFC 7638
  * thumbprint (so a mislabelled JWKS entry cannot vouch for another key), and the
  * signature verifies. Returns false on any mismatch or malformed input; never throws.

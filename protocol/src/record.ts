@@ -1,9 +1,9 @@
 /**
- * The operation record (EOR) of SPEC.md §2.1 and its hashes (PROTOCOL.md "Operation
+ * The operation record (EOR) of docs/API.md §2.1 and its hashes (docs/PROTOCOL.md "Operation
  * record"): payload hash, signing input, signature, record digest and chain hash.
  *
  * These functions take the record as submitted, with `subject` and `action` as objects;
- * the stored row (SPEC.md §2.2) keeps them JSON-encoded and must be parsed back first.
+ * the stored row (docs/API.md §2.2) keeps them JSON-encoded and must be parsed back first.
  */
 import type { KeyObject } from 'node:crypto';
 import { b64uDecode, b64uEncode } from './base64url.js';
@@ -12,16 +12,16 @@ import { ProtocolError } from './errors.js';
 import { sha256, sha256B64u } from './hash.js';
 import { canonicalBytes } from './jcs.js';
 
-/** Current `op_version` (PROTOCOL.md: a byte-level change is a new op_version). */
+/** Current `op_version` (docs/PROTOCOL.md: a byte-level change is a new op_version). */
 export const OP_VERSION = '1.0';
 
-/** Largest `ttl_ms` of a record: 24 hours (PROTOCOL.md, Operation record). */
+/** Largest `ttl_ms` of a record: 24 hours (docs/PROTOCOL.md, Operation record). */
 export const MAX_TTL_MS = 86_400_000;
 
-/** `prev_chain_hash` of an agent's first record: b64u of 32 zero bytes (PROTOCOL.md). */
+/** `prev_chain_hash` of an agent's first record: b64u of 32 zero bytes (docs/PROTOCOL.md). */
 export const GENESIS = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-/** An operation record exactly as SPEC.md §2.1 defines it. */
+/** An operation record exactly as docs/API.md §2.1 defines it. */
 export type OperationRecord = {
   op_version: string;
   operation_id: string;
@@ -47,7 +47,7 @@ export type OperationRecord = {
 /** A record before signing. */
 export type UnsignedRecord = Omit<OperationRecord, 'signature'>;
 
-/** The 15 members of an operation record, in SPEC.md §2.1 order. */
+/** The 15 members of an operation record, in docs/API.md §2.1 order. */
 export const RECORD_FIELDS = [
   'op_version',
   'operation_id',
@@ -66,7 +66,7 @@ export const RECORD_FIELDS = [
   'signature',
 ] as const satisfies readonly (keyof OperationRecord)[];
 
-// `record \ {signature, payload}` and `record \ {payload}` (PROTOCOL.md). Members are
+// `record \ {signature, payload}` and `record \ {payload}` (docs/PROTOCOL.md). Members are
 // picked by name rather than by deleting two keys, so that an object carrying extra
 // fields (e.g. a stored row's seq_no / chain_hash) still yields the protocol bytes;
 // rejecting unknown members is the API layer's job (VALIDATION_ERROR).
@@ -81,7 +81,7 @@ function pick(record: object, fields: readonly string[]): Record<string, unknown
 }
 
 /**
- * `payload_hash = b64u(H(JCS(payload)))` (PROTOCOL.md). The payload is bound to the
+ * `payload_hash = b64u(H(JCS(payload)))` (docs/PROTOCOL.md). The payload is bound to the
  * signature only through this hash, so it can later be erased without breaking anything.
  *
  * @example
@@ -92,7 +92,7 @@ export function payloadHash(payload: OperationRecord['payload']): string {
 }
 
 /**
- * `signing_input = JCS(record \ {signature, payload})` as UTF-8 (PROTOCOL.md): the bytes
+ * `signing_input = JCS(record \ {signature, payload})` as UTF-8 (docs/PROTOCOL.md): the bytes
  * the agent signs. Throws CanonicalizationError if a member is missing or not JSON.
  *
  * @example
@@ -103,7 +103,7 @@ export function signingInput(record: UnsignedRecord | OperationRecord): Uint8Arr
 }
 
 /**
- * Sign a record: `signature = b64u(Sign(agent_sk, signing_input))` (PROTOCOL.md).
+ * Sign a record: `signature = b64u(Sign(agent_sk, signing_input))` (docs/PROTOCOL.md).
  * Returns a new record; `payload_hash` must already be set (see {@link payloadHash}).
  *
  * @example
@@ -116,7 +116,7 @@ export function signRecord(unsigned: UnsignedRecord, privateKey: KeyObject): Ope
 
 /**
  * True when `record.signature` verifies over its signing input with `publicKey`
- * (PROTOCOL.md verify check `signature`). Does not look at the payload: compare
+ * (docs/PROTOCOL.md verify check `signature`). Does not look at the payload: compare
  * {@link payloadHash} separately when the payload is present. Never throws.
  *
  * @example
@@ -131,7 +131,7 @@ export function verifyRecordSignature(record: OperationRecord, publicKey: KeyObj
 }
 
 /**
- * `record_digest = H(JCS(record \ {payload}))`, signature included (PROTOCOL.md).
+ * `record_digest = H(JCS(record \ {payload}))`, signature included (docs/PROTOCOL.md).
  *
  * @example
  * b64uEncode(recordDigest(rec)); // 43-char digest
@@ -141,7 +141,7 @@ export function recordDigest(record: OperationRecord): Uint8Array {
 }
 
 /**
- * `chain_hash = b64u(H(b64u_decode(prev_chain_hash) || record_digest))` (PROTOCOL.md).
+ * `chain_hash = b64u(H(b64u_decode(prev_chain_hash) || record_digest))` (docs/PROTOCOL.md).
  * Throws ProtocolError `INVALID_HASH` if `prevChainHash` is not 32 bytes of strict b64u.
  *
  * @example

@@ -1,9 +1,9 @@
 /**
- * From a stored operation row (SPEC.md §2.2) back to the record the agent signed (§2.1): the
+ * From a stored operation row (docs/API.md §2.2) back to the record the agent signed (§2.1): the
  * row keeps every signed field, subject and action as JSON text. The payload is not in the
  * row (only payload_hash binds it), so the caller supplies it, or null where only the
  * signature, the digest or the chain hash is checked (none of which covers the payload
- * except through payload_hash: PROTOCOL.md).
+ * except through payload_hash: docs/PROTOCOL.md).
  */
 import type { StoredOperationRow } from './exportbundle.js';
 import { OP_VERSION, type OperationRecord } from './record.js';

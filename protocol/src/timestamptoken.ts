@@ -1,7 +1,7 @@
 /**
  * Reads what an RFC 3161 TimeStampToken attests, without judging who signed it: the
  * message imprint and the time (RFC 3161 §2.4.2). That is the part of an epoch anchor
- * (PROTOCOL.md "RFC 3161 anchor") an offline verifier can check on its own: the imprint
+ * (docs/PROTOCOL.md "RFC 3161 anchor") an offline verifier can check on its own: the imprint
  * must be SHA-256 over exactly the epoch's root bytes. Whether the signature chains to a
  * time-stamping authority you trust is your decision, made with `openssl ts -verify`
  * (docs/EXPORT.md, "Verifying by hand").
@@ -37,7 +37,7 @@ export type TimeStampTokenInfo = {
   policy: string;
 };
 
-/** OID of SHA-256 (RFC 5754 §2), the only imprint algorithm PROTOCOL.md uses. */
+/** OID of SHA-256 (RFC 5754 §2), the only imprint algorithm docs/PROTOCOL.md uses. */
 export const SHA256_OID = OID.sha256;
 
 function fail(message: string): never {

@@ -1,6 +1,6 @@
 /**
  * UUIDv7 (RFC 9562 §5.7): 48-bit Unix ms timestamp, version 7, 74 random bits. The
- * client-generated operation_id of SPEC.md §2.1 and the receipt_id of PROTOCOL.md "Receipt"
+ * client-generated operation_id of docs/API.md §2.1 and the receipt_id of docs/PROTOCOL.md "Receipt"
  * are UUIDv7; time-ordered ids keep related items close in indexes.
  * (node:crypto has randomUUID, v4 only, before Node 24.)
  */

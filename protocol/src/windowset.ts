@@ -4,7 +4,7 @@
  *
  * The writer must remember which epochs the operations it wrote point to, but a year-long
  * export can point to tens of thousands of them, and its checkpoint lives on a DynamoDB
- * item (400 KB). An organization's windows never overlap (PROTOCOL.md "Merkle epochs":
+ * item (400 KB). An organization's windows never overlap (docs/PROTOCOL.md "Merkle epochs":
  * one epoch per aligned window), so a window is identified by its interval, and a set of
  * them is a list of maximal runs of adjacent windows. In text that list is delta-encoded in
  * units of the largest common step, or written as a bitmap of steps when that is shorter:

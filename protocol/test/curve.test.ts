@@ -1,5 +1,5 @@
 /**
- * PROTOCOL.md, Notation: small-order and non-canonical public keys, and signatures with
+ * docs/PROTOCOL.md, Notation: small-order and non-canonical public keys, and signatures with
  * S >= L, are refused, by key validation and by every verification.
  */
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';

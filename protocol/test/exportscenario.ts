@@ -44,7 +44,7 @@ import { utf8 } from './vectors.js';
 export const ORG = 'org_export_test';
 /** Epoch length of the scenario (the local stack's LEDGER_EPOCH_MS may be anything). */
 export const E = 60_000;
-/** Aligned to E (PROTOCOL.md "Merkle epochs"). */
+/** Aligned to E (docs/PROTOCOL.md "Merkle epochs"). */
 export const T0 = 1_750_000_020_000;
 
 export type ScenarioItem = { operation: ExportOperation; epoch?: ExportEpochRecord };
@@ -112,7 +112,7 @@ const OFFSET_OF = AGENT_OF.map((_, i) => (i === 11 ? 10 * 9_000 + 1 : i * 9_000 
 const CARRIED = 13;
 /** Sealed windows: operations of windows 0..2 (plus the carried one) have proofs. */
 const SEALED_WINDOWS = 3;
-/** The operation whose payload was erased after submission (PROTOCOL.md: allowed). */
+/** The operation whose payload was erased after submission (docs/PROTOCOL.md: allowed). */
 const ERASED = 5;
 
 function buildBase(): Scenario {
@@ -189,7 +189,7 @@ function buildBase(): Scenario {
   const epochOfOp = new Map<string, ExportEpochRecord>();
   for (let w = 0; w < SEALED_WINDOWS; w++) {
     const members = rows.filter((r) => r.window === w).map((r) => r.operation);
-    // PROTOCOL.md: leaves ordered by (created_at, operation_id); rows are already in that order.
+    // docs/PROTOCOL.md: leaves ordered by (created_at, operation_id); rows are already in that order.
     const hashes = members.map((m) => m.row.chain_hash);
     const epoch: ExportEpochRecord = {
       epoch_id: uuid('01977a02', w),
@@ -244,7 +244,7 @@ function buildBase(): Scenario {
 
 export const base: Scenario = buildBase();
 
-/** The same organization exported with another query (SPEC.md §4.8 filters) or without payloads. */
+/** The same organization exported with another query (docs/API.md §4.8 filters) or without payloads. */
 export function exportOf(query: Partial<ExportQuery>, options: { include_payloads?: boolean; format?: 'json' | 'pdf' } = {}): Scenario {
   const q: ExportQuery = { ...base.header.query, ...query };
   const include = options.include_payloads ?? true;

@@ -261,7 +261,7 @@ describe('inputs and errors', () => {
     }
   });
 
-  it('an empty tree is an error (PROTOCOL.md: an empty window gets no epoch)', () => {
+  it('an empty tree is an error (docs/PROTOCOL.md: an empty window gets no epoch)', () => {
     for (const run of [() => merkleRoot([]), () => merkleRootB64u([]), () => new MerkleTree([]), () => inclusionProof([], 0)]) {
       expect(run).toThrow(expect.objectContaining({ code: 'EMPTY_TREE' }) as Error);
     }

@@ -1,8 +1,8 @@
-// Loads the shared vector files in place (never copied): /work/shared sits beside the repo.
+// Loads the conformance vectors kept in protocol/test/vectors/ (the same files serve every implementation).
 import { readFileSync } from 'node:fs';
 
 export function loadVectors<T>(name: 'jcs.json' | 'records.json' | 'receipt.json' | 'merkle.json'): T {
-  return JSON.parse(readFileSync(new URL(`../../../shared/vectors/${name}`, import.meta.url), 'utf8')) as T;
+  return JSON.parse(readFileSync(new URL(`./vectors/${name}`, import.meta.url), 'utf8')) as T;
 }
 
 export function hex(text: string): Uint8Array {

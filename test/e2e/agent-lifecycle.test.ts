@@ -1,4 +1,4 @@
-// Agents over HTTP (SPEC.md §2.4, §2.5, §3, §4.3, and the key endpoints of the route table):
+// Agents over HTTP (docs/API.md §2.4, §2.5, §3, §4.3, and the key endpoints of the route table):
 // registration, reads with the chain head, updates, every status and key transition with
 // its admin event and queue event, and deletion that keeps operations verifiable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +130,7 @@ describe('update', () => {
   });
 });
 
-describe('status transitions (SPEC.md §3)', () => {
+describe('status transitions (docs/API.md §3)', () => {
   it('freeze → unfreeze with previous_status, admin events and agent.status_changed', async () => {
     const agentId = uniqueAgentId();
     await registerAgent(api, agentId, [newKey()]);

@@ -1,5 +1,5 @@
 /**
- * POST /v1/audit/query (SPEC.md §4.6): every filter and every combination of them against
+ * POST /v1/audit/query (docs/API.md §4.6): every filter and every combination of them against
  * rows with known agents, types and created_at (seeded straight into the table), the order
  * (created_at, then operation_id), limits, pagination to the end with a total that stays put
  * while new operations arrive, cursors that are edited, foreign or of another filter, roles
@@ -105,7 +105,7 @@ describe('filters, alone and combined', () => {
     expect(res.body.cursor).toBeUndefined();
   });
 
-  it('answers the stored rows of SPEC.md §2.2, subject and action as JSON strings', async () => {
+  it('answers the stored rows of docs/API.md §2.2, subject and action as JSON strings', async () => {
     const res = await query({ limit: 1 });
     const [op] = res.body.operations;
     expect(Object.keys(op).sort()).toEqual(

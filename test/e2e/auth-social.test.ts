@@ -1,5 +1,5 @@
 /**
- * Social sign-in end to end on the local stack (SPEC.md §4.1): the development provider page
+ * Social sign-in end to end on the local stack (docs/API.md §4.1): the development provider page
  * (LEDGER_DEV_OAUTH=1) stands in for Google and GitHub. The test plays the browser: it keeps
  * the cookies the server sets and follows each redirect by hand.
  */

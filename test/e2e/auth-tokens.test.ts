@@ -1,7 +1,7 @@
 /**
  * The whole identity flow: sign-up → sign-in → onboarding → API token → rotation →
  * the old token works during the grace period and fails after it, over HTTP against the
- * local stack (SPEC.md §4.1, §4.2, §5). The grace period is 2 s here (LEDGER_TOKEN_GRACE_SECONDS).
+ * local stack (docs/API.md §4.1, §4.2, §5). The grace period is 2 s here (LEDGER_TOKEN_GRACE_SECONDS).
  */
 import { describe, expect, it } from 'vitest';
 import { cookiePair, uniqueEmail } from '../support/http-client.js';
@@ -44,7 +44,7 @@ describe('sign-up → sign-in → onboarding → API token → rotation', () => 
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).toMatch(/Max-Age=604800/);
 
-    // An API token needs a current organization (SPEC.md §4.1).
+    // An API token needs a current organization (docs/API.md §4.1).
     expect((await call('POST', '/v1/auth/token', { token: session })).status).toBe(403);
     expect((await call('GET', '/v1/onboarding/status', { token: session })).json).toEqual({ onboarding_completed: 0, org_id: null });
 
@@ -85,7 +85,7 @@ describe('sign-up → sign-in → onboarding → API token → rotation', () => 
   });
 });
 
-describe('sign-up and sign-in rules (SPEC.md §4.1)', () => {
+describe('sign-up and sign-in rules (docs/API.md §4.1)', () => {
   it('rejects an existing email with VALIDATION_ERROR 409, whatever its case', async () => {
     const email = uniqueEmail('dup');
     expect((await call('POST', '/api/auth/sign-up/email', { body: { name: 'A', email, password: 'password1' } })).status).toBe(200);
@@ -147,7 +147,7 @@ describe('sign-up and sign-in rules (SPEC.md §4.1)', () => {
   });
 });
 
-describe('sessions (SPEC.md §4.1, §5)', () => {
+describe('sessions (docs/API.md §4.1, §5)', () => {
   async function newSession(): Promise<{ token: string; userId: string; email: string }> {
     const email = uniqueEmail('session');
     const up = await call('POST', '/api/auth/sign-up/email', { body: { name: 'Sess', email, password: 'password1' } });
@@ -172,7 +172,7 @@ describe('sessions (SPEC.md §4.1, §5)', () => {
     }
   });
 
-  it('GET /v1/auth/me gives the profile of SPEC.md §2.7', async () => {
+  it('GET /v1/auth/me gives the profile of docs/API.md §2.7', async () => {
     const { token, userId, email } = await newSession();
     const before = await call('GET', '/v1/auth/me', { token });
     expect(before.json).toEqual({
@@ -217,7 +217,7 @@ describe('sessions (SPEC.md §4.1, §5)', () => {
   });
 });
 
-describe('API tokens (SPEC.md §4.1, §8)', () => {
+describe('API tokens (docs/API.md §4.1, §8)', () => {
   async function onboardedSession(): Promise<string> {
     const email = uniqueEmail('api');
     await call('POST', '/api/auth/sign-up/email', { body: { name: 'Api', email, password: 'password1' } });

@@ -1,5 +1,5 @@
 /**
- * Email verification closes the invitation hole (SPEC.md §4.1 "a verification email is
+ * Email verification closes the invitation hole (docs/API.md §4.1 "a verification email is
  * sent"; §2.9 invitations): signing up with someone else's address proves nothing, so that
  * account neither sees nor accepts the invitations addressed to it until the address is
  * verified through the mailed link. Also: the link is single-use and expires after 24 hours,

@@ -1,5 +1,5 @@
 /**
- * The client CLI against exports this service makes (SPEC.md §4.8, docs/EXPORT.md):
+ * The client CLI against exports this service makes (docs/API.md §4.8, docs/EXPORT.md):
  * `agent-ledger export` creates, follows and downloads a JSON and a PDF export from the local
  * stack, and `agent-ledger verify` checks both offline against the JWKS fetched from the
  * service; one changed byte of the bundle makes it fail.

@@ -1,9 +1,9 @@
 /**
- * Epochs end to end on the local stack (PROTOCOL.md, Merkle epochs): real submissions (signed records, POST
+ * Epochs end to end on the local stack (docs/PROTOCOL.md, Merkle epochs): real submissions (signed records, POST
  * /v1/operations) while the stack's own timer runs the sealer every LEDGER_EPOCH_MS; then
- * GET /v1/epochs and GET /v1/epochs/:epoch_id (SPEC.md §4.7), the anchor of each epoch
+ * GET /v1/epochs and GET /v1/epochs/:epoch_id (docs/API.md §4.7), the anchor of each epoch
  * checked by `openssl ts -verify`, and the inclusion proof of every operation from verify
- * checked with `@agent-ledger/protocol` alone (PROTOCOL.md, Verify endpoint).
+ * checked with `@agent-ledger/protocol` alone (docs/PROTOCOL.md, Verify endpoint).
  */
 import { randomUUID } from 'node:crypto';
 import { b64uDecode, verifyInclusionProof, type InclusionProof } from '@agent-ledger/protocol';
@@ -120,7 +120,7 @@ describe('sealing real submissions', () => {
 });
 
 describe('GET /v1/epochs', () => {
-  it('lists newest first with SPEC.md §2.11 fields, paged by limit and cursor', async () => {
+  it('lists newest first with docs/API.md §2.11 fields, paged by limit and cursor', async () => {
     const all = await epochsOf(owner);
     expect(all.length).toBeGreaterThan(1);
     expect(all.map((e) => e.start_time)).toEqual([...all.map((e) => e.start_time)].sort((a, b) => b - a));
@@ -174,7 +174,7 @@ describe('GET /v1/epochs/:epoch_id', () => {
   });
 });
 
-describe('access (SPEC.md §4.7, §5)', () => {
+describe('access (docs/API.md §4.7, §5)', () => {
   it.each(ROLES)('%s reads the epochs', async (role) => {
     const api = stack.api(users[role]!.token);
     const [epoch] = await epochsOf(api);

@@ -1,5 +1,5 @@
 /**
- * Exports end to end (SPEC.md §4.8, docs/EXPORT.md): JSON and PDF exports created over
+ * Exports end to end (docs/API.md §4.8, docs/EXPORT.md): JSON and PDF exports created over
  * HTTP, written by the exports worker on the in-process queue, downloaded through the
  * presigned URL (s3rver serves it), and checked with verifyExportBundle alone, the PDF's
  * through the bundle it embeds. One flipped byte of a signature, a payload, a proof or the

@@ -2,7 +2,7 @@
  * The local stack's storage pieces against the engines of the test run (test/global-setup.ts):
  * s3rver keeps bytes exactly with the client settings the handlers use, the table is built
  * from TABLE_DESIGN, and the key files have the formats and modes the file signer and
- * encryptor expect (DESIGN.md, Local stack).
+ * encryptor expect (docs/ARCHITECTURE.md, Local stack).
  */
 import { DeleteTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, PutItemCommand, QueryCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';

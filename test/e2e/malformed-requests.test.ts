@@ -1,5 +1,5 @@
-// SPEC.md §7: a POST (or PATCH) with broken JSON to ANY route, or a body
-// with a non-JSON content type, gets the SPEC.md §7 envelope with VALIDATION_ERROR 400; any
+// docs/API.md §7: a POST (or PATCH) with broken JSON to ANY route, or a body
+// with a non-JSON content type, gets the docs/API.md §7 envelope with VALIDATION_ERROR 400; any
 // unknown path gets NOT_FOUND 404 (GET outside /v1, /api and /.well-known is the console, console-serving.test.ts). Covers every route of the table, including ones added later.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteSpec } from '../../lambdas/routes/route-spec.js';

@@ -1,5 +1,5 @@
 /**
- * Agent assignments (SPEC.md §2.6, §4.4) and the read_all rule they switch on (§5): once
+ * Agent assignments (docs/API.md §2.6, §4.4) and the read_all rule they switch on (§5): once
  * any assignment exists, integration_engineer and readonly_investigator see only their
  * assigned agents.
  */

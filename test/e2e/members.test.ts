@@ -1,5 +1,5 @@
 /**
- * Organizations, invitations and members (SPEC.md §4.4, §6.3):
+ * Organizations, invitations and members (docs/API.md §4.4, §6.3):
  * invite → accept → role change → removal, each in the admin log; the last org_owner rule;
  * invitation listing, cancellation and expiry; role changes applying on the next request.
  */
@@ -53,7 +53,7 @@ describe('invite → accept → role change → removal', () => {
     expect(members).toEqual(
       expect.arrayContaining([expect.objectContaining({ user_id: invitee.userId, role: 'integration_engineer', email: invitee.email, display_name: 'Invitee' })]),
     );
-    // integration_engineer may not read the admin log (SPEC.md §4.6).
+    // integration_engineer may not read the admin log (docs/API.md §4.6).
     expect((await call('GET', '/v1/admin/events', { token: invitee.session })).status).toBe(403);
 
     const changed = await call('PATCH', `/v1/members/${invitee.userId}`, { token: owner.session, body: { role: 'compliance_auditor' } });
@@ -275,7 +275,7 @@ describe('organization', () => {
   });
 });
 
-describe('GET /v1/admin/events limit (SPEC.md §4.6, §8)', () => {
+describe('GET /v1/admin/events limit (docs/API.md §4.6, §8)', () => {
   it('defaults to 20 and accepts 1..100 only', async () => {
     const owner = await orgOwner(stack.baseUrl);
     for (let i = 0; i < 21; i += 1) {

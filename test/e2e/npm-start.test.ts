@@ -1,5 +1,5 @@
 /**
- * `npm start` as a user runs it (DESIGN.md, Local stack): one ready line on stdout, a clean
+ * `npm start` as a user runs it (docs/ARCHITECTURE.md, Local stack): one ready line on stdout, a clean
  * stop on SIGINT, no orphaned Java process even when the runner is SIGKILLed, and data that
  * survives a restart. Runs local/main.ts in a child Node process (with tsx's loader in the
  * same process, so a signal reaches the runner itself, not a wrapper).

@@ -1,4 +1,4 @@
-/** Onboarding (SPEC.md §4.2, §8): personal and organization flows, limits, once only, org.create in the admin log. */
+/** Onboarding (docs/API.md §4.2, §8): personal and organization flows, limits, once only, org.create in the admin log. */
 import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/http-client.js';
 import { signedInUser } from '../support/identity-flows.js';
@@ -81,7 +81,7 @@ describe('POST /v1/onboarding/organization', () => {
     expect(actions.sort()).toEqual(['member.invite', 'member.invite', 'org.create']);
   });
 
-  it('enforces the limits of SPEC.md §8 and a valid role', async () => {
+  it('enforces the limits of docs/API.md §8 and a valid role', async () => {
     const user = await signedInUser(stack.baseUrl);
     const bad = [
       {},

@@ -1,5 +1,5 @@
 // Roles, tenancy and visibility on the agent and operation endpoints: each role allowed or
-// refused exactly as SPEC.md §4.3 / §4.5 list them (key endpoints: org_owner,
+// refused exactly as docs/API.md §4.3 / §4.5 list them (key endpoints: org_owner,
 // security_admin), another organization's token never sees or changes anything here, and
 // the read_all rule (§5) once an assignment exists.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,7 @@ const ROUTES: { name: string; allowed: readonly Role[]; call: (api: Api, f: Fixt
   { name: 'POST verify', allowed: ROLES, call: (api, f) => api('POST', `/v1/operations/${f.operationId}/verify`) },
 ];
 
-describe('roles (SPEC.md §4.3, §4.5)', () => {
+describe('roles (docs/API.md §4.3, §4.5)', () => {
   it.each(ROUTES)('$name: allowed exactly for its roles', async ({ allowed, call }) => {
     const outcome: Record<string, number> = {};
     for (const role of ROLES) outcome[role] = (await call(as[role]!, await fixture())).status;
@@ -104,7 +104,7 @@ describe('tenancy: another organization', () => {
   });
 });
 
-describe('visibility (SPEC.md §5 read_all)', () => {
+describe('visibility (docs/API.md §5 read_all)', () => {
   it('once an assignment exists, integration_engineer and readonly_investigator see only their assigned agents', async () => {
     const visibilityOrg = await seedOrg('Visibility');
     const users = Object.fromEntries(await Promise.all(ROLES.map(async (role) => [role, await seedUser(visibilityOrg, role)] as const))) as Record<Role, Awaited<ReturnType<typeof seedUser>>>;

@@ -1,4 +1,4 @@
-// POST /v1/operations/:id/verify recomputes every check from stored data (PROTOCOL.md
+// POST /v1/operations/:id/verify recomputes every check from stored data (docs/PROTOCOL.md
 // "Verify endpoint"): it stays valid through key revocation and payload erasure, and each
 // check turns false when the stored data it covers is altered behind the service's back.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -50,7 +50,7 @@ async function setRowAttribute(operationId: string, name: string, value: string)
 }
 
 describe('GET /v1/operations/:id', () => {
-  it('returns the SPEC.md §2.2 row, the receipt reference and the payload', async () => {
+  it('returns the docs/API.md §2.2 row, the receipt reference and the payload', async () => {
     const { first, agentId } = await twoOperations();
     expect(Object.keys(first).sort()).toEqual(['operation', 'payload', 'previous_operation_id', 'receipt', 'signed_receipt']);
     expect(first.operation).toMatchObject({ agent_id: agentId, org_id: orgId, seq_no: 1, subject: '{"id":"acme/app","kind":"repository"}', action: '{"verb":"run"}' });

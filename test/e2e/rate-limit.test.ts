@@ -1,5 +1,5 @@
 /**
- * The per-organization rate limit (SPEC.md §7 RATE_LIMITED, §8),
+ * The per-organization rate limit (docs/API.md §7 RATE_LIMITED, §8),
  * over HTTP. LEDGER_RATE_LIMIT_RPS=5 here: at most 10 requests in any one second (the burst)
  * and 50 per 10-second window (domain/rate-limit/request-rate.ts).
  */

@@ -1,5 +1,5 @@
 // A receipt verifies with nothing but the JWKS document fetched over HTTP and the
-// PROTOCOL.md rules as `@agent-ledger/protocol` implements them.
+// docs/PROTOCOL.md rules as `@agent-ledger/protocol` implements them.
 //
 // The verifier below (`offlineVerify`) imports only `@agent-ledger/protocol`. The test
 // support modules are used for setup alone: to boot the local stack and to seed a token
@@ -27,7 +27,7 @@ import {
 import { useLedgerStack } from '../support/ledger-stack.js';
 
 /**
- * PROTOCOL.md "Receipt", step by step: receipt_hash recomputes over the receipt without
+ * docs/PROTOCOL.md "Receipt", step by step: receipt_hash recomputes over the receipt without
  * {receipt_hash, service_kid, service_signature}; the JWKS names a key whose RFC 7638
  * thumbprint is service_kid; service_signature is Ed25519 over the 32 hash bytes.
  */
@@ -117,7 +117,7 @@ describe('offline receipt verification', () => {
   it('binds the receipt to the submitted record: its operation, seq_no 1 and the chain hash the client computes', () => {
     expect(receipt).toMatchObject({ receipt_version: '1.0', operation_id: record.operation_id, org_id: orgId, agent_id: record.agent_id, seq_no: 1 });
     expect(receipt.chain_hash).toBe(chainHash(GENESIS, record));
-    // The hashed part is exactly the nine members PROTOCOL.md lists.
+    // The hashed part is exactly the nine members docs/PROTOCOL.md lists.
     const { receipt_hash: _h, service_kid: _k, service_signature: _s, ...hashed } = receipt;
     expect(Object.keys(hashed)).toHaveLength(9);
   });

@@ -1,5 +1,5 @@
 /**
- * Refused submissions take up no storage (PROTOCOL.md "Submission check order"; DESIGN.md:
+ * Refused submissions take up no storage (docs/PROTOCOL.md "Submission check order"; docs/ARCHITECTURE.md:
  * the payload object is written before the transaction): the payload is written only after
  * the record passed every check up to the transaction. The attack: send large payloads that
  * are certain to be refused (unknown agent, bad signature, wrong key, expired, replayed, off

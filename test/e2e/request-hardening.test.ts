@@ -1,5 +1,5 @@
 /**
- * Smaller hardening rules over HTTP against the local stack (README, Security; PROTOCOL.md,
+ * Smaller hardening rules over HTTP against the local stack (README, Security; docs/PROTOCOL.md,
  * Operation record): each test sends what an attacker would and expects the refusal.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -32,7 +32,7 @@ async function agentChain(): Promise<ClientChain> {
   return new ClientChain(orgId, agentId, key);
 }
 
-describe('ttl_ms (PROTOCOL.md: at most 24 hours)', () => {
+describe('ttl_ms (docs/PROTOCOL.md: at most 24 hours)', () => {
   it('refuses a signed record valid for longer, and accepts exactly 24 hours', async () => {
     const chain = await agentChain();
     const tooLong = await api('POST', '/v1/operations', chain.record({ fields: { ttl_ms: 86_400_001 } }));

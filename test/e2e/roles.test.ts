@@ -2,12 +2,12 @@
  * Every route of the route table, sent with no token, a
  * malformed token, an expired token, each of the five roles, a user without an
  * organization, the wrong kind of token and a token of another organization, answers
- * 401/403/allowed exactly as SPEC.md §4/§5 lists, and no route answers another
+ * 401/403/allowed exactly as docs/API.md §4/§5 lists, and no route answers another
  * organization's data.
  *
  * The routes come from `routeList`, so routes added later are covered without editing this
- * file. Their allowed roles are checked twice: against SPEC.md's tables (SPEC_AUTH below,
- * for every endpoint SPEC.md shows) and by sending requests. Requests carry no body and,
+ * file. Their allowed roles are checked twice: against docs/API.md's tables (SPEC_AUTH below,
+ * for every endpoint docs/API.md shows) and by sending requests. Requests carry no body and,
  * except for reads, ids that exist nowhere, so an allowed caller gets 400/404/409 instead
  * of changing anything; only 401 and 403 mean "refused by auth".
  */
@@ -21,13 +21,13 @@ import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-i
 import { useLedgerStack } from '../support/ledger-stack.js';
 import { fakeDns } from '../support/webhook-dns.js';
 
-/** SPEC.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
+/** docs/API.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
 const SPEC_AUTH: Record<string, RouteAuth> = {
   'POST /api/auth/sign-up/email': 'public',
   'POST /api/auth/sign-in/email': 'public',
   'POST /api/auth/sign-in/social': 'public',
   'GET /api/auth/get-session': 'optional',
-  // Better Auth's email verification (SPEC.md §4.1 "a verification email is sent"): public, like sign-up.
+  // Better Auth's email verification (docs/API.md §4.1 "a verification email is sent"): public, like sign-up.
   'GET /api/auth/verify-email': 'public',
   'POST /api/auth/send-verification-email': 'public',
   'GET /v1/auth/me': 'user',
@@ -66,7 +66,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'GET /v1/webhooks': ADMINS,
   'POST /v1/webhooks': ADMINS,
   'DELETE /v1/webhooks/{webhook_id}': ADMINS,
-  // Beyond SPEC.md §4.9 (README, Webhooks): the same roles as the §4.9 routes.
+  // Beyond docs/API.md §4.9 (README, Webhooks): the same roles as the §4.9 routes.
   'GET /v1/webhooks/{webhook_id}': ADMINS,
   'PATCH /v1/webhooks/{webhook_id}': ADMINS,
   'POST /v1/webhooks/{webhook_id}/test': ADMINS,
@@ -75,7 +75,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'GET /.well-known/service/jwks.json': 'public',
   'GET /v1/health': 'public',
   'GET /v1/health/deep': 'public',
-  // SPEC.md §4.4: invitations.
+  // docs/API.md §4.4: invitations.
   'PATCH /v1/organization': ADMINS,
   'POST /v1/members/invitations': ADMINS,
   'DELETE /v1/members/invitations/{invitation_id}': ADMINS,
@@ -85,7 +85,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'DELETE /v1/members/{user_id}': ADMINS,
 };
 
-/** Routes where asking about another user narrows the roles (SPEC.md §4.4 "the user themselves, org_owner, security_admin"). */
+/** Routes where asking about another user narrows the roles (docs/API.md §4.4 "the user themselves, org_owner, security_admin"). */
 const OTHER_USER_ROLES: Record<string, readonly Role[]> = { 'GET /v1/members/{user_id}/agents': ADMINS };
 
 const keyOf = (route: RouteSpec) => `${route.method} ${route.path}`;
@@ -171,7 +171,7 @@ function allowedRoles(route: RouteSpec): readonly Role[] {
 const publicRoutes = routeList.filter((route) => route.auth === 'public');
 const protectedRoutes = routeList.filter((route) => route.auth !== 'public');
 
-describe('the route table agrees with SPEC.md', () => {
+describe('the route table agrees with docs/API.md', () => {
   it.each(routeList.filter((route) => SPEC_AUTH[keyOf(route)] !== undefined).map((route) => [keyOf(route), route] as const))('%s', (_, route) => {
     const spec = SPEC_AUTH[keyOf(route)]!;
     if (typeof spec === 'string') expect(route.auth).toBe(spec);
@@ -201,7 +201,7 @@ describe.each(protectedRoutes.map((route) => [keyOf(route), route] as const))('%
     }
   });
 
-  it('each role: allowed exactly as SPEC.md lists, others FORBIDDEN', async () => {
+  it('each role: allowed exactly as docs/API.md lists, others FORBIDDEN', async () => {
     const allowed = allowedRoles(route);
     for (const role of ROLES) {
       const res = await send(route, await tokenFor(route, users[role]));
@@ -254,7 +254,7 @@ describe('the marker check can fail', () => {
     expect(markers.some((marker) => res.text.includes(marker))).toBe(true);
   });
 
-  it('a member asking about another member\'s agents is refused unless admin (SPEC.md §4.4)', async () => {
+  it('a member asking about another member\'s agents is refused unless admin (docs/API.md §4.4)', async () => {
     const path = `/v1/members/${users.integration_engineer.userId}/agents`;
     expect((await http(stack.baseUrl, 'GET', path, { token: users.integration_engineer.token })).status).toBe(200);
     expect((await http(stack.baseUrl, 'GET', path, { token: users.readonly_investigator.token })).status).toBe(403);

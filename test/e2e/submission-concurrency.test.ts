@@ -1,4 +1,4 @@
-// The chain under concurrency (PROTOCOL.md: "of two concurrent submissions on the same chain
+// The chain under concurrency (docs/PROTOCOL.md: "of two concurrent submissions on the same chain
 // head exactly one is accepted"): a burst on one head, many agents in parallel verified end
 // to end, and state changes that land while a submission is in flight.
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';

@@ -1,5 +1,5 @@
-// POST /v1/operations over HTTP: every submission rule of SPEC.md §4.5 with the status of
-// §7, and PROTOCOL.md "Submission check order" when two rules fail at once.
+// POST /v1/operations over HTTP: every submission rule of docs/API.md §4.5 with the status of
+// §7, and docs/PROTOCOL.md "Submission check order" when two rules fail at once.
 // (INTERNAL_ERROR is exercised in ledger-faults.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS, payloadHash, verifyReceipt, type OperationRecord } from '@agent-ledger/protocol';
@@ -9,7 +9,7 @@ import { type Api, type Loose } from '../support/http-client.js';
 import { seedUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
-const MAX_PAYLOAD = 256 * 1024; // the default LEDGER_MAX_PAYLOAD_BYTES (PROTOCOL.md step 4)
+const MAX_PAYLOAD = 256 * 1024; // the default LEDGER_MAX_PAYLOAD_BYTES (docs/PROTOCOL.md step 4)
 
 const stack = useLedgerStack();
 let orgId: string;
@@ -192,7 +192,7 @@ describe('each rule alone', () => {
   });
 });
 
-describe('check order when two rules fail at once (PROTOCOL.md)', () => {
+describe('check order when two rules fail at once (docs/PROTOCOL.md)', () => {
   const expired = () => ({ issued_at: Date.now() - 10_000, ttl_ms: 1 });
 
   it('no token beats a malformed body; a forbidden role beats it too', async () => {

@@ -1,5 +1,5 @@
 /**
- * Forging an agent's history with a weak key (PROTOCOL.md, Notation), over HTTP: register
+ * Forging an agent's history with a weak key (docs/PROTOCOL.md, Notation), over HTTP: register
  * the identity point as the agent's key, then submit records "signed" with R = identity,
  * S = 0, which node's verify accepts for every message. Registration and key addition refuse
  * every small-order and non-canonical key with VALIDATION_ERROR; a weak key that is already

@@ -1,5 +1,5 @@
-// Webhooks end to end against the local stack (README, Webhooks; SPEC.md §4.9, §6): a
-// local receiver gets all three event types signed and with the SPEC.md §6.2 headers; a
+// Webhooks end to end against the local stack (README, Webhooks; docs/API.md §4.9, §6): a
+// local receiver gets all three event types signed and with the docs/API.md §6.2 headers; a
 // receiver failing on purpose sees the whole retry schedule (the in-process queue's clock
 // driven forward), the dead letter, redeliver, disable and re-enable; a hanging endpoint
 // holds up no other; the delivery log pages newest first.
@@ -65,7 +65,7 @@ async function deliveryLog(webhookId: string, query = ''): Promise<Loose> {
   return res.body;
 }
 
-describe('an endpoint receives every event type, signed, with the SPEC.md §6.2 headers', () => {
+describe('an endpoint receives every event type, signed, with the docs/API.md §6.2 headers', () => {
   const path = '/all';
   let webhookId: string;
   let chain: ClientChain;

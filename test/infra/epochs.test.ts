@@ -1,7 +1,7 @@
 /**
  * The epoch sealer and the epoch routes as the real route and worker tables deploy them
- * (PROTOCOL.md, Merkle epochs): the 5-minute schedule runs the sealer, the sealer's role can do exactly what
- * sealing needs, the grace period outlasts the submit function (PROTOCOL.md: "a grace period
+ * (docs/PROTOCOL.md, Merkle epochs): the 5-minute schedule runs the sealer, the sealer's role can do exactly what
+ * sealing needs, the grace period outlasts the submit function (docs/PROTOCOL.md: "a grace period
  * longer than the submit function's timeout"), and verify may read the leaf lists it proves
  * from. The anchors bucket's Object Lock is covered by stack.test.ts.
  */

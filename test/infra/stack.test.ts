@@ -1,5 +1,5 @@
 /**
- * The CDK stack (lib/) checked against DESIGN.md and the route and worker tables: one
+ * The CDK stack (lib/) checked against docs/ARCHITECTURE.md and the route and worker tables: one
  * function per route and worker, each with exactly the environment config.ts reads (the
  * permissions are grants.test.ts's); the data, keys, queues and schedule as designed; and
  * the AWS Solutions checks of cdk-nag passing with every accepted finding explained.

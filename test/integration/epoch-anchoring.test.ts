@@ -1,5 +1,5 @@
 /**
- * RFC 3161 anchoring of epochs (PROTOCOL.md, RFC 3161 anchor) with a real time-stamping
+ * RFC 3161 anchoring of epochs (docs/PROTOCOL.md, RFC 3161 anchor) with a real time-stamping
  * authority (`openssl ts -reply` behind HTTP): a new epoch's root is time-stamped and
  * `openssl ts -verify` accepts the stored token against the root; a failing or slow TSA
  * never blocks sealing, and unanchored epochs are retried on later runs, a bounded number
@@ -47,7 +47,7 @@ it('anchors a new epoch; openssl ts -verify accepts the stored token against its
 
   const [epoch] = await epochsOf(org);
   expect(epoch).toMatchObject({ tsa_url: tsa.url, anchor_wanted: true, anchored_at: expect.any(Number) });
-  expect(epoch!.tsa_token).toMatch(/^[A-Za-z0-9+/]+=*$/); // base64, standard alphabet (SPEC.md §2.11)
+  expect(epoch!.tsa_token).toMatch(/^[A-Za-z0-9+/]+=*$/); // base64, standard alphabet (docs/API.md §2.11)
   expect(Math.abs(epoch!.anchored_at! - Date.now())).toBeLessThan(5_000);
   const token = Buffer.from(epoch!.tsa_token!, 'base64');
   await expect(tsa.verifyToken(token, b64uDecode(epoch!.root_hash))).resolves.toContain('Verification: OK');

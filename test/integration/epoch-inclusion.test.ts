@@ -1,5 +1,5 @@
 /**
- * verify's Merkle evidence (domain/epochs/inclusion.ts; PROTOCOL.md, Verify endpoint) on
+ * verify's Merkle evidence (domain/epochs/inclusion.ts; docs/PROTOCOL.md, Verify endpoint) on
  * sealed fixture rows (sealing writes nothing to them): every member's proof verifies with `@agent-ledger/protocol` alone,
  * and the check answers false, never a proof that passes, when the row, the epoch or the
  * leaf list disagree.

@@ -1,5 +1,5 @@
 /**
- * The epoch sealer against DynamoDB Local and s3rver (PROTOCOL.md, Merkle epochs;
+ * The epoch sealer against DynamoDB Local and s3rver (docs/PROTOCOL.md, Merkle epochs;
  * docs/STORAGE.md): windows sealed once with the RFC 9162 root over their members in leaf
  * order, without a write to any operation row; the fence raised before a window is read; re-runs
  * that change nothing; crashes at each step that a re-run finishes into the same epochs; and

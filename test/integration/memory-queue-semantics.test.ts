@@ -1,5 +1,5 @@
 /**
- * The in-process queue keeps the SQS semantics the workers rely on (DESIGN.md, Local stack):
+ * The in-process queue keeps the SQS semantics the workers rely on (docs/ARCHITECTURE.md, Local stack):
  * batching, partial batch failure, retries after the visibility timeout, dead letters.
  * Timeouts are a few tens of milliseconds so the whole file runs in well under a second.
  */

@@ -1,7 +1,7 @@
 /**
  * The RFC 3161 client against a real time-stamping authority (`openssl ts -reply` behind
  * HTTP, test/support/openssl-tsa.ts): a token it accepts is one `openssl ts -verify` accepts
- * too, and every response that fails one of the checks of PROTOCOL.md (RFC 3161 anchor) is refused before storage.
+ * too, and every response that fails one of the checks of docs/PROTOCOL.md (RFC 3161 anchor) is refused before storage.
  */
 import { randomBytes } from 'node:crypto';
 import * as pkijs from 'pkijs';

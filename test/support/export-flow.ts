@@ -1,5 +1,5 @@
 /**
- * Following an export as a client does (SPEC.md §4.8): wait until the worker is done, then
+ * Following an export as a client does (docs/API.md §4.8): wait until the worker is done, then
  * download through the 302 to the presigned URL, which s3rver serves.
  */
 import { expect } from 'vitest';

@@ -89,7 +89,7 @@ export async function json(baseUrl: string, method: string, path: string, body?:
   return res.json as Record<string, unknown>;
 }
 
-/** An API token of a fresh organization, through the public sign-up flow (SPEC.md §4.1, §4.2). */
+/** An API token of a fresh organization, through the public sign-up flow (docs/API.md §4.1, §4.2). */
 export async function apiToken(baseUrl: string, name: string): Promise<{ token: string; orgId: string; email: string }> {
   const email = `${name.toLowerCase()}-${randomBytes(4).toString('hex')}@example.test`;
   const password = randomBytes(12).toString('base64url');

@@ -1,5 +1,5 @@
 /**
- * Test fixtures for the agent and ledger endpoints: agent key pairs, and a client-side chain that signs records exactly as an SDK would (PROTOCOL.md
+ * Test fixtures for the agent and ledger endpoints: agent key pairs, and a client-side chain that signs records exactly as an SDK would (docs/PROTOCOL.md
  * "Operation record"), tracking prev_chain_hash from the records it saw accepted.
  */
 import type { KeyObject } from 'node:crypto';

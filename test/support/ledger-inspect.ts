@@ -1,5 +1,5 @@
 /**
- * Looks behind the API for ledger tests: the admin log (SPEC.md §2.13) and the messages the
+ * Looks behind the API for ledger tests: the admin log (docs/API.md §2.13) and the messages the
  * handlers sent on the in-process events queue. Uses the process's configured table (the
  * test stack sets it) and the stack's queue.
  */

@@ -1,6 +1,6 @@
 /**
  * A real RFC 3161 time-stamping authority for tests: `openssl ts -reply` behind a tiny HTTP
- * server on 127.0.0.1 (PROTOCOL.md, RFC 3161 anchor). It makes its own CA and a TSA certificate
+ * server on 127.0.0.1 (docs/PROTOCOL.md, RFC 3161 anchor). It makes its own CA and a TSA certificate
  * (P-256; OpenSSL cannot time-stamp with Ed25519) whose extendedKeyUsage is timeStamping,
  * marked critical as RFC 3161 §2.3 requires, so `openssl ts -verify` accepts its tokens.
  *

@@ -86,7 +86,7 @@ export async function seedUser(orgId: string | null, role: Role, kind: TokenKind
   return { userId, orgId, role, email, token: await seedToken(userId, kind) };
 }
 
-/** Assigns an agent to a user the way the assignments endpoint does, keeping the org's count (SPEC.md §4.4). */
+/** Assigns an agent to a user the way the assignments endpoint does, keeping the org's count (docs/API.md §4.4). */
 export async function seedAssignment(orgId: string, agentId: string, userId: string): Promise<void> {
   await put({
     ...identityKeys.assignment(orgId, agentId, userId),

@@ -1,7 +1,7 @@
 /**
  * A local webhook endpoint for tests: records every delivery (path, headers, raw body) and
  * answers as the test says (a status, a redirect, a huge body, or never). Plus the
- * receiver-side signature check of SPEC.md §6.2, written from the README's recipe, not from
+ * receiver-side signature check of docs/API.md §6.2, written from the README's recipe, not from
  * the service's code, so a signing bug cannot hide behind a shared helper.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -87,7 +87,7 @@ function send(res: ServerResponse, answer: Answer): void {
   res.end(answer.body ?? '');
 }
 
-/** SPEC.md §6.2, as a receiver checks it: HMAC-SHA256(secret, `<timestamp>.<raw body>`), compared in constant time. */
+/** docs/API.md §6.2, as a receiver checks it: HMAC-SHA256(secret, `<timestamp>.<raw body>`), compared in constant time. */
 export function signatureValid(secret: string, delivery: Pick<ReceivedDelivery, 'headers' | 'body'>): boolean {
   const timestamp = delivery.headers['x-service-webhook-timestamp'];
   const signature = delivery.headers['x-service-signature'];

@@ -1,5 +1,5 @@
-// HTTP conventions (DESIGN.md, Conventions; SPEC.md §7), exercised on the real middleware stack:
-// JSON parsing, zod messages naming the field, the SPEC.md §7 envelope, request ids.
+// HTTP conventions (docs/ARCHITECTURE.md, Conventions; docs/API.md §7), exercised on the real middleware stack:
+// JSON parsing, zod messages naming the field, the docs/API.md §7 envelope, request ids.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

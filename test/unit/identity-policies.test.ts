@@ -100,7 +100,7 @@ describe('cookies', () => {
   });
 });
 
-describe('user views (SPEC.md §2.7)', () => {
+describe('user views (docs/API.md §2.7)', () => {
   const user: UserItem = {
     user_id: 'u1',
     email: 'a@example.test',

@@ -1,12 +1,12 @@
-// Request shapes of the ledger endpoints (PROTOCOL.md "Operation record": exactly the 15
-// members, safe integers, strict base64url of the right lengths; SPEC.md §4.3 register).
+// Request shapes of the ledger endpoints (docs/PROTOCOL.md "Operation record": exactly the 15
+// members, safe integers, strict base64url of the right lengths; docs/API.md §4.3 register).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { OperationRecord } from '@agent-ledger/protocol';
 import { registerAgentBody, revokeBody } from '../../lambdas/routes/schemas/agents.js';
 import { operationRecordSchema } from '../../lambdas/routes/schemas/operations.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/records.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(readFileSync(new URL('../../protocol/test/vectors/records.json', import.meta.url), 'utf8')) as {
   agent: { kid: string; public_key: string };
   records: { record: OperationRecord }[];
 };
@@ -19,7 +19,7 @@ function rejects(value: unknown): string {
 }
 
 describe('operation record schema', () => {
-  it('accepts every PROTOCOL.md vector record', () => {
+  it('accepts every docs/PROTOCOL.md vector record', () => {
     for (const { record: r } of vectors.records) expect(operationRecordSchema.parse(r)).toEqual(r);
   });
 
@@ -37,7 +37,7 @@ describe('operation record schema', () => {
     ['issued_at', 1.5],
     ['issued_at', Number.MAX_SAFE_INTEGER + 2],
     ['ttl_ms', '60000'],
-    ['ttl_ms', 86_400_001], // PROTOCOL.md: at most 24 hours
+    ['ttl_ms', 86_400_001], // docs/PROTOCOL.md: at most 24 hours
     ['nonce', 'has space'],
     ['nonce', ''],
     ['operation_type', 'deploy'],

@@ -1,5 +1,5 @@
-// Verify's checks (PROTOCOL.md "Verify endpoint") over stored rows built the way submission
-// builds them, against the shared PROTOCOL.md vectors; and what a cancelled commit means.
+// Verify's checks (docs/PROTOCOL.md "Verify endpoint") over stored rows built the way submission
+// builds them, against the shared docs/PROTOCOL.md vectors; and what a cancelled commit means.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -21,7 +21,7 @@ import { receiptFromRow, signReceipt, withReceipt } from '../../lambdas/domain/l
 import { interpretCancellation } from '../../lambdas/domain/ledger/submit-operation.js';
 import { chainCheck, receiptCheck, signatureCheck } from '../../lambdas/domain/ledger/verify-checks.js';
 
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/records.json', import.meta.url), 'utf8')) as {
+const vectors = JSON.parse(readFileSync(new URL('../../protocol/test/vectors/records.json', import.meta.url), 'utf8')) as {
   agent: { kid: string; public_key: string };
   records: { record: OperationRecord; chain_hash: string; seq_no: number }[];
 };
@@ -61,10 +61,10 @@ function vectorRows(): OperationItem[] {
 
 const payloadText = (record: OperationRecord) => new TextDecoder().decode(canonicalBytes(record.payload));
 
-describe('rows built from the PROTOCOL.md vectors', () => {
+describe('rows built from the docs/PROTOCOL.md vectors', () => {
   const rows = vectorRows();
 
-  it('carry the vectors’ seq_no and chain_hash, and expose exactly the SPEC.md §2.2 fields', () => {
+  it('carry the vectors’ seq_no and chain_hash, and expose exactly the docs/API.md §2.2 fields', () => {
     rows.forEach((row, i) => {
       expect(row.seq_no).toBe(vectors.records[i]!.seq_no);
       expect(row.chain_hash).toBe(vectors.records[i]!.chain_hash);
@@ -127,7 +127,7 @@ describe('receipt check', () => {
   });
 });
 
-describe('a cancelled commit (PROTOCOL.md rules 2, 7, 8)', () => {
+describe('a cancelled commit (docs/PROTOCOL.md rules 2, 7, 8)', () => {
   const expected = { seqNo: 3, chainHash: 'H3', keysVersion: 1, activeWindow: 0 };
   const createdAt = 1_000;
   const base = { committed: false as const, operationExists: false, headFailed: false, agent: null, nonceUsed: false, conflict: false };

@@ -1,4 +1,4 @@
-// Unknown paths and wrong methods get the SPEC.md §7 envelope; the OpenAPI document covers
+// Unknown paths and wrong methods get the docs/API.md §7 envelope; the OpenAPI document covers
 // exactly the route table.
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Logs and metrics of every request (DESIGN.md "Logs and metrics"; lambdas/metrics.ts):
+// Logs and metrics of every request (docs/ARCHITECTURE.md "Logs and metrics"; lambdas/metrics.ts):
 // the Lambda context on log lines, the access line (readable in a terminal, JSON
 // otherwise), Requests by route and status, Submissions by outcome code, receipt signing
 // latency and the sealer's counts.

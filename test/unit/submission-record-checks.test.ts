@@ -1,4 +1,4 @@
-// The pure submission checks (PROTOCOL.md "Submission check order", steps 2-6), their
+// The pure submission checks (docs/PROTOCOL.md "Submission check order", steps 2-6), their
 // boundaries, and the order in which they fire when several fail at once.
 import { describe, expect, it } from 'vitest';
 import { GENESIS, generateKeyPair, OP_VERSION, payloadHash, signRecord, type OperationRecord } from '@agent-ledger/protocol';
@@ -95,7 +95,7 @@ describe('single checks', () => {
   });
 });
 
-describe('check order when two rules fail (PROTOCOL.md)', () => {
+describe('check order when two rules fail (docs/PROTOCOL.md)', () => {
   const expired = { issued_at: NOW - 120_000, ttl_ms: 1000 };
   it.each([
     ['unknown agent beats a bad signature', { agent: null, record: record({}, otherKey.privateKey) }, 'UNKNOWN_AGENT'],
@@ -123,7 +123,7 @@ describe('canonical preparation (step 1)', () => {
     expect(() => prepareRecord(big)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/body\.action/) }));
   });
 
-  it('stores subject and action as canonical JSON strings (SPEC.md §2.2)', () => {
+  it('stores subject and action as canonical JSON strings (docs/API.md §2.2)', () => {
     const prepared = prepareRecord(record({ subject: { b: 1, a: [true] } }));
     expect(prepared.subjectJson).toBe('{"a":[true],"b":1}');
     expect(prepared.payloadDigest).toBe(prepared.record.payload_hash);

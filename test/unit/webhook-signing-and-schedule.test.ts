@@ -1,4 +1,4 @@
-// The wire format of deliveries (SPEC.md §6.2) and the retry schedule (README, Webhooks), as
+// The wire format of deliveries (docs/API.md §6.2) and the retry schedule (README, Webhooks), as
 // pure functions: the signature against a value computed with `openssl dgst -hmac`, stable
 // delivery ids, the backoff bounds, and the shape check of queue messages.
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ describe('signing', () => {
     expect(signatureHeader('whsec_0123456789abcdef', 1700000000, body)).toBe('sha256=77dc9e0d5ddc5c30990d177d3a8e502ffee942002836bd060dce2ec2f5d6f4b8');
   });
 
-  it('the five SPEC.md §6.2 headers', () => {
+  it('the five docs/API.md §6.2 headers', () => {
     expect(deliveryHeaders({ event: 'ping', deliveryId: 'd', webhookId: 'w', secret: 'whsec_0123456789abcdef', body, timestampSeconds: 1700000000 })).toEqual({
       'X-Service-Webhook-Event': 'ping',
       'X-Service-Webhook-Delivery-Id': 'd',

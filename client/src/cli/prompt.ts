@@ -1,5 +1,5 @@
 /**
- * Reading a secret from the terminal without echoing it (SPEC.md §1: secrets come from a
+ * Reading a secret from the terminal without echoing it (docs/API.md §1: secrets come from a
  * no-echo prompt or an owner-only file). Raw mode shows nothing while typing; Ctrl-C aborts.
  */
 import { CliError } from './errors.js';

@@ -52,7 +52,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The receipt-signing public keys (PROTOCOL.md, Receipt).
+         * The receipt-signing public keys (docs/PROTOCOL.md, Receipt).
          * @description Auth: public.
          */
         get: operations["Jwks"];
@@ -758,7 +758,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * active → frozen: submissions are rejected with AGENT_FROZEN (SPEC.md §3).
+         * active → frozen: submissions are rejected with AGENT_FROZEN (docs/API.md §3).
          * @description Roles: org_owner, security_admin.
          */
         post: operations["FreezeAgent"];
@@ -778,7 +778,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * frozen → active; any other state is VALIDATION_ERROR 409 (SPEC.md §3).
+         * frozen → active; any other state is VALIDATION_ERROR 409 (docs/API.md §3).
          * @description Roles: org_owner, security_admin.
          */
         post: operations["UnfreezeAgent"];
@@ -858,7 +858,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Submits a signed operation record (PROTOCOL.md check order); answers with the signed receipt.
+         * Submits a signed operation record (docs/PROTOCOL.md check order); answers with the signed receipt.
          * @description Roles: org_owner, security_admin, integration_engineer.
          */
         post: operations["SubmitOperation"];
@@ -898,7 +898,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * Recomputes the signature, chain and receipt checks from stored data (PROTOCOL.md, Verify endpoint).
+         * Recomputes the signature, chain and receipt checks from stored data (docs/PROTOCOL.md, Verify endpoint).
          * @description Roles: org_owner, security_admin, compliance_auditor, integration_engineer, readonly_investigator.
          */
         post: operations["VerifyOperation"];
@@ -1046,7 +1046,7 @@ export type paths = {
         get: operations["ListWebhooks"];
         put?: never;
         /**
-         * Registers an endpoint for events of SPEC.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.
+         * Registers an endpoint for events of docs/API.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.
          * @description Roles: org_owner, security_admin. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
          */
         post: operations["RegisterWebhook"];
@@ -1156,7 +1156,7 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * An operation record was accepted (SPEC.md §4.5 rule 9).
+         * An operation record was accepted (docs/API.md §4.5 rule 9).
          * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
          */
         post: {
@@ -1215,7 +1215,7 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * An epoch closed and its Merkle root was committed (SPEC.md §6.1).
+         * An epoch closed and its Merkle root was committed (docs/API.md §6.1).
          * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
          */
         post: {
@@ -1274,7 +1274,7 @@ export type webhooks = {
         get?: never;
         put?: never;
         /**
-         * An agent changed status, e.g. active → frozen (SPEC.md §3).
+         * An agent changed status, e.g. active → frozen (docs/API.md §3).
          * @description Signed with the webhook secret: verify X-Service-Signature over `<X-Service-Webhook-Timestamp>.<raw body>` before trusting the body, and de-duplicate on X-Service-Webhook-Delivery-Id. A non-2xx answer, a timeout (10 s) or a refused address is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h (each up to 20% later, jitter); after the 7th attempt the delivery is failed. endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without user:password@, whose host is not and does not resolve to a loopback, private (RFC 1918), carrier-grade NAT (100.64.0.0/10), link-local (169.254.0.0/16, including 169.254.169.254; fe80::/10), unique-local (fc00::/7, including fd00:ec2::254), multicast, unspecified, broadcast, documentation or other reserved address, nor an IPv4-mapped, IPv4-compatible or NAT64 form of one, in any spelling (decimal, octal, hex, short forms, trailing dots). The same check runs at every delivery against the address actually connected to; redirects are not followed; each attempt has 10 s and reads at most 64 KiB of the response.
          */
         post: {
@@ -1639,7 +1639,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1698,7 +1698,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1740,7 +1740,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1771,7 +1771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1813,7 +1813,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1848,7 +1848,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1888,7 +1888,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1929,7 +1929,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -1970,7 +1970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2001,7 +2001,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2036,7 +2036,7 @@ export interface operations {
                     "text/plain; charset=utf-8": unknown;
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2073,7 +2073,7 @@ export interface operations {
                     } | null;
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2105,7 +2105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2141,7 +2141,7 @@ export interface operations {
                     "text/html; charset=utf-8": unknown;
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2179,7 +2179,7 @@ export interface operations {
                     "text/plain; charset=utf-8": unknown;
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2226,7 +2226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2296,7 +2296,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2330,7 +2330,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2362,7 +2362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2393,7 +2393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2436,7 +2436,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +2467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2505,7 +2505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2536,7 +2536,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,7 +2567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2606,7 +2606,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2640,7 +2640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2674,7 +2674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,7 +2713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2756,7 +2756,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2800,7 +2800,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2834,7 +2834,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2876,7 +2876,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,7 +2913,7 @@ export interface operations {
                     "application/json": components["schemas"]["Assignment"];
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2948,7 +2948,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,7 +2981,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3029,7 +3029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3060,7 +3060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3098,7 +3098,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3132,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3174,7 +3174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3215,7 +3215,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3256,7 +3256,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3301,7 +3301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3343,7 +3343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3383,7 +3383,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3441,7 +3441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3478,7 +3478,7 @@ export interface operations {
                             store_receipt_key: string;
                             created_at: number;
                         } | null;
-                        /** @description The stored signed receipt (SPEC.md §2.3), as stored. */
+                        /** @description The stored signed receipt (docs/API.md §2.3), as stored. */
                         signed_receipt: {
                             [key: string]: unknown;
                         } | null;
@@ -3489,7 +3489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3535,7 +3535,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3570,7 +3570,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3604,7 +3604,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3655,7 +3655,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3692,7 +3692,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3744,7 +3744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3779,7 +3779,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3810,7 +3810,7 @@ export interface operations {
                     "application/octet-stream": unknown;
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3841,7 +3841,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3880,7 +3880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3913,7 +3913,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3947,7 +3947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -3987,7 +3987,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4020,7 +4020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4057,7 +4057,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -4091,7 +4091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error (SPEC.md §7) */
+            /** @description Error (docs/API.md §7) */
             default: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 /**
  * What `agent init` changed in a coding tool's configuration, kept in the agent's
- * config.json so that `agent uninstall` removes exactly that (HOOKS.md: uninstall leaves the
+ * config.json so that `agent uninstall` removes exactly that (docs/HOOKS.md: uninstall leaves the
  * user's other settings byte-for-byte intact).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Where and how each coding tool is told to run the hook (HOOKS.md, one entry per flag):
+ * Where and how each coding tool is told to run the hook (docs/HOOKS.md, one entry per flag):
  * the file, the entry merged into it, and what the person still has to do in the tool.
  * Every plan is computed (and every existing file parsed) before anything is written.
  */

@@ -1,8 +1,8 @@
 /**
- * One agent's local state (SPEC.md §1, client tooling): `config.json` (service URL, tool
+ * One agent's local state (docs/API.md §1, client tooling): `config.json` (service URL, tool
  * flag, on-error policy, identity), `key` (Ed25519 private key, PKCS#8 PEM, mode 0600),
  * `chain.json` (seq_no and chain_hash of the last accepted record), `status-cache.json`
- * (freeze status, 60 s TTL, SPEC.md §8) and `errors.log`.
+ * (freeze status, 60 s TTL, docs/API.md §8) and `errors.log`.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -18,14 +18,14 @@ export interface AgentConfig {
   agent_id: string;
   org_id: string;
   url: string;
-  /** The coding-tool flag (HOOKS.md), or `sdk` / `other` for agents without a hook. */
+  /** The coding-tool flag (docs/HOOKS.md), or `sdk` / `other` for agents without a hook. */
   tool: string;
   on_error: OnError;
   kid: string;
   public_key: string;
   /** How long the hook waits for the service before applying on_error (ms). */
   timeout_ms: number;
-  /** Larger tool inputs are recorded as {truncated, sha256, bytes} (PROTOCOL.md default limit). */
+  /** Larger tool inputs are recorded as {truncated, sha256, bytes} (docs/PROTOCOL.md default limit). */
   max_payload_bytes: number;
   created_at: string;
   /** What `agent init` changed in the tool's configuration; `agent uninstall` undoes it. */
@@ -44,7 +44,7 @@ export interface StatusCache {
   checked_at: number;
 }
 
-/** SPEC.md §8: the hook trusts a cached freeze status for 60 seconds. */
+/** docs/API.md §8: the hook trusts a cached freeze status for 60 seconds. */
 export const STATUS_CACHE_TTL_MS = 60_000;
 
 export function readConfig(paths: AgentPaths): AgentConfig {

@@ -1,6 +1,6 @@
 /**
  * `credentials` under AGENT_LEDGER_HOME: the service URL and the API token, mode 0600
- * (SPEC.md §1: secrets only from owner-readable files or a no-echo prompt).
+ * (docs/API.md §1: secrets only from owner-readable files or a no-echo prompt).
  */
 import { CliError } from '../cli/errors.js';
 import { readOwnerOnly, writeFileAtomic } from './files.js';

@@ -1,5 +1,5 @@
 /**
- * Where the client keeps its files (SPEC.md §1, client tooling): `AGENT_LEDGER_HOME`
+ * Where the client keeps its files (docs/API.md §1, client tooling): `AGENT_LEDGER_HOME`
  * (default `~/.agent-ledger`) holds `credentials` and one directory per agent,
  * `agents/<agent_id>/{config.json, key, chain.json, status-cache.json, errors.log}`.
  */

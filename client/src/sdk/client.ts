@@ -1,7 +1,7 @@
 /**
- * `LedgerClient`: the agent-ledger HTTP API (SPEC.md §4) with request and response types
+ * `LedgerClient`: the agent-ledger HTTP API (docs/API.md §4) with request and response types
  * generated from GET /v1/openapi.json (../generated/api.ts), plus `submit()`, which does what
- * SPEC.md §2.1 asks of an SDK: it fills in every generated field, signs, keeps the agent's
+ * docs/API.md §2.1 asks of an SDK: it fills in every generated field, signs, keeps the agent's
  * chain head, retries RATE_LIMITED with exponential backoff honouring Retry-After, and
  * resynchronises the head from GET /v1/agents/:agent_id after PREV_HASH_MISMATCH.
  */
@@ -24,7 +24,7 @@ export type AgentDetail = ResponseOf<'GetAgent'>;
 export interface LedgerClientOptions {
   /** Base address of the service, e.g. `https://ledger.example.com` (no /v1). */
   url: string;
-  /** API token or session token (SPEC.md §5). Never logged. */
+  /** API token or session token (docs/API.md §5). Never logged. */
   token?: string;
   /** Per-request timeout in ms (default 10000). */
   timeoutMs?: number;
@@ -46,7 +46,7 @@ export interface ChainHead {
   chain_hash: string;
 }
 
-/** What happened, in the terms of SPEC.md §2.1; the rest of the record is generated. */
+/** What happened, in the terms of docs/API.md §2.1; the rest of the record is generated. */
 export interface OperationInput {
   operation_type: string;
   subject: Record<string, unknown>;
@@ -100,7 +100,7 @@ export class LedgerClient {
 
   /**
    * One JSON request. RATE_LIMITED answers are retried with backoff; every other error
-   * throws LedgerApiError (the SPEC.md §7 envelope) or LedgerTransportError.
+   * throws LedgerApiError (the docs/API.md §7 envelope) or LedgerTransportError.
    *
    * @example
    * const { epochs } = await ledger.request<{ epochs: unknown[] }>('GET', '/v1/epochs');
@@ -130,7 +130,7 @@ export class LedgerClient {
   health() {
     return this.request<ResponseOf<'Health'>>('GET', '/v1/health');
   }
-  /** The service's receipt keys (PROTOCOL.md "Receipt"). */
+  /** The service's receipt keys (docs/PROTOCOL.md "Receipt"). */
   jwks() {
     return this.request<{ keys: Jwk[] }>('GET', '/.well-known/service/jwks.json');
   }
@@ -173,7 +173,7 @@ export class LedgerClient {
     return this.request<ResponseOf<'GetEpoch'>>('GET', `/v1/epochs/${encodeURIComponent(epochId)}`);
   }
 
-  /** POST /v1/exports (SPEC.md §4.8): the job starts `queued`. */
+  /** POST /v1/exports (docs/API.md §4.8): the job starts `queued`. */
   createExport(input: CreateExportInput) {
     return this.request<{ export: ExportJob }>('POST', '/v1/exports', input);
   }

@@ -1,10 +1,10 @@
 /**
- * Errors of the SDK. An answer of the service in the SPEC.md §7 envelope becomes a
+ * Errors of the SDK. An answer of the service in the docs/API.md §7 envelope becomes a
  * {@link LedgerApiError} carrying its code; a service that cannot be reached, times out or
  * answers something that is not the envelope becomes a {@link LedgerTransportError}.
  */
 
-/** SPEC.md §7 error codes (the service may add codes; unknown ones stay strings). */
+/** docs/API.md §7 error codes (the service may add codes; unknown ones stay strings). */
 export type LedgerErrorCode =
   | 'INVALID_SIGNATURE'
   | 'UNKNOWN_AGENT'
@@ -37,7 +37,7 @@ export class LedgerApiError extends Error {
     readonly code: LedgerErrorCode,
     message: string,
     readonly requestId: string | undefined,
-    /** From the Retry-After header of a 429 (SPEC.md §7 RATE_LIMITED), in ms. */
+    /** From the Retry-After header of a 429 (docs/API.md §7 RATE_LIMITED), in ms. */
     readonly retryAfterMs?: number,
   ) {
     super(`${code}: ${message}`);

@@ -1,5 +1,5 @@
 /**
- * Exports (SPEC.md §2.10, §4.8): create, follow `progress`, download. The shapes come from
+ * Exports (docs/API.md §2.10, §4.8): create, follow `progress`, download. The shapes come from
  * the API types generated from the route table (client/src/generated/api.ts).
  */
 import type { components } from '../generated/api.js';

@@ -67,7 +67,7 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
 }
 
 /**
- * The parsed JSON body of a 2xx answer; otherwise throws LedgerApiError (the SPEC.md §7
+ * The parsed JSON body of a 2xx answer; otherwise throws LedgerApiError (the docs/API.md §7
  * envelope) or LedgerTransportError (anything else, such as a proxy's HTML error page).
  */
 export function jsonBody<T>(method: string, url: URL, response: HttpResponse): T {

@@ -1,5 +1,5 @@
 /**
- * Backoff for RATE_LIMITED (SPEC.md §7, §8: "clients should back off exponentially"): the
+ * Backoff for RATE_LIMITED (docs/API.md §7, §8: "clients should back off exponentially"): the
  * wait doubles per attempt from `baseDelayMs`, with full jitter so that many clients do not
  * retry in lock-step, but never less than the server's Retry-After.
  */

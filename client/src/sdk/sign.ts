@@ -1,12 +1,12 @@
 /**
- * Builds and signs an operation record (SPEC.md §2.1, PROTOCOL.md "Operation record"): the
+ * Builds and signs an operation record (docs/API.md §2.1, docs/PROTOCOL.md "Operation record"): the
  * caller says what happened; this fills in what an SDK generates (operation_id as UUIDv7,
  * issued_at, nonce, payload_hash, signature). All bytes come from @agent-ledger/protocol.
  */
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { OP_VERSION, payloadHash, signRecord, uuidv7, type OperationRecord } from '@agent-ledger/protocol/core';
 
-/** Validity window when the caller gives none: one minute (SPEC.md §2.1 ttl_ms). */
+/** Validity window when the caller gives none: one minute (docs/API.md §2.1 ttl_ms). */
 export const DEFAULT_TTL_MS = 60_000;
 
 /** What the caller decides about a record; the optional members are generated when absent. */

@@ -1,5 +1,5 @@
 /**
- * Offline receipt verification (PROTOCOL.md "Receipt" and "Operation record"): with nothing
+ * Offline receipt verification (docs/PROTOCOL.md "Receipt" and "Operation record"): with nothing
  * but the service's JWKS, check that a receipt is the service's, and, given the record it
  * acknowledges, that it acknowledges exactly that record. Each check is reported on its own
  * so that a person (or `agent-ledger verify`) can see which one failed.
@@ -63,7 +63,7 @@ export function verifyReceipt(receipt: Receipt, jwks: { keys: readonly Jwk[] }, 
     return verdict([check('receipt fields', false, 'the receipt is not a JSON object')]);
   }
   const missing = RECEIPT_FIELDS.filter((field) => !(field in receipt));
-  checks.push(check('receipt fields', missing.length === 0, missing.length === 0 ? 'all 12 members of SPEC.md §2.3 present' : `missing: ${missing.join(', ')}`));
+  checks.push(check('receipt fields', missing.length === 0, missing.length === 0 ? 'all 12 members of docs/API.md §2.3 present' : `missing: ${missing.join(', ')}`));
 
   let hash: string | undefined;
   try {

@@ -1,9 +1,9 @@
 import type { components } from '../generated/api.js';
 
-/** SPEC.md §2.4 integration_type, as the API's generated types have it (one source: the route table). */
+/** docs/API.md §2.4 integration_type, as the API's generated types have it (one source: the route table). */
 type IntegrationType = components['schemas']['Agent']['integration_type'];
 
-/** The 15 coding-tool flags of SPEC.md §1: the integration types that come with a hook. */
+/** The 15 coding-tool flags of docs/API.md §1: the integration types that come with a hook. */
 export const TOOL_FLAGS = ['augment', 'claudecode', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kimi', 'kirocli', 'kiroide', 'letta', 'opencode', 'qwen'] as const satisfies readonly IntegrationType[];
 export type ToolFlag = (typeof TOOL_FLAGS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * How each coding tool talks to its pre-tool-use hook (../shared/HOOKS.md, checked against
+ * How each coding tool talks to its pre-tool-use hook (`docs/HOOKS.md`, checked against
  * each tool's documentation and source): the shape of the event on stdin, and how the hook
  * says "allow" or "deny". The hook (../cli/commands/hook.ts) reads only this table, so every
  * tool's field names live in one place; test/fixtures/events/ holds one recorded event per tool.
@@ -37,7 +37,7 @@ export class EventError extends Error {
 
 /**
  * `foreign`: a well-formed event of another tool, which reads this tool's settings file too
- * (HOOKS.md "Duplicates": Grok Build reads ~/.claude/settings.json and ~/.cursor/hooks.json,
+ * (docs/HOOKS.md "Duplicates": Grok Build reads ~/.claude/settings.json and ~/.cursor/hooks.json,
  * VS Code reads .claude/settings*.json). That tool's own hook records the call; answering
  * allow without a record here keeps one action from producing two records.
  */
@@ -74,7 +74,7 @@ function toolName(value: unknown, field: string): string {
   return name;
 }
 
-/** Exit 2 with the reason on stderr: the deny signal most tools share (HOOKS.md). */
+/** Exit 2 with the reason on stderr: the deny signal most tools share (docs/HOOKS.md). */
 const exit2 = (reason: string): HookAnswer => ({ exitCode: 2, stderr: `${reason}\n` });
 const allowSilently = (): HookAnswer => ({ exitCode: 0 });
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;

@@ -3,7 +3,7 @@
  * from GET /v1/openapi.json), on the console's own origin. Sessions ride on the HttpOnly
  * `ledger_session` cookie the sign-in sets (same origin locally and behind CloudFront, so no
  * CORS and no token in script reach). Every call goes through {@link call}, which turns the
- * SPEC.md §7 error envelope into an {@link ApiError} with a readable message.
+ * docs/API.md §7 error envelope into an {@link ApiError} with a readable message.
  */
 import createClient from 'openapi-fetch';
 import type { components, paths } from '@agent-ledger/client/api-types';
@@ -14,7 +14,7 @@ export type { RequestOf, ResponseOf } from '@agent-ledger/client/api-shapes';
 
 export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
 
-/** What the UI says before the server's own message, per SPEC.md §7 code. */
+/** What the UI says before the server's own message, per docs/API.md §7 code. */
 const LEAD: Record<string, string> = {
   UNAUTHORIZED: 'You are signed out or your session ended',
   FORBIDDEN: 'Your role does not allow this',

@@ -1,7 +1,7 @@
 /**
  * What the signed-in role may do, from the route table compiled into the bundle
  * (build/route-roles.ts). Pages ask `can('POST /v1/agents/{agent_id}/freeze')` with the
- * SPEC.md §4 method and path; a route the running service does not have yet is never allowed.
+ * docs/API.md §4 method and path; a route the running service does not have yet is never allowed.
  */
 export type Role = 'org_owner' | 'security_admin' | 'compliance_auditor' | 'integration_engineer' | 'readonly_investigator';
 

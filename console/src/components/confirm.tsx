@@ -1,7 +1,7 @@
 /**
  * A confirmation dialog for actions that change state for good or for everyone (freeze,
  * revoke, remove): the native <dialog> (focus kept inside, Esc cancels), a reason when the
- * API asks for one (SPEC.md §4.3), and the API's error shown next to the button that caused it.
+ * API asks for one (docs/API.md §4.3), and the API's error shown next to the button that caused it.
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';

@@ -11,7 +11,7 @@ export function Time({ ms }: { ms: number | null | undefined }) {
   );
 }
 
-/** SPEC.md §2.8/2.9 carry some times as ISO 8601 strings. */
+/** docs/API.md §2.8/2.9 carry some times as ISO 8601 strings. */
 export function IsoTime({ iso }: { iso: string | null | undefined }) {
   return <Time ms={iso ? Date.parse(iso) : null} />;
 }

@@ -1,4 +1,4 @@
-/** The admin log (SPEC.md §4.6, §6.3), newest first, actors named by their member email. */
+/** The admin log (docs/API.md §4.6, §6.3), newest first, actors named by their member email. */
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';

@@ -1,5 +1,5 @@
 /**
- * One agent (SPEC.md §4.3, §3): its facts, chain head and keys; freeze, unfreeze and revoke
+ * One agent (docs/API.md §4.3, §3): its facts, chain head and keys; freeze, unfreeze and revoke
  * (agent or key) behind a confirmation with a reason; assignments to members (§4.4). Each
  * action appears only for the roles that may take it.
  */

@@ -1,4 +1,4 @@
-/** The organization's agents (SPEC.md §4.3; roles without read_all see only their assigned ones). */
+/** The organization's agents (docs/API.md §4.3; roles without read_all see only their assigned ones). */
 import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';

@@ -1,5 +1,5 @@
 /**
- * Sign in, sign up and the email verification step (SPEC.md §4.1). The verification mail's
+ * Sign in, sign up and the email verification step (docs/API.md §4.1). The verification mail's
  * link (GET /api/auth/verify-email) comes back to /sign-in?verified=1; social buttons appear
  * only for the providers GET /api/auth/providers lists.
  */

@@ -1,4 +1,4 @@
-/** Merkle epochs (SPEC.md §4.7), newest first with cursor paging, each with its RFC 3161 anchor on demand. */
+/** Merkle epochs (docs/API.md §4.7), newest first with cursor paging, each with its RFC 3161 anchor on demand. */
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { useAction } from '../components/action.js';

@@ -1,5 +1,5 @@
 /**
- * Onboarding (SPEC.md §4.2), once per user: join an organization that invited the user's
+ * Onboarding (docs/API.md §4.2), once per user: join an organization that invited the user's
  * verified address, create a named organization, or take a personal workspace.
  */
 import { useState } from 'preact/hooks';

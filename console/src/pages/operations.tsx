@@ -1,5 +1,5 @@
 /**
- * Operations: the audit query (POST /v1/audit/query, SPEC.md §4.6) with every filter and
+ * Operations: the audit query (POST /v1/audit/query, docs/API.md §4.6) with every filter and
  * cursor paging, oldest first as the API answers; its first page fixes the listing (later
  * pages neither list nor count newer operations), so Refresh starts a new query from page one
  * to take in the newest data. And, for every role, opening one operation by its id. The

@@ -1,5 +1,5 @@
 /**
- * API tokens (SPEC.md §4.1, §5): issue one (shown once, with a copy button), and rotate one:
+ * API tokens (docs/API.md §4.1, §5): issue one (shown once, with a copy button), and rotate one:
  * rotation is API-token-only, so the old token is pasted here and sent as the bearer of that
  * one request; the answer shows until when the old one keeps working.
  */

@@ -1,5 +1,5 @@
 /**
- * Webhooks (SPEC.md §4.9, §6; README, Webhooks), for org_owner and security_admin: the
+ * Webhooks (docs/API.md §4.9, §6; README, Webhooks), for org_owner and security_admin: the
  * organization's endpoints and registering one. The secret is made here (or pasted), sent once
  * and shown once to copy: the service stores it encrypted and never returns it.
  */
@@ -14,7 +14,7 @@ import { Time } from '../components/time.js';
 
 type WebhookEvent = Schemas['Webhook']['events'][number];
 
-/** SPEC.md §6.1; keyed by the generated event type, so an event the API adds fails the type check until it is listed. */
+/** docs/API.md §6.1; keyed by the generated event type, so an event the API adds fails the type check until it is listed. */
 const EVENTS: Record<WebhookEvent, string> = {
   'operation.accepted': 'an operation record was accepted',
   'epoch.created': 'an epoch was sealed',

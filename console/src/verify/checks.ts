@@ -3,7 +3,7 @@
  * protocol/browser-plugin.ts), from evidence fetched separately: the stored row and payload,
  * the agent's key, the predecessor's row, the signed receipt and the service's JWKS, the
  * inclusion proof against the epoch's own root, and the epoch's RFC 3161 token. Nothing here
- * takes the service's word for a verdict (PROTOCOL.md; the checks of the Verify endpoint,
+ * takes the service's word for a verdict (docs/PROTOCOL.md; the checks of the Verify endpoint,
  * recomputed, plus the anchor imprint).
  */
 import {
@@ -36,12 +36,12 @@ export interface Check {
   reason: string;
 }
 
-/** The stored row as GET /v1/operations/{id} and the audit query return it (SPEC.md §2.2). */
+/** The stored row as GET /v1/operations/{id} and the audit query return it (docs/API.md §2.2). */
 export type StoredRow = StoredOperationRow;
 
 export interface Evidence {
   row: StoredRow;
-  /** Absent when the payload was erased (PROTOCOL.md: the signature still verifies). */
+  /** Absent when the payload was erased (docs/PROTOCOL.md: the signature still verifies). */
   payload?: Record<string, unknown> | string | null;
   hasPayload: boolean;
   /** The agent's key named by agent_pubkey_kid, or null when the agent or key is gone. */
@@ -142,7 +142,7 @@ function anchorCheck(e: Evidence): Check {
   }
 }
 
-/** Every check, in the order of PROTOCOL.md "Verify endpoint", then the anchor. */
+/** Every check, in the order of docs/PROTOCOL.md "Verify endpoint", then the anchor. */
 export function verifyEvidence(e: Evidence): Check[] {
   let record: OperationRecord;
   try {

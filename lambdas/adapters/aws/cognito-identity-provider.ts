@@ -1,12 +1,12 @@
 /**
- * The Cognito user pool as the identity provider (DESIGN.md, Shape; lib/identity.ts builds
+ * The Cognito user pool as the identity provider (docs/ARCHITECTURE.md, Shape; lib/identity.ts builds
  * the pool and its app client).
  *
  * - Sign-up: AdminCreateUser (mail suppressed) + AdminSetUserPassword(permanent). A
  *   self-service SignUp would leave the user UNCONFIRMED, unable to sign in until they enter
- *   the mailed code, whereas SPEC.md §4.1 signs in right after sign-up with emailVerified
+ *   the mailed code, whereas docs/API.md §4.1 signs in right after sign-up with emailVerified
  *   false. Then Cognito mails the address-verification code (GetUserAttributeVerificationCode),
- *   which is the verification mail of SPEC.md §4.1.
+ *   which is the verification mail of docs/API.md §4.1.
  * - Email verification: the user is CONFIRMED (AdminCreateUser), so ConfirmSignUp does not
  *   apply; the mailed code is redeemed with VerifyUserAttribute, which needs the user's access
  *   token. That comes from the refresh token kept while the address is unverified
@@ -154,7 +154,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     return { subject, email: input.email, name: input.name, emailVerified: false, image: null };
   }
 
-  /** The account works without a verified address (SPEC.md §4.1), so a failed mail is logged, not fatal. */
+  /** The account works without a verified address (docs/API.md §4.1), so a failed mail is logged, not fatal. */
   private async sendVerificationMail(email: string, password: string): Promise<void> {
     try {
       const auth = await this.initiate(email, password);
@@ -245,7 +245,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       throw error;
     }
     // A challenge (e.g. NEW_PASSWORD_REQUIRED for a user an administrator created) cannot
-    // be answered through SPEC.md's sign-in; it does not sign in.
+    // be answered through docs/API.md's sign-in; it does not sign in.
     if (!auth?.IdToken) return null;
     const identity = identityFromClaims(idTokenClaims(auth.IdToken));
     if (!identity.emailVerified && auth.RefreshToken) {

@@ -1,5 +1,5 @@
 /**
- * Receipt signer backed by a KMS key of spec ECC_NIST_EDWARDS25519 (PROTOCOL.md, Receipt):
+ * Receipt signer backed by a KMS key of spec ECC_NIST_EDWARDS25519 (docs/PROTOCOL.md, Receipt):
  * `Sign` with `ED25519_SHA_512` and MessageType `RAW` is pure Ed25519 (RFC 8032 PureEdDSA)
  * over the message; the private half never leaves KMS. The public key is fetched once per
  * cold start and cached. Throttled calls are counted (kms-throttles.ts).
@@ -16,7 +16,7 @@ export class KmsSigner implements Signer {
   constructor(
     private readonly kms: KMSClient,
     private readonly keyId: string,
-    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (PROTOCOL.md). */
+    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (docs/PROTOCOL.md). */
     private readonly retired: readonly Ed25519Jwk[] = [],
   ) {}
 

@@ -1,6 +1,6 @@
 /**
  * Secret encryption with an AES-256-GCM key held in a local file (32 raw bytes, mode 0600),
- * standing in for the KMS symmetric key (DESIGN.md, Local stack). The encryption context is
+ * standing in for the KMS symmetric key (docs/ARCHITECTURE.md, Local stack). The encryption context is
  * bound as additional authenticated data, as KMS binds it, so a ciphertext moved to another
  * record fails to decrypt.
  *

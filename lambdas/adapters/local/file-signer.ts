@@ -1,7 +1,7 @@
 /**
  * Receipt signer backed by an Ed25519 private key in a local file (PKCS#8 PEM, mode 0600,
  * created by the local stack on first start). Stands in for the KMS key on one machine
- * (DESIGN.md, Local stack); signatures are the same pure Ed25519 (RFC 8032) KMS produces.
+ * (docs/ARCHITECTURE.md, Local stack); signatures are the same pure Ed25519 (RFC 8032) KMS produces.
  */
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ export class FileSigner implements Signer {
 
   constructor(
     private readonly path: string,
-    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (PROTOCOL.md). */
+    /** Public JWKs of retired service keys, kept listed so old receipts keep verifying (docs/PROTOCOL.md). */
     private readonly retired: readonly Ed25519Jwk[] = [],
   ) {}
 

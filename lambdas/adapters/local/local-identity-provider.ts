@@ -1,5 +1,5 @@
 /**
- * The local identity provider (DESIGN.md, Local stack: "users and scrypt hashes in
+ * The local identity provider (docs/ARCHITECTURE.md, Local stack: "users and scrypt hashes in
  * DynamoDB; mails written to the log"): what Cognito does in AWS, on one machine. Social
  * sign-in, when LEDGER_DEV_OAUTH=1 turns it on, goes to the development OAuth page served
  * under /api/auth/dev-oauth/, which stands in for Google and GitHub.
@@ -36,7 +36,7 @@ export class LocalIdentityProvider implements IdentityProvider {
   }
 
   /**
-   * The verification mail of SPEC.md §4.1, "sent" to the log (DESIGN.md, Local stack) with a
+   * The verification mail of docs/API.md §4.1, "sent" to the log (docs/ARCHITECTURE.md, Local stack) with a
    * fresh single-use link (verification-tokens.ts); earlier links stay good until used or expired.
    */
   async resendVerification(email: string, verificationUrl: VerificationUrl): Promise<void> {

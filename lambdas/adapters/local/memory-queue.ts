@@ -1,5 +1,5 @@
 /**
- * The in-process queue that stands in for SQS on one machine (DESIGN.md, Local stack: "SQS |
+ * The in-process queue that stands in for SQS on one machine (docs/ARCHITECTURE.md, Local stack: "SQS |
  * in-process queue with SQS semantics: batches, visibility timeout, retries, dead letters").
  *
  * Semantics copied from SQS + the Lambda event source mapping, so a worker that behaves

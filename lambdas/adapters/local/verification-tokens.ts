@@ -1,5 +1,5 @@
 /**
- * Email verification tokens of the local identity provider (SPEC.md §4.1 "a verification
+ * Email verification tokens of the local identity provider (docs/API.md §4.1 "a verification
  * email is sent"; Cognito mails its own codes in AWS). A token is 32 random bytes, valid 24
  * hours, redeemable once; the table keeps only its SHA-256, so reading the table does not
  * let anyone verify an address they do not own.

@@ -1,7 +1,7 @@
 /**
  * The two RFC 3161 messages the anchor needs: the TimeStampReq we send (§2.4.1) and the
  * checks on the TimeStampResp we get back (§2.4.2) before its token is stored as an epoch's
- * anchor (PROTOCOL.md, RFC 3161 anchor). Pure ASN.1 work, no I/O.
+ * anchor (docs/PROTOCOL.md, RFC 3161 anchor). Pure ASN.1 work, no I/O.
  *
  * What is checked: status granted (0) or grantedWithMods (1); the token is CMS SignedData
  * over a TSTInfo; the TSTInfo's messageImprint is SHA-256 over exactly our digest and its
@@ -90,7 +90,7 @@ async function checkSignature(token: pkijs.ContentInfo): Promise<void> {
   const signedType = (contentType?.values[0] as asn1js.ObjectIdentifier | undefined)?.valueBlock.toString();
   if (signedType !== OID.tstInfo) throw new TimestampError('signed content-type attribute is not TSTInfo');
   // pkijs's TSTInfo branch of verify() wants the data whose hash is the imprint; our imprint
-  // is the Merkle root itself (PROTOCOL.md), which has no such message. The imprint was
+  // is the Merkle root itself (docs/PROTOCOL.md), which has no such message. The imprint was
   // compared above, so let pkijs verify the CMS signature as over any content: the signed
   // attributes (content type TSTInfo included) and the eContent digest are checked the same.
   signed.encapContentInfo.eContentType = OID.data;

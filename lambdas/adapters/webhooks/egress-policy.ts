@@ -1,6 +1,6 @@
 /**
  * The webhook egress policy (README, Webhooks): which URLs and which addresses the service
- * may POST deliveries to. SPEC.md §4.9 requires endpoint URLs to "pass the egress policy"
+ * may POST deliveries to. docs/API.md §4.9 requires endpoint URLs to "pass the egress policy"
  * and leaves the rules to us; these are they:
  *
  * - `https` only; plain `http` only with LEDGER_WEBHOOK_ALLOW_LOOPBACK and only to loopback
@@ -28,7 +28,7 @@ export interface EgressRules {
   allowLoopback: boolean;
 }
 
-/** SPEC.md §4.9 / §8: endpoint_url is at most 2048 characters. */
+/** docs/API.md §4.9 / §8: endpoint_url is at most 2048 characters. */
 export const MAX_ENDPOINT_URL_LENGTH = 2048;
 
 /** What an address is, for the policy: `public` (global unicast), `loopback`, or the name of a forbidden kind. */

@@ -1,5 +1,5 @@
 /**
- * The read_all rule (SPEC.md §4.3, §5): once any assignment exists in an organization,
+ * The read_all rule (docs/API.md §4.3, §5): once any assignment exists in an organization,
  * integration_engineer and readonly_investigator see only agents assigned to them, in
  * lists, gets and every endpoint that names an agent. An agent a caller may not see is
  * answered exactly like one that does not exist, so its existence does not leak.

@@ -1,5 +1,5 @@
 /**
- * Key lifecycle (SPEC.md §3 "Key status", and the key endpoints of the route table):
+ * Key lifecycle (docs/API.md §3 "Key status", and the key endpoints of the route table):
  * add a key (key.add), retire one (active → retired, key.retire; submissions then get
  * KEY_RETIRED) and revoke one (active or retired → revoked, key.revoke; irreversible).
  * retired_at is set when a key stops signing, by retirement or revocation, and a revoked

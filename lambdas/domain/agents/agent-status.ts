@@ -1,6 +1,6 @@
 /**
- * Agent status transitions (SPEC.md §3): freeze (active → frozen), unfreeze (frozen →
- * active) and, beyond SPEC.md §3's table, revoke (active or frozen → revoked, permanent,
+ * Agent status transitions (docs/API.md §3): freeze (active → frozen), unfreeze (frozen →
+ * active) and, beyond docs/API.md §3's table, revoke (active or frozen → revoked, permanent,
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */

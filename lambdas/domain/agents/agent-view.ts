@@ -1,4 +1,4 @@
-/** Stored agent and key items as the API shows them (SPEC.md §2.4, §2.5): exactly those fields. */
+/** Stored agent and key items as the API shows them (docs/API.md §2.4, §2.5): exactly those fields. */
 import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 
 export interface AgentView {

@@ -1,5 +1,5 @@
 /**
- * DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent. The agent, its keys and its
+ * DELETE /v1/agents/:agent_id (docs/API.md §4.3): permanent. The agent, its keys and its
  * assignments go in one transaction with admin event agent.delete. Its operations stay:
  * they are evidence, and each row keeps the public key it was signed with, so verify still
  * passes after the agent is gone. The agent_id stays taken (a tombstone), so one id never

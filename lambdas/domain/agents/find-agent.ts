@@ -1,8 +1,8 @@
 /**
- * The agent a request names, as the caller may see it (SPEC.md §5 read_all rule,
+ * The agent a request names, as the caller may see it (docs/API.md §5 read_all rule,
  * access/agent-visibility.ts): an agent the caller may not see is answered exactly like a
  * missing one, NOT_FOUND, so its existence does not leak. (Submission answers both with
- * UNKNOWN_AGENT instead, SPEC.md §4.5 rule 1.)
+ * UNKNOWN_AGENT instead, docs/API.md §4.5 rule 1.)
  */
 import { readAgent } from '../../store/agents.js';
 import type { AgentItem } from '../../store/ledger-items.js';

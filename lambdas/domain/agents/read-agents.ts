@@ -1,4 +1,4 @@
-/** GET /v1/agents and GET /v1/agents/:agent_id (SPEC.md §4.3), filtered by the read_all rule (§5). */
+/** GET /v1/agents and GET /v1/agents/:agent_id (docs/API.md §4.3), filtered by the read_all rule (§5). */
 import { listAgents, listKeys } from '../../store/agents.js';
 import { agentScope, inScope } from '../access/agent-visibility.js';
 import type { OrgCaller } from '../auth/caller.js';

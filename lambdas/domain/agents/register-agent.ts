@@ -1,5 +1,5 @@
 /**
- * POST /v1/agents/register (SPEC.md §4.3): the agent (status active, chain at GENESIS) and
+ * POST /v1/agents/register (docs/API.md §4.3): the agent (status active, chain at GENESIS) and
  * its keys, with admin event agent.register, in one transaction. agent_id is unique per
  * organization, including ids of deleted agents (VALIDATION_ERROR 409).
  */
@@ -26,7 +26,7 @@ export interface RegisterAgentInput {
 }
 
 /**
- * The schema checked 32 bytes of strict base64url; this checks the key is one PROTOCOL.md
+ * The schema checked 32 bytes of strict base64url; this checks the key is one docs/PROTOCOL.md
  * (Notation) allows: a canonical encoding of a point not of small order (a small-order key
  * would let anyone forge this agent's records). Then it warms the KeyObject cache that
  * verification on submission reads.

@@ -1,5 +1,5 @@
 /**
- * The `agent.status_changed` webhook event (SPEC.md §6.1), sent on the events queue after
+ * The `agent.status_changed` webhook event (docs/API.md §6.1), sent on the events queue after
  * the status change committed. The admin log entry is written in the same transaction as the
  * change and is the durable record; if the queue refuses the message, the change stands, the
  * failure is logged at error level and the caller still gets its answer (a retry of the

@@ -1,4 +1,4 @@
-/** PATCH /v1/agents/:agent_id (SPEC.md §4.3): integration type and display fields; admin event agent.update. */
+/** PATCH /v1/agents/:agent_id (docs/API.md §4.3): integration type and display fields; admin event agent.update. */
 import { adminEventPut } from '../../store/admin-events.js';
 import { updateAgentFields } from '../../store/agents.js';
 import type { AgentItem } from '../../store/ledger-items.js';

@@ -1,5 +1,5 @@
 /**
- * How many operations match an audit filter (SPEC.md §4.6 total_count; an export's
+ * How many operations match an audit filter (docs/API.md §4.6 total_count; an export's
  * operations_total, §4.8), without reading every matching index entry.
  *
  * An organization's history below its sealed_until is cut into sealed windows, each with its

@@ -1,5 +1,5 @@
 /**
- * The audit query's cursor (SPEC.md §4.6: "opaque string"): where the next page starts, the
+ * The audit query's cursor (docs/API.md §4.6: "opaque string"): where the next page starts, the
  * total counted on the first page and the instant the listing was fixed at, sealed with the
  * service's secrets key (domain/ports.ts Encryptor: KMS in AWS, AES-256-GCM locally) under
  * an encryption context naming the organization and the filter. Authenticated encryption

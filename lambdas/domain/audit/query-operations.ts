@@ -1,5 +1,5 @@
 /**
- * POST /v1/audit/query (SPEC.md §4.6): an organization's stored rows (§2.2), filtered by
+ * POST /v1/audit/query (docs/API.md §4.6): an organization's stored rows (§2.2), filtered by
  * agent, operation type and created_at range in any combination, oldest first in
  * (created_at, operation_id) order, `limit` at a time.
  *
@@ -7,7 +7,7 @@
  * earlier) bounds every later page, and total_count is counted once, there, and repeated by
  * every page of the same pagination (the cursor carries both). Operations that arrive while
  * a client pages are therefore neither listed nor counted, so the total stays the number of
- * rows the pages return; a new query sees them. Auditor roles all have read_all (SPEC.md
+ * rows the pages return; a new query sees them. Auditor roles all have read_all (docs/API.md
  * §5), so no agent visibility applies.
  */
 import type { Encryptor } from '../ports.js';

@@ -1,7 +1,7 @@
 /**
  * Reads the caller behind a token hash: the token item, then its user (for the current
  * organization and role). Two point reads; a revoked token still works until its grace
- * period ends (token rotation, SPEC.md §4.1). The reads are strongly consistent.
+ * period ends (token rotation, docs/API.md §4.1). The reads are strongly consistent.
  *
  * API tokens (what agents submit with: the hot path) are cached per process for
  * LEDGER_CALLER_CACHE_MS (default 5 s; docs/COST.md, Caches). A change made through this
@@ -64,7 +64,7 @@ export async function loadTokenUser(token: TokenItem): Promise<Caller | null> {
   const user = await getUser(token.user_id);
   if (!user || user.status !== 'active') return null;
   // An API token belongs to the membership it was issued in: once its user was removed or
-  // moved on it is as dead as an expired one (UNAUTHORIZED, SPEC.md §5), and a later
+  // moved on it is as dead as an expired one (UNAUTHORIZED, docs/API.md §5), and a later
   // membership, even in the same organization after a new invitation, never revives it.
   if (typeof token.org_id === 'string' && (token.org_id !== user.org_id || token.membership_id !== user.membership_id)) return null;
   return {

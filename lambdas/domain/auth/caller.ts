@@ -1,4 +1,4 @@
-/** Who is making a request, as resolved from its token (SPEC.md §5). */
+/** Who is making a request, as resolved from its token (docs/API.md §5). */
 import type { Role } from '../../shared/roles.js';
 import type { TokenKind } from '../../shared/token-format.js';
 
@@ -10,7 +10,7 @@ export interface Caller {
   displayName: string;
   /** Whether the user proved they own `email` (verification mail or a provider that vouches); invitations need it. */
   emailVerified: boolean;
-  /** null until the user completes onboarding (SPEC.md §4.2). */
+  /** null until the user completes onboarding (docs/API.md §4.2). */
   orgId: string | null;
   /** The user's current role: a token acts with it, so a role change applies on the next request. */
   role: Role;

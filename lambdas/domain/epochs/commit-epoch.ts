@@ -1,5 +1,5 @@
 /**
- * Creating one epoch (PROTOCOL.md, Merkle epochs), in the order that makes every crash
+ * Creating one epoch (docs/PROTOCOL.md, Merkle epochs), in the order that makes every crash
  * recoverable:
  *
  *   1. put the leaf list in the anchors bucket     (a crash here leaves an orphan object: harmless)

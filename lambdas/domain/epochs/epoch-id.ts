@@ -1,5 +1,5 @@
 /**
- * Deterministic epoch ids. SPEC.md §2 wants UUIDs; sealing must be idempotent (a re-run
+ * Deterministic epoch ids. docs/API.md §2 wants UUIDs; sealing must be idempotent (a re-run
  * after a crash seals the same window again), so
  * the id of an organization's epoch is a function of (org_id, start_time) alone: a sealer
  * that crashes and runs again, or two sealers racing, name the same window's epoch alike.

@@ -1,6 +1,6 @@
 /**
  * What an epoch owes once it is sealed: its RFC 3161 anchor, when a time-stamping authority
- * is configured (PROTOCOL.md, RFC 3161 anchor). It runs after sealing, so a slow TSA cannot
+ * is configured (docs/PROTOCOL.md, RFC 3161 anchor). It runs after sealing, so a slow TSA cannot
  * delay a seal, and it is retried from the follow-up index on later runs until done. The
  * epoch.created event is not a follow-up: the epoch item's insert is the event (domain/outbox.ts).
  */
@@ -8,7 +8,7 @@ import { b64uDecode } from '@agent-ledger/protocol';
 import { recordAnchor, setFollowUpStage, type EpochItem, type FollowUpStage } from '../../store/epochs.js';
 import type { TimestampAuthority } from '../ports.js';
 
-/** Time-stamps the epoch's root (PROTOCOL.md: hashedMessage = b64u_decode(root_hash)) and stores the checked token. */
+/** Time-stamps the epoch's root (docs/PROTOCOL.md: hashedMessage = b64u_decode(root_hash)) and stores the checked token. */
 export async function anchorEpoch(item: EpochItem, tsa: TimestampAuthority): Promise<void> {
   const stamp = await tsa.timestamp(b64uDecode(item.root_hash));
   const anchor = { tsa_url: tsa.url, tsa_token: Buffer.from(stamp.token).toString('base64'), anchored_at: stamp.genTime };

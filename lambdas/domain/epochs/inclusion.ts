@@ -1,5 +1,5 @@
 /**
- * The Merkle part of verify (PROTOCOL.md, Verify endpoint): once an epoch covers the
+ * The Merkle part of verify (docs/PROTOCOL.md, Verify endpoint): once an epoch covers the
  * operation, `checks.merkle` and the inclusion `proof` {epoch_id, leaf_index, tree_size,
  * audit_path, root_hash} (RFC 9162 §2.1.3), computed from the epoch's stored leaf list and
  * checked against the epoch's committed root before it is returned.

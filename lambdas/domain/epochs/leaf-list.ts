@@ -1,5 +1,5 @@
 /**
- * The leaf list: the evidence an epoch's root was computed over (PROTOCOL.md, Merkle epochs: "operation ids and
+ * The leaf list: the evidence an epoch's root was computed over (docs/PROTOCOL.md, Merkle epochs: "operation ids and
  * chain hashes in order", in the anchors bucket under Object Lock). Anyone holding it can
  * recompute the root with `@agent-ledger/protocol` alone and prove any member's inclusion.
  *
@@ -14,10 +14,10 @@ import type { Epoch, MemberCandidate } from './epoch.js';
 
 export const LEAF_LIST_FORMAT = 'agent-ledger/epoch-leaves/1';
 
-/** The epoch's own fields (SPEC.md §2.11) minus storage bookkeeping, then the leaves. */
+/** The epoch's own fields (docs/API.md §2.11) minus storage bookkeeping, then the leaves. */
 export interface LeafList extends Omit<Epoch, 'store_epoch_key' | 'created_at'> {
   format: typeof LEAF_LIST_FORMAT;
-  /** In leaf order: (created_at, operation_id) ascending (PROTOCOL.md). */
+  /** In leaf order: (created_at, operation_id) ascending (docs/PROTOCOL.md). */
   leaves: MemberCandidate[];
 }
 

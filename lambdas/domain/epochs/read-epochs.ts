@@ -1,5 +1,5 @@
 /**
- * GET /v1/epochs and GET /v1/epochs/:epoch_id (SPEC.md §4.7). Tenancy is in the key: both
+ * GET /v1/epochs and GET /v1/epochs/:epoch_id (docs/API.md §4.7). Tenancy is in the key: both
  * read only the caller's organization partition, so another organization's epoch id is
  * NOT_FOUND like an unknown one.
  */

@@ -1,5 +1,5 @@
 /**
- * One run of the epoch sealer (the scheduled worker; PROTOCOL.md, Merkle epochs): seal every
+ * One run of the epoch sealer (the scheduled worker; docs/PROTOCOL.md, Merkle epochs): seal every
  * organization with recent activity (seal-organization.ts), then anchor the epochs this run
  * made and older ones a TSA failure left unanchored. The epoch.created events leave through
  * the table's stream (domain/outbox.ts), not from here.

@@ -1,5 +1,5 @@
 /**
- * Sealing one organization (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): every window that
+ * Sealing one organization (docs/PROTOCOL.md, Merkle epochs; docs/STORAGE.md): every window that
  * ended more than the grace period ago and is not sealed yet becomes an epoch when it holds
  * operations. The caller holds the organization's lease.
  *

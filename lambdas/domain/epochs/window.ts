@@ -1,5 +1,5 @@
 /**
- * Epoch windows (PROTOCOL.md, Merkle epochs): `[start_time, start_time + E)`, aligned to the
+ * Epoch windows (docs/PROTOCOL.md, Merkle epochs): `[start_time, start_time + E)`, aligned to the
  * Unix epoch (`start_time = floor(t / E) * E`). E is 5 minutes in AWS and LEDGER_EPOCH_MS on
  * the local stack; it is a deployment constant, since windows of two lengths would overlap.
  */
@@ -11,7 +11,7 @@ export function windowStart(t: number, epochMs: number): number {
 
 /**
  * The end of the latest window that may be sealed at `now`: windows that ended at least
- * `graceMs` ago (PROTOCOL.md: "closes a window only after a grace period longer than the
+ * `graceMs` ago (docs/PROTOCOL.md: "closes a window only after a grace period longer than the
  * submit function's timeout"). Every window ending at or before this instant is sealable.
  */
 export function sealableEnd(now: number, epochMs: number, graceMs: number): number {

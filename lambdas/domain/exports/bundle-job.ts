@@ -182,7 +182,7 @@ async function writeEpochs(orgId: string, writer: ExportBundleWriter, sink: Part
   }
 }
 
-/** The keys that signed the bundle's records (SPEC.md §2.5); a deleted agent's keys from the rows' copies (docs/EXPORT.md). */
+/** The keys that signed the bundle's records (docs/API.md §2.5); a deleted agent's keys from the rows' copies (docs/EXPORT.md). */
 async function agentKeys(orgId: string, wanted: readonly { agent_id: string; kid: string }[], copies: Record<string, string>): Promise<ExportAgentKey[]> {
   return Promise.all(
     wanted.map(async ({ agent_id, kid }): Promise<ExportAgentKey> => {

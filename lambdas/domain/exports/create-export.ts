@@ -1,5 +1,5 @@
 /**
- * POST /v1/exports (SPEC.md §4.8): stores the export `queued` with admin event export.create
+ * POST /v1/exports (docs/API.md §4.8): stores the export `queued` with admin event export.create
  * (one transaction), then puts its job on the exports queue. The range was checked by the
  * route's schema (integers, start before end, at most 366 days); what needs the clock is
  * checked here: the start may not be in the future.

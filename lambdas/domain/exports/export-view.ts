@@ -1,4 +1,4 @@
-/** The export resource as the API shows it (SPEC.md §2.10 plus progress and the failure reason). */
+/** The export resource as the API shows it (docs/API.md §2.10 plus progress and the failure reason). */
 import type { ExportItem } from '../../store/exports.js';
 
 /** What an export selects and how it is written: the JSON of `query_params`. */

@@ -1,5 +1,5 @@
 /**
- * GET /v1/exports, GET /v1/exports/:id and its download (SPEC.md §4.8). Tenancy is in the
+ * GET /v1/exports, GET /v1/exports/:id and its download (docs/API.md §4.8). Tenancy is in the
  * key: every read is in the caller's organization partition, so another organization's
  * export is NOT_FOUND exactly like a missing one.
  */
@@ -9,7 +9,7 @@ import { conflict, LedgerError, notFound } from '../../shared/errors.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { exportView, queryParamsOf, type ExportView } from './export-view.js';
 
-/** How long a download URL works (SPEC.md §4.8 via S3 presigning). */
+/** How long a download URL works (docs/API.md §4.8 via S3 presigning). */
 export const DOWNLOAD_URL_SECONDS = 300;
 
 async function findExport(caller: OrgCaller, exportId: string): Promise<ExportItem> {

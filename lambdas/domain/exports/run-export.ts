@@ -1,5 +1,5 @@
 /**
- * One run of an export job (SPEC.md §4.8; the exports worker calls it per queue message).
+ * One run of an export job (docs/API.md §4.8; the exports worker calls it per queue message).
  *
  * A run takes the export's lease, moves it to `running`, and goes on from the state on the
  * export item: first the JSON bundle (bundle-job.ts, resumable part by part), then, for a

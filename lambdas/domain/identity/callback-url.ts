@@ -1,5 +1,5 @@
 /**
- * Where the browser may be sent after social sign-in or email verification (SPEC.md §4.1
+ * Where the browser may be sent after social sign-in or email verification (docs/API.md §4.1
  * callbackURL).
  *
  * Policy: a path on the service's own origin (`/app/done`, resolved against

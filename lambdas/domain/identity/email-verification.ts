@@ -1,5 +1,5 @@
 /**
- * Email verification (SPEC.md §4.1 "a verification email is sent"; Better Auth's
+ * Email verification (docs/API.md §4.1 "a verification email is sent"; Better Auth's
  * /api/auth/verify-email and /api/auth/send-verification-email). A verified address is what
  * lets a user see and accept invitations addressed to it (orgs/invitations.ts): without it,
  * anyone who signed up first with another person's email could take that person's seat.

@@ -1,4 +1,4 @@
-/** GET /api/auth/get-session and GET /v1/auth/me (SPEC.md §4.1, §2.7). */
+/** GET /api/auth/get-session and GET /v1/auth/me (docs/API.md §4.1, §2.7). */
 import { getToken } from '../../store/tokens.js';
 import { getUser } from '../../store/users.js';
 import type { Caller } from '../auth/caller.js';

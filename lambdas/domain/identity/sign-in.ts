@@ -1,5 +1,5 @@
 /**
- * POST /api/auth/sign-in/email (SPEC.md §4.1). A wrong password and an unknown email give
+ * POST /api/auth/sign-in/email (docs/API.md §4.1). A wrong password and an unknown email give
  * the same UNAUTHORIZED with the same message (and the provider spends the same hashing
  * work on both); attempts per email are throttled (domain/rate-limit/sign-in-throttle.ts).
  */

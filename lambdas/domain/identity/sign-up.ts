@@ -1,5 +1,5 @@
 /**
- * POST /api/auth/sign-up/email (SPEC.md §4.1): the provider registers the credentials and
+ * POST /api/auth/sign-up/email (docs/API.md §4.1): the provider registers the credentials and
  * sends the verification mail; we create the user. No session yet (token null). The mail's
  * link leads to GET /api/auth/verify-email, then to callbackURL when one is given (Better
  * Auth's sign-up takes it too; same policy as social sign-in).

@@ -1,5 +1,5 @@
 /**
- * Social sign-in (SPEC.md §4.1 sign-in/social): the OAuth 2.0
+ * Social sign-in (docs/API.md §4.1 sign-in/social): the OAuth 2.0
  * authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636) through the identity
  * provider (Cognito's hosted UI with Google or GitHub; locally the development page).
  *

@@ -1,7 +1,7 @@
 /**
- * Sessions and API tokens (SPEC.md §4.1, §5).
+ * Sessions and API tokens (docs/API.md §4.1, §5).
  *
- * - A session lasts 7 days (SPEC.md leaves the lifetime open; the README documents it).
+ * - A session lasts 7 days (docs/API.md leaves the lifetime open; the README documents it).
  *   Refresh hands out a new one and ends the old at once.
  * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the membership
  *   it was issued in (domain/auth/caller-lookup.ts): removing the member ends it for good. Rotation hands out a new one with the same lifetime
@@ -20,7 +20,7 @@ import { LedgerError, conflict } from '../../shared/errors.js';
 import { forgetCachedCallers } from '../auth/caller-lookup.js';
 
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
-/** SPEC.md §8. */
+/** docs/API.md §8. */
 export const MAX_API_TOKEN_TTL_SECONDS = 31_536_000;
 
 export interface IssuedSession {
@@ -32,7 +32,7 @@ export interface IssuedSession {
 export interface IssuedApiToken {
   token: string;
   token_id: string;
-  /** Unix seconds or null (SPEC.md §4.1). */
+  /** Unix seconds or null (docs/API.md §4.1). */
   expires_at: number | null;
 }
 
@@ -92,7 +92,7 @@ function issued(minted: ReturnType<typeof apiToken>): IssuedApiToken {
   return { token: minted.token, token_id: minted.item.token_id, expires_at: expiresAt === null ? null : unixSeconds(expiresAt) };
 }
 
-/** POST /v1/auth/token (SPEC.md §4.1): needs a current organization. */
+/** POST /v1/auth/token (docs/API.md §4.1): needs a current organization. */
 export async function issueApiToken(caller: Caller, ttlSeconds: number | null, now = Date.now()): Promise<IssuedApiToken> {
   if (caller.orgId === null) {
     throw new LedgerError('FORBIDDEN', 'an API token needs a current organization; complete onboarding first');
@@ -113,7 +113,7 @@ export interface RotatedApiToken extends IssuedApiToken {
   previous_token_grace_until: number;
 }
 
-/** POST /v1/auth/rotate (SPEC.md §4.1): a rotated token cannot be rotated again (its successor can). */
+/** POST /v1/auth/rotate (docs/API.md §4.1): a rotated token cannot be rotated again (its successor can). */
 export async function rotateApiToken(caller: Caller, presentedHash: string, now = Date.now()): Promise<RotatedApiToken> {
   const previous: TokenItem | undefined = await getToken(presentedHash);
   if (!previous) throw new LedgerError('UNAUTHORIZED', 'missing, invalid or expired credentials');

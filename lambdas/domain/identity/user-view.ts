@@ -1,5 +1,5 @@
 /**
- * The two ways a user is shown: the session-provider user object of SPEC.md §2.7 (auth
+ * The two ways a user is shown: the session-provider user object of docs/API.md §2.7 (auth
  * routes under /api/auth, ISO 8601 times, camelCase as the provider names them) and the
  * profile of GET /v1/auth/me (ms times, snake_case).
  */
@@ -52,7 +52,7 @@ export interface Profile {
 }
 
 /**
- * SPEC.md §2.7 profile. ba_org_id is "the identifier in the provider"; organizations live
+ * docs/API.md §2.7 profile. ba_org_id is "the identifier in the provider"; organizations live
  * only in this service (Cognito has none), so it is the org_id itself.
  */
 export function profile(user: UserItem): Profile {

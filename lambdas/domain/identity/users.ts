@@ -1,5 +1,5 @@
 /**
- * Our user item for a person the identity provider vouches for. New users start as SPEC.md
+ * Our user item for a person the identity provider vouches for. New users start as docs/API.md
  * §2.7 says: no organization, role org_owner (what they become by creating one), status
  * active, onboarding not completed.
  */

@@ -1,6 +1,6 @@
 /**
  * The operation a request names, as the caller may see it: a strongly consistent point read
- * in the caller's organization (tenancy is in the key), then the read_all rule (SPEC.md §5)
+ * in the caller's organization (tenancy is in the key), then the read_all rule (docs/API.md §5)
  * on its agent. An operation of an agent the caller may not see is NOT_FOUND, like a missing one.
  */
 import type { OperationItem } from '../../store/ledger-items.js';

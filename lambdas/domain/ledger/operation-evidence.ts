@@ -4,7 +4,7 @@
  * build store keys themselves.
  *
  * - Payload: the row's own copy (payload_json) when it was small enough to keep inline,
- *   else the object under store_payload_key; null once erased (PROTOCOL.md: a payload can be
+ *   else the object under store_payload_key; null once erased (docs/PROTOCOL.md: a payload can be
  *   erased while everything still verifies). The text is the canonical bytes as hashed at
  *   submission, so verify re-hashes exactly them.
  * - Receipt: the receipt the row stores (signed before the commit), or, for a row written

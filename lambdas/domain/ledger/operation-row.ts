@@ -1,8 +1,8 @@
 /**
- * The stored operation row (SPEC.md §2.2) and the record it came from. The row keeps every
+ * The stored operation row (docs/API.md §2.2) and the record it came from. The row keeps every
  * signed member (subject and action as canonical JSON strings, op_version as bookkeeping),
  * so the record minus its payload, and with it the signature, the record digest and the
- * chain hash, can be recomputed from the row alone (PROTOCOL.md, Verify endpoint).
+ * chain hash, can be recomputed from the row alone (docs/PROTOCOL.md, Verify endpoint).
  */
 import { chainHash, recordOfStoredRow, type OperationRecord } from '@agent-ledger/protocol';
 import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../store/ledger-items.js';
@@ -50,12 +50,12 @@ export function buildRow(prepared: PreparedRecord, context: RowContext): Operati
   };
 }
 
-/** SPEC.md §2.2 store_payload_key: where the payload is kept (objectKeys; docs/STORAGE.md). */
+/** docs/API.md §2.2 store_payload_key: where the payload is kept (objectKeys; docs/STORAGE.md). */
 export function payloadKeyOf(row: OperationItem): string {
   return row.store_payload_key ?? objectKeys.payload(row.org_id, row.operation_id, row.payload_hash);
 }
 
-/** SPEC.md §2.3 store_receipt_key: the receipt's name in the store (objectKeys; docs/STORAGE.md). */
+/** docs/API.md §2.3 store_receipt_key: the receipt's name in the store (objectKeys; docs/STORAGE.md). */
 export function receiptKeyOf(row: OperationItem): string {
   return row.store_receipt_key ?? objectKeys.receipt(row.org_id, row.operation_id, row.queue_message_id);
 }
@@ -69,7 +69,7 @@ export function rowToRecord(row: OperationItem): OperationRecord {
   return recordOfStoredRow(row, null, row.op_version);
 }
 
-/** Exactly the SPEC.md §2.2 fields: no table keys or bookkeeping leak into responses. */
+/** Exactly the docs/API.md §2.2 fields: no table keys or bookkeeping leak into responses. */
 export function storedOperationView(row: OperationItem) {
   return {
     operation_id: row.operation_id,

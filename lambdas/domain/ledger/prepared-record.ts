@@ -1,8 +1,8 @@
 /**
- * A submitted record with its canonical parts computed once (DESIGN.md, Performance budget:
+ * A submitted record with its canonical parts computed once (docs/ARCHITECTURE.md, Performance budget:
  * canonicalize once per request). The canonical payload bytes serve the size limit, the
  * payload hash and the stored object (the bytes are stored, so verify re-hashes exactly them); the canonical subject and action are what the row
- * stores as JSON-encoded strings (SPEC.md §2.2) and parse back to the signed values.
+ * stores as JSON-encoded strings (docs/API.md §2.2) and parse back to the signed values.
  */
 import { canonicalBytes, canonicalize, CanonicalizationError, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
 import { LedgerError } from '../../shared/errors.js';

@@ -1,8 +1,8 @@
 /**
- * GET /v1/operations/:operation_id (SPEC.md §4.5): the stored row (§2.2), the stored receipt
+ * GET /v1/operations/:operation_id (docs/API.md §4.5): the stored row (§2.2), the stored receipt
  * reference (§2.3) and the payload when it is stored. Every committed row has its receipt
  * (signed before the commit, docs/STORAGE.md); `receipt` is null only for a row written by
- * an earlier version whose receipt was never completed. Beyond SPEC.md, for a verifier that
+ * an earlier version whose receipt was never completed. Beyond docs/API.md, for a verifier that
  * trusts nothing the server concludes (the console checks in the browser): the signed receipt
  * as stored (`signed_receipt`, §2.3; null when none is stored or it is not a JSON object) and
  * `previous_operation_id`, the agent's record at seq_no − 1 (null for the first), whose
@@ -44,7 +44,7 @@ export async function readOperationWithReceipt(caller: OrgCaller, operationId: s
           },
     signed_receipt: isObject(receipt) ? receipt : null,
     previous_operation_id: row.prev_operation_id ?? null,
-    // Absent once erased (PROTOCOL.md: a payload can be erased while everything still verifies).
+    // Absent once erased (docs/PROTOCOL.md: a payload can be erased while everything still verifies).
     ...(payloadText === null ? {} : parsePayload(payloadText)),
   };
 }

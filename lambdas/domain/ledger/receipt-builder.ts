@@ -1,5 +1,5 @@
 /**
- * The receipt of an operation (SPEC.md §2.3, PROTOCOL.md "Receipt"), built from the row
+ * The receipt of an operation (docs/API.md §2.3, docs/PROTOCOL.md "Receipt"), built from the row
  * alone: every member is fixed before the commit (receipt_id, server_received_at, seq_no,
  * chain_hash and the queue message id, which is the operation.accepted event's id), so the
  * submission signs it before the transaction and commits the signature with the row
@@ -17,7 +17,7 @@ export function unsignedReceipt(row: OperationItem): UnsignedReceipt {
     operation_id: row.operation_id,
     org_id: row.org_id,
     agent_id: row.agent_id,
-    // PROTOCOL.md: the stored row's created_at equals server_received_at.
+    // docs/PROTOCOL.md: the stored row's created_at equals server_received_at.
     server_received_at: row.created_at,
     seq_no: row.seq_no,
     chain_hash: row.chain_hash,

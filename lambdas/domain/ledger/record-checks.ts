@@ -1,6 +1,6 @@
 /**
- * The submission rules of SPEC.md §4.5 that need no write, as pure functions, one per step
- * of PROTOCOL.md "Submission check order" (steps 2-6; step 1 is the route's schema and the
+ * The submission rules of docs/API.md §4.5 that need no write, as pure functions, one per step
+ * of docs/PROTOCOL.md "Submission check order" (steps 2-6; step 1 is the route's schema and the
  * org check, steps 7-8 the atomic commit). submit-operation.ts calls them in that order, so
  * when several rules fail the first in the list wins.
  */
@@ -9,7 +9,7 @@ import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 import { LedgerError } from '../../shared/errors.js';
 import type { PreparedRecord } from './prepared-record.js';
 
-/** PROTOCOL.md step 6: issued_at more than this far ahead of the server clock is VALIDATION_ERROR. */
+/** docs/PROTOCOL.md step 6: issued_at more than this far ahead of the server clock is VALIDATION_ERROR. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 /** Step 2: the agent exists (and the caller may see it), then AGENT_REVOKED, then AGENT_FROZEN. */
@@ -39,7 +39,7 @@ export function checkIntegrity(prepared: PreparedRecord, key: AgentKeyItem): voi
     throw new LedgerError('INVALID_SIGNATURE', 'payload_hash does not match the canonical payload');
   }
   // verify parses the key through publicKeyFromRaw's cache (one native verify per request)
-  // and answers false, never throws, for a key PROTOCOL.md refuses, such as a small-order
+  // and answers false, never throws, for a key docs/PROTOCOL.md refuses, such as a small-order
   // key stored before registration checked for them.
   if (!verifyRecordSignature(prepared.record, key.public_key)) {
     throw new LedgerError('INVALID_SIGNATURE', 'signature does not verify with the named key');

@@ -1,5 +1,5 @@
 /**
- * What a submission reads before it signs (PROTOCOL.md check order, steps 2-3): the agent
+ * What a submission reads before it signs (docs/PROTOCOL.md check order, steps 2-3): the agent
  * with its chain head, its status and its sealing fence, the signing key, and whether the
  * caller may see the agent. On a warm process this is at most one strongly consistent
  * GetItem (docs/COST.md, Caches):
@@ -12,12 +12,12 @@
  *   make the commit fail, never let a wrong one through: a freeze, a revocation or a new head
  *   applies to the very next submission, which then reads the agent afresh. The submission
  *   re-reads too before it answers with a refusal found on a cached agent
- *   (submit-operation.ts), so the check order of PROTOCOL.md holds on fresh state.
+ *   (submit-operation.ts), so the check order of docs/PROTOCOL.md holds on fresh state.
  * - A key is cached with the agent's keys_version it was read under. Every key change bumps
  *   keys_version in the same transaction (store/agents.ts), so a cached key is used only while
  *   the fresh agent read shows that same version, and the commit is conditioned on it too: a
  *   revoked or retired key applies to the very next submission.
- * - Whether a caller without read_all may see the agent (SPEC.md §5) is cached for
+ * - Whether a caller without read_all may see the agent (docs/API.md §5) is cached for
  *   LEDGER_CALLER_CACHE_MS, like the caller itself: an assignment removed takes effect
  *   within that time for submissions (reads check it every time).
  */

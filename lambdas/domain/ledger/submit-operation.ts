@@ -1,5 +1,5 @@
 /**
- * POST /v1/operations (SPEC.md §4.5): every submission rule, in PROTOCOL.md "Submission
+ * POST /v1/operations (docs/API.md §4.5): every submission rule, in docs/PROTOCOL.md "Submission
  * check order", then the signed receipt and the atomic commit.
  *
  *   1. shape (route schema), org_id = caller's org (FORBIDDEN), canonical form
@@ -20,11 +20,11 @@
  *   the event id the receipt names as queue_message_id. Nothing runs after the commit.
  * - A payload over LEDGER_INLINE_PAYLOAD_BYTES goes to the data bucket in parallel with the
  *   signature, only once the record passed every check up to the transaction (a write started
- *   earlier let refused submissions fill the bucket), and before the commit (DESIGN.md: an
+ *   earlier let refused submissions fill the bucket), and before the commit (docs/ARCHITECTURE.md: an
  *   orphan object is harmless, a committed row without its payload is not). Smaller payloads
  *   are kept in the row.
  *
- * Sealed windows (PROTOCOL.md, Merkle epochs; docs/STORAGE.md): an agent's `sealed_until`
+ * Sealed windows (docs/PROTOCOL.md, Merkle epochs; docs/STORAGE.md): an agent's `sealed_until`
  * fence, which the sealer raises before it reads a window, is part of the commit's
  * condition. A submission whose created_at would fall before the fence (it arrived before the
  * window was sealed and stalled past the grace period) is not lost: it is accepted for
@@ -55,7 +55,7 @@ import { uuidv7 } from './uuidv7.js';
  */
 const MAX_ROUNDS = 4;
 
-/** What a cancelled commit means (SPEC.md §7, PROTOCOL.md order), 'again' to re-read and retry, or 'restamp' (a sealed window). */
+/** What a cancelled commit means (docs/API.md §7, docs/PROTOCOL.md order), 'again' to re-read and retry, or 'restamp' (a sealed window). */
 export function interpretCancellation(
   result: Exclude<CommitResult, { committed: true }>,
   expected: ExpectedHead,
@@ -89,7 +89,7 @@ async function staleHeadError(record: OperationRecord, agent: AgentItem): Promis
   return new LedgerError('PREV_HASH_MISMATCH', `prev_chain_hash does not match the agent's chain head (seq_no ${agent.seq_no})`);
 }
 
-/** The receipt signature; a throttled signer is RATE_LIMITED (SPEC.md §7), with nothing written. */
+/** The receipt signature; a throttled signer is RATE_LIMITED (docs/API.md §7), with nothing written. */
 async function sign(ports: Pick<Ports, 'signer'>, row: OperationItem): Promise<Receipt> {
   try {
     return await signReceipt(ports.signer, row);
@@ -105,7 +105,7 @@ function restamped(fence: number): number {
 }
 
 export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgCaller, record: OperationRecord): Promise<Receipt> {
-  // PROTOCOL.md: server_received_at is when the request was accepted for processing.
+  // docs/PROTOCOL.md: server_received_at is when the request was accepted for processing.
   let receivedAt = Date.now();
   // Step 1: the shape (the route's schema, then canonical form), then the organization.
   const prepared: PreparedRecord = prepareRecord(record);
@@ -132,7 +132,7 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
       checkIntegrity(prepared, key);
       checkFreshness(prepared, receivedAt);
     } catch (refusal) {
-      // A refusal is answered on fresh state only (PROTOCOL.md check order): the cached head
+      // A refusal is answered on fresh state only (docs/PROTOCOL.md check order): the cached head
       // may be behind a status or key change that outranks it.
       if (state.fresh) throw refusal;
       fresh = true;

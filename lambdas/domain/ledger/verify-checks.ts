@@ -1,5 +1,5 @@
 /**
- * The checks of PROTOCOL.md "Verify endpoint" as pure functions over stored data. Each
+ * The checks of docs/PROTOCOL.md "Verify endpoint" as pure functions over stored data. Each
  * answers false on any mismatch or malformed input and never throws, so one damaged field
  * cannot turn a verification into a 500.
  */

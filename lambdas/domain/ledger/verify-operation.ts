@@ -1,5 +1,5 @@
 /**
- * POST /v1/operations/:operation_id/verify (SPEC.md §4.5, PROTOCOL.md "Verify endpoint"):
+ * POST /v1/operations/:operation_id/verify (docs/API.md §4.5, docs/PROTOCOL.md "Verify endpoint"):
  * recomputes each check from stored data only and answers {valid, checks}; valid is the AND
  * of the checks present.
  *
@@ -29,7 +29,7 @@ export interface VerifyChecks {
 export interface VerifyResult {
   valid: boolean;
   checks: VerifyChecks;
-  /** PROTOCOL.md inclusion proof, once an epoch covers the operation. */
+  /** docs/PROTOCOL.md inclusion proof, once an epoch covers the operation. */
   proof?: InclusionProof;
 }
 

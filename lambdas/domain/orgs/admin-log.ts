@@ -1,4 +1,4 @@
-/** GET /v1/admin/events (SPEC.md §4.6, §2.13): the organization's admin log, newest first. */
+/** GET /v1/admin/events (docs/API.md §4.6, §2.13): the organization's admin log, newest first. */
 import type { AdminEvent } from '../../store/admin-events.js';
 import { newestAdminEvents } from '../../store/admin-log.js';
 import type { OrgCaller } from '../auth/caller.js';

@@ -1,5 +1,5 @@
 /**
- * Agent assignments (SPEC.md §2.6, §4.4). An assignment names a member and an agent of the
+ * Agent assignments (docs/API.md §2.6, §4.4). An assignment names a member and an agent of the
  * caller's organization; both are checked inside the transaction that writes it (a
  * ConditionCheck each), together with the org's assignment_count, which switches the
  * read_all rule on (domain/access/agent-visibility.ts), and the admin event.
@@ -103,7 +103,7 @@ export async function unassignAgent(caller: OrgCaller, agentId: string, userId: 
 
 /**
  * GET /v1/members/:user_id/agents: the user themselves, org_owner or security_admin
- * (SPEC.md §4.4). The route admits every role; this is the "themselves" half of the rule.
+ * (docs/API.md §4.4). The route admits every role; this is the "themselves" half of the rule.
  */
 export async function userAgents(caller: OrgCaller, userId: string) {
   if (caller.userId !== userId && !ADMINS.includes(caller.role)) {

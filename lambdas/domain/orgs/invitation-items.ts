@@ -32,7 +32,7 @@ export function newInvitation(input: { orgId: string; email: string; role: Role;
   };
 }
 
-/** The invitation's Put and its member.invite event (SPEC.md §6.3). */
+/** The invitation's Put and its member.invite event (docs/API.md §6.3). */
 export function invitationWrites(invitation: InvitationItem, now: number): TransactItem[] {
   return [
     invitationPut(invitation),

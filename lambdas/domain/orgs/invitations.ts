@@ -1,10 +1,10 @@
 /**
- * Invitations (SPEC.md §2.9, §4.4): admins invite an email with a
+ * Invitations (docs/API.md §2.9, §4.4): admins invite an email with a
  * role; the person signed in with that email sees the invitation (GET /v1/invitations) and
  * accepting it makes them a member with that role, completing their onboarding. Each change
  * is one transaction with its admin event.
  *
- * "The person with that email" means one who proved they own it (SPEC.md §4.1 verification
+ * "The person with that email" means one who proved they own it (docs/API.md §4.1 verification
  * mail; identity/email-verification.ts): signing up with an address proves nothing, so an
  * unverified user sees no invitations (an empty list: nothing to act on yet, and nothing
  * about who invited the address leaks) and accepting is FORBIDDEN until they verify.
@@ -63,7 +63,7 @@ export async function cancelInvitation(caller: OrgCaller, invitationId: string, 
   ]);
 }
 
-/** GET /v1/members/invitations: pending ones, newest first (SPEC.md §4.4). */
+/** GET /v1/members/invitations: pending ones, newest first (docs/API.md §4.4). */
 export async function pendingInvitations(caller: OrgCaller, now = Date.now()) {
   return (await listOrgInvitations(caller.orgId))
     .filter((invitation) => isOpen(invitation, now))

@@ -1,4 +1,4 @@
-/** Responses built from organization items (SPEC.md §2.6, §2.8, §2.9). */
+/** Responses built from organization items (docs/API.md §2.6, §2.8, §2.9). */
 import type { AssignmentItem, InvitationItem, MemberItem, OrgItem } from '../../store/identity-items.js';
 
 export const memberView = (member: MemberItem) => ({
@@ -38,8 +38,8 @@ export const assignmentView = (assignment: AssignmentItem) => ({
   created_at: assignment.created_at,
 });
 
-/** Pending and not expired: the only invitations SPEC.md §4.4 lists, and the only ones that can be accepted. */
+/** Pending and not expired: the only invitations docs/API.md §4.4 lists, and the only ones that can be accepted. */
 export const isOpen = (invitation: InvitationItem, now: number) => invitation.status === 'pending' && invitation.expires_at_ms > now;
 
-/** Newest first (SPEC.md §4.4). */
+/** Newest first (docs/API.md §4.4). */
 export const newestFirst = (a: InvitationItem, b: InvitationItem) => b.created_at.localeCompare(a.created_at);

@@ -1,5 +1,5 @@
 /**
- * Members (SPEC.md §4.4): list, change a role, remove. The member
+ * Members (docs/API.md §4.4): list, change a role, remove. The member
  * item and the user item carry the role together (one transaction), and the org's
  * owner_count is changed in that transaction under the condition that an owner remains, so
  * the last org_owner can be neither demoted nor removed, even by two concurrent requests.

@@ -1,5 +1,5 @@
 /**
- * Onboarding (SPEC.md §4.2): a user creates their organization once, as a personal
+ * Onboarding (docs/API.md §4.2): a user creates their organization once, as a personal
  * workspace or a named organization with optional invitations, and becomes its org_owner.
  * The user update, the organization, the membership, the org.create event and every
  * invitation with its member.invite event are one transaction; the user update's condition

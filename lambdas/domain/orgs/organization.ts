@@ -1,6 +1,6 @@
 /**
  * The caller's organization: GET /v1/organization (every role reads the organization,
- * SPEC.md §5) and PATCH /v1/organization {org_name?, description?} (org_owner,
+ * docs/API.md §5) and PATCH /v1/organization {org_name?, description?} (org_owner,
  * security_admin) with admin event org.update in the same transaction.
  */
 import { adminEventPut } from '../../store/admin-events.js';

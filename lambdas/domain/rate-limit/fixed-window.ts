@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the fixed-window throttles (SPEC.md §7 RATE_LIMITED, §8): which window a
+ * Shared pieces of the fixed-window throttles (docs/API.md §7 RATE_LIMITED, §8): which window a
  * moment falls in, the per-email counter identity, and the 429 answer with Retry-After.
  */
 import { sha256B64u } from '@agent-ledger/protocol';

@@ -1,5 +1,5 @@
 /**
- * The per-organization request rate limit (SPEC.md §7 RATE_LIMITED, §8):
+ * The per-organization request rate limit (docs/API.md §7 RATE_LIMITED, §8):
  * LEDGER_RATE_LIMIT_RPS requests per second on average, with bursts.
  *
  * Two fixed windows counted by one shared counter item (rate-counters.ts):

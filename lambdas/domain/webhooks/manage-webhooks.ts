@@ -1,5 +1,5 @@
 /**
- * Registering, reading, deleting, disabling and enabling webhooks (SPEC.md §4.9, §2.12; README,
+ * Registering, reading, deleting, disabling and enabling webhooks (docs/API.md §4.9, §2.12; README,
  * Webhooks). A webhook of another organization is as missing as one that never existed:
  * every read and change is keyed by the caller's organization.
  */

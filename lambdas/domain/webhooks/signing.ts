@@ -1,5 +1,5 @@
 /**
- * What a delivery looks like on the wire (SPEC.md §6.2): the JSON body, the headers, and the
+ * What a delivery looks like on the wire (docs/API.md §6.2): the JSON body, the headers, and the
  * signature `sha256=` + lowercase hex HMAC-SHA256(secret, `<timestamp>.<raw body>`), where
  * the timestamp is the X-Service-Webhook-Timestamp header (Unix seconds of the attempt).
  * The body is fixed when the delivery is made, so every retry sends the same bytes; only the
@@ -20,7 +20,7 @@ export function deliveryBody(body: DeliveryBody): string {
   return JSON.stringify({ event: body.event, delivery_id: body.delivery_id, org_id: body.org_id, timestamp: body.timestamp, data: body.data });
 }
 
-/** SPEC.md §6.2 X-Service-Signature for `rawBody` sent at `timestampSeconds`. */
+/** docs/API.md §6.2 X-Service-Signature for `rawBody` sent at `timestampSeconds`. */
 export function signatureHeader(secret: string, timestampSeconds: number, rawBody: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestampSeconds}.${rawBody}`).digest('hex')}`;
 }

@@ -1,4 +1,4 @@
-/** DELETE /v1/agents/:agent_id (SPEC.md §4.3): permanent; operations stay verifiable. */
+/** DELETE /v1/agents/:agent_id (docs/API.md §4.3): permanent; operations stay verifiable. */
 import { deleteAgent } from '../../domain/agents/delete-agent.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';

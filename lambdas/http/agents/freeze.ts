@@ -1,4 +1,4 @@
-/** POST /v1/agents/:agent_id/freeze (SPEC.md §3, §4.3). */
+/** POST /v1/agents/:agent_id/freeze (docs/API.md §3, §4.3). */
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { queue } from '../../runtime/queue.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';

@@ -1,4 +1,4 @@
-/** GET /v1/agents/:agent_id (SPEC.md §4.3) with the agent's chain head. */
+/** GET /v1/agents/:agent_id (docs/API.md §4.3) with the agent's chain head. */
 import { getAgentDetail } from '../../domain/agents/read-agents.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/agents/register (SPEC.md §4.3). */
+/** POST /v1/agents/register (docs/API.md §4.3). */
 import { registerAgent } from '../../domain/agents/register-agent.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,6 +1,6 @@
 /**
  * POST /v1/agents/:agent_id/revoke: with `kid`, revokes that key and answers {key}
- * (SPEC.md §3, §4.3); without, revokes the agent and all its keys.
+ * (docs/API.md §3, §4.3); without, revokes the agent and all its keys.
  */
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { revokeKey } from '../../domain/agents/agent-keys.js';

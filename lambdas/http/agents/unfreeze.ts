@@ -1,4 +1,4 @@
-/** POST /v1/agents/:agent_id/unfreeze (SPEC.md §3, §4.3): only a frozen agent; otherwise VALIDATION_ERROR 409. */
+/** POST /v1/agents/:agent_id/unfreeze (docs/API.md §3, §4.3): only a frozen agent; otherwise VALIDATION_ERROR 409. */
 import { changeStatus } from '../../domain/agents/agent-status.js';
 import { queue } from '../../runtime/queue.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';

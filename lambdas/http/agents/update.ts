@@ -1,4 +1,4 @@
-/** PATCH /v1/agents/:agent_id (SPEC.md §4.3). */
+/** PATCH /v1/agents/:agent_id (docs/API.md §4.3). */
 import { updateAgent } from '../../domain/agents/update-agent.js';
 import { agentRoutes } from '../../routes/route-table/agents.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/agents/:agent_id/assignments {user_id} (SPEC.md §4.4): HTTP 201 assignment; agent.assign. */
+/** POST /v1/agents/:agent_id/assignments {user_id} (docs/API.md §4.4): HTTP 201 assignment; agent.assign. */
 import { assignAgent } from '../../domain/orgs/assignments.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/agents/:agent_id/assignments (SPEC.md §4.4). */
+/** GET /v1/agents/:agent_id/assignments (docs/API.md §4.4). */
 import { agentAssignments } from '../../domain/orgs/assignments.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

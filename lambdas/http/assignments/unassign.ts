@@ -1,4 +1,4 @@
-/** DELETE /v1/agents/:agent_id/assignments/:user_id (SPEC.md §4.4): {deleted: true}; agent.unassign. */
+/** DELETE /v1/agents/:agent_id/assignments/:user_id (docs/API.md §4.4): {deleted: true}; agent.unassign. */
 import { unassignAgent } from '../../domain/orgs/assignments.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

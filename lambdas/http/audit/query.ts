@@ -1,4 +1,4 @@
-/** POST /v1/audit/query (SPEC.md §4.6). */
+/** POST /v1/audit/query (docs/API.md §4.6). */
 import { queryAudit } from '../../domain/audit/query-operations.js';
 import { encryptor } from '../../runtime/encryptor.js';
 import { auditRoutes } from '../../routes/route-table/audit.js';

@@ -1,5 +1,5 @@
 /**
- * Cookies of the auth routes (SPEC.md §5: a session token is usable as a cookie).
+ * Cookies of the auth routes (docs/API.md §5: a session token is usable as a cookie).
  *
  * - `ledger_session`: the session token. HttpOnly (no script can read it), SameSite=Lax
  *   (sent on top-level navigations, such as the redirect back from social sign-in, but not

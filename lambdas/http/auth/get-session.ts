@@ -1,4 +1,4 @@
-/** GET /api/auth/get-session (SPEC.md §4.1): the session and user, or HTTP 200 with body null. */
+/** GET /api/auth/get-session (docs/API.md §4.1): the session and user, or HTTP 200 with body null. */
 import { currentSession } from '../../domain/identity/session-info.js';
 import { authRoutes } from '../../routes/route-table/auth.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/auth/token (SPEC.md §4.1, session only): an API token, shown once. */
+/** POST /v1/auth/token (docs/API.md §4.1, session only): an API token, shown once. */
 import { issueApiToken } from '../../domain/identity/tokens.js';
 import { authRoutes } from '../../routes/route-table/auth.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/auth/me (SPEC.md §4.1, §2.7 profile). */
+/** GET /v1/auth/me (docs/API.md §4.1, §2.7 profile). */
 import { currentProfile } from '../../domain/identity/session-info.js';
 import { authRoutes } from '../../routes/route-table/auth.js';
 import { defineHandler } from '../define-handler.js';

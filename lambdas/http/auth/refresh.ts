@@ -1,4 +1,4 @@
-/** POST /v1/auth/refresh (SPEC.md §4.1, session only): a new session token; the old one ends. */
+/** POST /v1/auth/refresh (docs/API.md §4.1, session only): a new session token; the old one ends. */
 import { LedgerError } from '../../shared/errors.js';
 import { refreshSession } from '../../domain/identity/tokens.js';
 import { authRoutes } from '../../routes/route-table/auth.js';

@@ -1,4 +1,4 @@
-/** POST /v1/auth/rotate (SPEC.md §4.1, API token only): a new token; the presented one keeps working through the grace period. */
+/** POST /v1/auth/rotate (docs/API.md §4.1, API token only): a new token; the presented one keeps working through the grace period. */
 import { LedgerError } from '../../shared/errors.js';
 import { rotateApiToken } from '../../domain/identity/tokens.js';
 import { authRoutes } from '../../routes/route-table/auth.js';

@@ -1,5 +1,5 @@
 /**
- * POST /api/auth/sign-in/social (SPEC.md §4.1): {url, redirect: true}. The provider sends
+ * POST /api/auth/sign-in/social (docs/API.md §4.1): {url, redirect: true}. The provider sends
  * the browser back to /api/auth/callback/<provider> on LEDGER_PUBLIC_URL (never on the
  * request's Host header; the Cognito app client registers the same URL, lib/identity.ts).
  */

@@ -1,4 +1,4 @@
-/** POST /api/auth/sign-in/email (SPEC.md §4.1): {redirect: false, token, user}, and the session cookie. */
+/** POST /api/auth/sign-in/email (docs/API.md §4.1): {redirect: false, token, user}, and the session cookie. */
 import { signInWithPassword } from '../../domain/identity/sign-in.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';

@@ -1,4 +1,4 @@
-/** POST /api/auth/sign-up/email (SPEC.md §4.1): {token: null, user}; the verification link leads to LEDGER_PUBLIC_URL. */
+/** POST /api/auth/sign-up/email (docs/API.md §4.1): {token: null, user}; the verification link leads to LEDGER_PUBLIC_URL. */
 import { signUp } from '../../domain/identity/sign-up.js';
 import { sessionUser } from '../../domain/identity/user-view.js';
 import { identityProvider } from '../../runtime/identity-provider.js';

@@ -1,5 +1,5 @@
 /**
- * GET /api/auth/verify-email?token=…[&callbackURL=…] (Better Auth's path; SPEC.md §4.1 "a
+ * GET /api/auth/verify-email?token=…[&callbackURL=…] (Better Auth's path; docs/API.md §4.1 "a
  * verification email is sent"): the link of the verification mail. {status: true}, or a 302
  * to callbackURL when one passes the callback policy; a bad token is VALIDATION_ERROR 400.
  */

@@ -1,4 +1,4 @@
-/** GET /v1/epochs (SPEC.md §4.7): the caller's organization's epochs, newest first. */
+/** GET /v1/epochs (docs/API.md §4.7): the caller's organization's epochs, newest first. */
 import { listEpochs } from '../../domain/epochs/read-epochs.js';
 import { epochRoutes } from '../../routes/route-table/epochs.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/exports (SPEC.md §4.8): 201 with the export queued. */
+/** POST /v1/exports (docs/API.md §4.8): 201 with the export queued. */
 import { createExport } from '../../domain/exports/create-export.js';
 import { queue } from '../../runtime/queue.js';
 import { exportRoutes } from '../../routes/route-table/exports.js';

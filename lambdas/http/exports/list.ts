@@ -1,4 +1,4 @@
-/** GET /v1/exports (SPEC.md §4.8): newest first. */
+/** GET /v1/exports (docs/API.md §4.8): newest first. */
 import { listExports } from '../../domain/exports/read-exports.js';
 import { exportRoutes } from '../../routes/route-table/exports.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/members/invitations (SPEC.md §4.4): pending invitations, newest first. */
+/** GET /v1/members/invitations (docs/API.md §4.4): pending invitations, newest first. */
 import { pendingInvitations } from '../../domain/orgs/invitations.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/members (SPEC.md §4.4): accepted members. */
+/** GET /v1/members (docs/API.md §4.4): accepted members. */
 import { members } from '../../domain/orgs/members.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/onboarding/organization (SPEC.md §4.2): HTTP 201 {org_id}. */
+/** POST /v1/onboarding/organization (docs/API.md §4.2): HTTP 201 {org_id}. */
 import { createOrganization } from '../../domain/orgs/onboarding.js';
 import { onboardingRoutes } from '../../routes/route-table/onboarding.js';
 import { defineHandler } from '../define-handler.js';

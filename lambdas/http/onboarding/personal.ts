@@ -1,4 +1,4 @@
-/** POST /v1/onboarding/personal (SPEC.md §4.2): HTTP 201 {org_id}, a workspace named Personal Workspace. */
+/** POST /v1/onboarding/personal (docs/API.md §4.2): HTTP 201 {org_id}, a workspace named Personal Workspace. */
 import { PERSONAL_WORKSPACE_NAME, createOrganization } from '../../domain/orgs/onboarding.js';
 import { onboardingRoutes } from '../../routes/route-table/onboarding.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/onboarding/status (SPEC.md §4.2). */
+/** GET /v1/onboarding/status (docs/API.md §4.2). */
 import { onboardingStatus } from '../../domain/orgs/onboarding.js';
 import { onboardingRoutes } from '../../routes/route-table/onboarding.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/operations/:operation_id (SPEC.md §4.5): row, receipt reference, payload. */
+/** GET /v1/operations/:operation_id (docs/API.md §4.5): row, receipt reference, payload. */
 import { readOperationWithReceipt } from '../../domain/ledger/read-operation.js';
 import { operationRoutes } from '../../routes/route-table/operations.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/operations (SPEC.md §4.5): the signed record in, the signed receipt out. */
+/** POST /v1/operations (docs/API.md §4.5): the signed record in, the signed receipt out. */
 import { submitOperation } from '../../domain/ledger/submit-operation.js';
 import { signer } from '../../runtime/signer.js';
 import { operationRoutes } from '../../routes/route-table/operations.js';
@@ -9,6 +9,6 @@ export const handler = defineHandler(
   async ({ caller, body }) => ({
     body: { receipt: await submitOperation({ signer: signer() }, caller, body) },
   }),
-  // Submissions by outcome: ACCEPTED or the SPEC.md §7 code (lambdas/metrics.ts).
+  // Submissions by outcome: ACCEPTED or the docs/API.md §7 code (lambdas/metrics.ts).
   { outcomeMetric: 'Submissions' },
 );

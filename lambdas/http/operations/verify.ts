@@ -1,4 +1,4 @@
-/** POST /v1/operations/:operation_id/verify (SPEC.md §4.5, PROTOCOL.md "Verify endpoint"). */
+/** POST /v1/operations/:operation_id/verify (docs/API.md §4.5, docs/PROTOCOL.md "Verify endpoint"). */
 import { verifyOperation } from '../../domain/ledger/verify-operation.js';
 import { signer } from '../../runtime/signer.js';
 import { operationRoutes } from '../../routes/route-table/operations.js';

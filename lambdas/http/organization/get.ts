@@ -1,4 +1,4 @@
-/** GET /v1/organization: the caller's organization (every role, SPEC.md §5 "read organization"). */
+/** GET /v1/organization: the caller's organization (every role, docs/API.md §5 "read organization"). */
 import { organization } from '../../domain/orgs/organization.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

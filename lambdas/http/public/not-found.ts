@@ -1,7 +1,7 @@
 /**
  * The catch-all for requests no route matches (API Gateway `$default` route; the local
- * server calls it too): NOT_FOUND 404 in the SPEC.md §7 envelope. A known path with a wrong
- * method is also NOT_FOUND (SPEC.md §7 has no method code) but says which methods exist,
+ * server calls it too): NOT_FOUND 404 in the docs/API.md §7 envelope. A known path with a wrong
+ * method is also NOT_FOUND (docs/API.md §7 has no method code) but says which methods exist,
  * with an Allow header (RFC 9110 §10.2.1).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';

@@ -1,4 +1,4 @@
-/** DELETE /v1/webhooks/:webhook_id (SPEC.md §4.9): {success: true}. */
+/** DELETE /v1/webhooks/:webhook_id (docs/API.md §4.9): {success: true}. */
 import { removeWebhook } from '../../domain/webhooks/manage-webhooks.js';
 import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** POST /v1/webhooks (SPEC.md §4.9): HTTP 201 {webhook}. */
+/** POST /v1/webhooks (docs/API.md §4.9): HTTP 201 {webhook}. */
 import { registerWebhook } from '../../domain/webhooks/manage-webhooks.js';
 import { encryptor } from '../../runtime/encryptor.js';
 import { webhookTransport } from '../../runtime/webhook-transport.js';

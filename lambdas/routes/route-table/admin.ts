@@ -1,4 +1,4 @@
-/** The admin log (SPEC.md §4.6, §6.3). */
+/** The admin log (docs/API.md §4.6, §6.3). */
 import { AUDITORS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { adminEventsQuery, adminEventsResponse } from '../schemas/admin.js';

@@ -1,5 +1,5 @@
 /**
- * Agent endpoints (SPEC.md §4.3) and the key endpoints (add, retire) beyond §4.3. Roles are the
+ * Agent endpoints (docs/API.md §4.3) and the key endpoints (add, retire) beyond §4.3. Roles are the
  * groups of domain/roles.ts exactly as §4.3 lists them; key management is an admin act, like
  * revocation.
  */
@@ -85,7 +85,7 @@ export const agentRoutes = {
     path: '/v1/agents/{agent_id}/freeze',
     handler: 'agents/freeze',
     auth: ADMINS,
-    summary: 'active → frozen: submissions are rejected with AGENT_FROZEN (SPEC.md §3).',
+    summary: 'active → frozen: submissions are rejected with AGENT_FROZEN (docs/API.md §3).',
     request: { params: agentParams, body: reasonBody },
     response: { status: 200, body: statusChangeResponse },
     uses: ['table:write', 'queue:events'],
@@ -96,7 +96,7 @@ export const agentRoutes = {
     path: '/v1/agents/{agent_id}/unfreeze',
     handler: 'agents/unfreeze',
     auth: ADMINS,
-    summary: 'frozen → active; any other state is VALIDATION_ERROR 409 (SPEC.md §3).',
+    summary: 'frozen → active; any other state is VALIDATION_ERROR 409 (docs/API.md §3).',
     request: { params: agentParams, body: reasonBody },
     response: { status: 200, body: statusChangeResponse },
     uses: ['table:write', 'queue:events'],

@@ -1,4 +1,4 @@
-/** The audit query (SPEC.md §4.6). */
+/** The audit query (docs/API.md §4.6). */
 import { AUDITORS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { auditQueryBody, auditQueryResponse } from '../schemas/audit.js';

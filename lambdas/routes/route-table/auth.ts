@@ -1,5 +1,5 @@
 /**
- * Authentication, sessions and API tokens (SPEC.md §4.1, §5). The /api/auth/* routes are
+ * Authentication, sessions and API tokens (docs/API.md §4.1, §5). The /api/auth/* routes are
  * the session provider's (their bodies use its camelCase names, §2.7); /v1/auth/* are the
  * service's own. `identity` in `uses` is what gives a function the Cognito grants and
  * variables in AWS (lib/identity.ts).

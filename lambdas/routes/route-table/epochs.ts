@@ -1,4 +1,4 @@
-/** Epoch endpoints (SPEC.md §4.7): every role reads its organization's epochs. */
+/** Epoch endpoints (docs/API.md §4.7): every role reads its organization's epochs. */
 import { ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { epochParams, getEpochResponse, listEpochsQuery, listEpochsResponse } from '../schemas/epochs.js';

@@ -1,4 +1,4 @@
-/** Exports (SPEC.md §4.8): org_owner, security_admin and compliance_auditor, for all four. */
+/** Exports (docs/API.md §4.8): org_owner, security_admin and compliance_auditor, for all four. */
 import { AUDITORS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { createExportBody, createExportResponse, exportParams, getExportResponse, listExportsQuery, listExportsResponse } from '../schemas/exports.js';

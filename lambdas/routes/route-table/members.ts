@@ -1,5 +1,5 @@
 /**
- * Organization, members, invitations and agent assignments (SPEC.md §4.4, §5; the
+ * Organization, members, invitations and agent assignments (docs/API.md §4.4, §5; the
  * endpoints §4 implies but does not show, as the route table specifies them).
  */
 import { ADMINS, ALL_ROLES } from '../../shared/roles.js';
@@ -124,7 +124,7 @@ export const memberRoutes = {
     method: 'GET',
     path: '/v1/members/{user_id}/agents',
     handler: 'assignments/list-for-member',
-    // SPEC.md §4.4: the user themselves, org_owner, security_admin. Every role passes here;
+    // docs/API.md §4.4: the user themselves, org_owner, security_admin. Every role passes here;
     // the handler refuses others asking about someone else (FORBIDDEN).
     auth: ALL_ROLES,
     summary: "The agents assigned to a member (the member themselves, org_owner or security_admin).",

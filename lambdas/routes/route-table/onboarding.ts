@@ -1,4 +1,4 @@
-/** Onboarding (SPEC.md §4.2): any authenticated user, once. */
+/** Onboarding (docs/API.md §4.2): any authenticated user, once. */
 import { route } from '../route-spec.js';
 import { createOrgBody, onboardingStatusResponse, orgCreatedResponse } from '../schemas/onboarding.js';
 

@@ -1,5 +1,5 @@
 /**
- * Operation endpoints (SPEC.md §4.5): submission, read, verify. Submission signs the receipt
+ * Operation endpoints (docs/API.md §4.5): submission, read, verify. Submission signs the receipt
  * before it commits and writes nothing else afterwards (the operation.accepted event leaves
  * through the table's stream, lambdas/workers/forward-events.ts), so it needs no queue; GET
  * and verify only read.
@@ -16,7 +16,7 @@ export const operationRoutes = {
     path: '/v1/operations',
     handler: 'operations/submit',
     auth: AGENT_WRITERS,
-    summary: 'Submits a signed operation record (PROTOCOL.md check order); answers with the signed receipt.',
+    summary: 'Submits a signed operation record (docs/PROTOCOL.md check order); answers with the signed receipt.',
     request: { body: operationRecordSchema },
     response: { status: 200, body: submitResponse },
     uses: ['table:write', 'data:write', 'signer'],
@@ -38,7 +38,7 @@ export const operationRoutes = {
     path: '/v1/operations/{operation_id}/verify',
     handler: 'operations/verify',
     auth: ALL_ROLES,
-    summary: 'Recomputes the signature, chain and receipt checks from stored data (PROTOCOL.md, Verify endpoint).',
+    summary: 'Recomputes the signature, chain and receipt checks from stored data (docs/PROTOCOL.md, Verify endpoint).',
     request: { params: operationParams },
     response: { status: 200, body: verifyResponse },
     // signer: the JWKS the receipt check verifies against; anchors:read: the Merkle check reads the epoch's leaf list.

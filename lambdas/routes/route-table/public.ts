@@ -1,4 +1,4 @@
-/** Public endpoints (SPEC.md §4.10) and the API description. */
+/** Public endpoints (docs/API.md §4.10) and the API description. */
 import { route } from '../route-spec.js';
 import { deepHealthResponse, healthResponse, jwksResponse, openApiResponse } from '../schemas/public.js';
 
@@ -29,7 +29,7 @@ export const publicRoutes = {
     path: '/.well-known/service/jwks.json',
     handler: 'public/jwks',
     auth: 'public',
-    summary: 'The receipt-signing public keys (PROTOCOL.md, Receipt).',
+    summary: 'The receipt-signing public keys (docs/PROTOCOL.md, Receipt).',
     response: { status: 200, body: jwksResponse },
     uses: ['signer:public-key'],
   }),

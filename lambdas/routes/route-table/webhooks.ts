@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (SPEC.md §4.9: org_owner and security_admin) and the ones beyond it the
+ * Webhook endpoints (docs/API.md §4.9: org_owner and security_admin) and the ones beyond it the
  * README documents: read one, re-enable, test, delivery log and redeliver.
  */
 import { ADMINS } from '../../shared/roles.js';
@@ -38,7 +38,7 @@ export const webhookRoutes = {
     path: '/v1/webhooks',
     handler: 'webhooks/register',
     auth: ADMINS,
-    summary: 'Registers an endpoint for events of SPEC.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.',
+    summary: 'Registers an endpoint for events of docs/API.md §6.1; the secret (16-256 characters) is stored encrypted. Admin event webhook.register.',
     description: EGRESS_POLICY,
     request: { body: registerWebhookBody },
     response: { status: 201, body: webhookResponse },

@@ -1,4 +1,4 @@
-/** The admin log endpoint (SPEC.md §2.13, §4.6, §8). */
+/** The admin log endpoint (docs/API.md §2.13, §4.6, §8). */
 import * as z from 'zod';
 import { unixMs } from './common.js';
 

@@ -1,5 +1,5 @@
 /**
- * Request and response bodies of the agent endpoints (SPEC.md §2.4, §2.5, §4.3, plus the
+ * Request and response bodies of the agent endpoints (docs/API.md §2.4, §2.5, §4.3, plus the
  * key endpoints and the agent-level revoke).
  */
 import * as z from 'zod';
@@ -25,7 +25,7 @@ export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 const text = (max: number) => z.string().trim().min(1).max(max);
 export const reasonSchema = text(1024);
 
-/** One key as registered: a raw 32-byte Ed25519 public key in base64url (PROTOCOL.md, Notation). */
+/** One key as registered: a raw 32-byte Ed25519 public key in base64url (docs/PROTOCOL.md, Notation). */
 export const newKeySchema = z.strictObject({
   kid: kidSchema,
   public_key: z
@@ -34,7 +34,7 @@ export const newKeySchema = z.strictObject({
   algorithm: z.literal('ed25519'),
 });
 
-/** Most keys one registration may carry; DESIGN.md keeps a whole agent deletable in one transaction. */
+/** Most keys one registration may carry; docs/ARCHITECTURE.md keeps a whole agent deletable in one transaction. */
 export const MAX_KEYS_PER_REGISTRATION = 10;
 
 export const registerAgentBody = z.strictObject({
@@ -49,7 +49,7 @@ export const registerAgentBody = z.strictObject({
     .refine((keys) => new Set(keys.map((key) => key.kid)).size === keys.length, 'kids must be unique'),
 });
 
-/** SPEC.md §4.3 PATCH: integration_type is required; the display fields may change with it. */
+/** docs/API.md §4.3 PATCH: integration_type is required; the display fields may change with it. */
 export const updateAgentBody = z.strictObject({
   integration_type: integrationTypeSchema,
   display_name: text(256).optional(),
@@ -58,7 +58,7 @@ export const updateAgentBody = z.strictObject({
 
 export const reasonBody = z.strictObject({ reason: reasonSchema });
 
-/** SPEC.md §4.3 revoke: with `kid` the key is revoked; without, the whole agent. */
+/** docs/API.md §4.3 revoke: with `kid` the key is revoked; without, the whole agent. */
 export const revokeBody = z.strictObject({ kid: kidSchema.optional(), reason: reasonSchema });
 
 /** Retiring a key may say why; the body is optional. */
@@ -67,7 +67,7 @@ export const retireBody = z.strictObject({ reason: reasonSchema.optional() }).op
 export const agentParams = z.strictObject({ agent_id: agentIdSchema });
 export const agentKeyParams = z.strictObject({ agent_id: agentIdSchema, kid: kidSchema });
 
-/** SPEC.md §2.4. responsible_entity is null when not given. */
+/** docs/API.md §2.4. responsible_entity is null when not given. */
 export const agentSchema = z
   .object({
     agent_id: z.string(),
@@ -81,7 +81,7 @@ export const agentSchema = z
   })
   .meta({ id: 'Agent' });
 
-/** SPEC.md §2.5. retired_at is set when the key is retired or revoked. */
+/** docs/API.md §2.5. retired_at is set when the key is retired or revoked. */
 export const agentKeySchema = z
   .object({
     kid: z.string(),
@@ -103,6 +103,6 @@ export const agentListResponse = z.object({ agents: z.array(agentSchema) });
 export const agentResponse = z.object({ agent: agentSchema });
 export const statusChangeResponse = z.object({ agent: agentSchema, previous_status: z.enum(AGENT_STATUSES) });
 export const keyResponse = z.object({ key: agentKeySchema });
-/** Revoke answers {key} for a key (SPEC.md §4.3), and the agent with its revoked keys for an agent. */
+/** Revoke answers {key} for a key (docs/API.md §4.3), and the agent with its revoked keys for an agent. */
 export const revokeResponse = z.union([keyResponse, statusChangeResponse.extend({ keys: z.array(agentKeySchema) })]);
 export const deletedResponse = z.object({ deleted: z.literal(true) });

@@ -1,10 +1,10 @@
-/** The audit query (SPEC.md §4.6, §8: limit 1 to 500, default 100). */
+/** The audit query (docs/API.md §4.6, §8: limit 1 to 500, default 100). */
 import * as z from 'zod';
 import { unixMs } from './common.js';
 import { agentIdSchema } from './agents.js';
 import { OPERATION_TYPE_PATTERN, storedOperationSchema } from './operations.js';
 
-/** An operation type filter: the dotted form a submitted type has (SPEC.md §2.1); any other can match nothing. */
+/** An operation type filter: the dotted form a submitted type has (docs/API.md §2.1); any other can match nothing. */
 export const operationTypeFilter = z.string().max(128).regex(OPERATION_TYPE_PATTERN, 'must be dotted, e.g. domain.verb');
 
 /** start_time inclusive, end_time exclusive (both on created_at); when both are given, start_time < end_time. */

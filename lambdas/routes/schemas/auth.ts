@@ -1,4 +1,4 @@
-/** Bodies of the authentication and session endpoints (SPEC.md §4.1, §2.7, §8). */
+/** Bodies of the authentication and session endpoints (docs/API.md §4.1, §2.7, §8). */
 import * as z from 'zod';
 import { ROLES } from '../../shared/roles.js';
 import { unixMs } from './common.js';
@@ -6,7 +6,7 @@ import { unixMs } from './common.js';
 export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
 export const socialProviderSchema = z.enum(['google', 'github']);
 
-/** SPEC.md §2.7 session-provider user object. */
+/** docs/API.md §2.7 session-provider user object. */
 export const sessionUserSchema = z
   .object({
     id: z.string(),
@@ -23,7 +23,7 @@ export const sessionUserSchema = z
   })
   .meta({ id: 'SessionUser' });
 
-/** SPEC.md §8: passwords of at least 8 characters; the upper bound keeps hashing cheap to ask for. */
+/** docs/API.md §8: passwords of at least 8 characters; the upper bound keeps hashing cheap to ask for. */
 export const signUpBody = z.object({
   name: z.string().trim().min(1).max(256),
   email: z.email().max(256),
@@ -33,7 +33,7 @@ export const signUpBody = z.object({
 });
 export const signUpResponse = z.object({ token: z.null(), user: sessionUserSchema });
 
-/** Both required strings (SPEC.md §4.1); a short password is a wrong one, not a malformed request. */
+/** Both required strings (docs/API.md §4.1); a short password is a wrong one, not a malformed request. */
 export const signInBody = z.object({ email: z.string().min(1).max(256), password: z.string().min(1).max(256) });
 export const signInResponse = z.object({ redirect: z.literal(false), token: z.string(), user: sessionUserSchema });
 
@@ -50,7 +50,7 @@ export const callbackQuery = z.object({
 });
 
 /**
- * Email verification (Better Auth's paths; SPEC.md §4.1 "a verification email is sent").
+ * Email verification (Better Auth's paths; docs/API.md §4.1 "a verification email is sent").
  * The token is the provider's: a random base64url string locally, `<base64url email>.<code>`
  * with Cognito; both fit in 1024 characters.
  */
@@ -65,7 +65,7 @@ export const sendVerificationEmailBody = z.object({
 });
 export const sendVerificationEmailResponse = z.object({ status: z.literal(true) });
 
-/** SPEC.md §4.1 get-session: null (HTTP 200) without a session. */
+/** docs/API.md §4.1 get-session: null (HTTP 200) without a session. */
 export const getSessionResponse = z
   .object({
     session: z.object({ id: z.string(), userId: z.string(), expiresAt: z.iso.datetime() }),
@@ -75,7 +75,7 @@ export const getSessionResponse = z
 
 export const signOutResponse = z.object({ success: z.literal(true) });
 
-/** SPEC.md §2.7 profile. */
+/** docs/API.md §2.7 profile. */
 export const profileResponse = z.object({
   user: z.object({
     user_id: z.string(),
@@ -93,7 +93,7 @@ export const profileResponse = z.object({
 
 export const refreshResponse = z.object({ token: z.string() });
 
-/** SPEC.md §4.1, §8: 1..31536000 seconds; null or omitted = no expiry. A bare POST is fine too. */
+/** docs/API.md §4.1, §8: 1..31536000 seconds; null or omitted = no expiry. A bare POST is fine too. */
 export const apiTokenBody = z
   .object({ ttl_seconds: z.number().int().min(1).max(31_536_000).nullable().optional() })
   .strict()

@@ -1,15 +1,15 @@
-/** Schemas shared by many routes (SPEC.md §2 general conventions, §7 error body). */
+/** Schemas shared by many routes (docs/API.md §2 general conventions, §7 error body). */
 import * as z from 'zod';
 import { ERROR_STATUS } from '../../shared/errors.js';
 
 export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]);
 
-/** SPEC.md §7: every error has this body. */
+/** docs/API.md §7: every error has this body. */
 export const errorEnvelopeSchema = z
   .object({
     error: z.object({ code: errorCodeSchema, message: z.string(), request_id: z.string() }),
   })
   .meta({ id: 'Error' });
 
-/** Unix milliseconds (SPEC.md §2). */
+/** Unix milliseconds (docs/API.md §2). */
 export const unixMs = z.number().int().nonnegative();

@@ -1,8 +1,8 @@
-/** Bodies of the epoch endpoints (SPEC.md §2.11, §4.7). */
+/** Bodies of the epoch endpoints (docs/API.md §2.11, §4.7). */
 import * as z from 'zod';
 import { unixMs } from './common.js';
 
-/** SPEC.md §2.11, exactly. */
+/** docs/API.md §2.11, exactly. */
 export const epochSchema = z
   .object({
     epoch_id: z.string(),
@@ -16,12 +16,12 @@ export const epochSchema = z
   })
   .meta({ id: 'Epoch' });
 
-/** SPEC.md §2.11 anchor: the RFC 3161 TimeStampToken, base64 (standard alphabet). */
+/** docs/API.md §2.11 anchor: the RFC 3161 TimeStampToken, base64 (standard alphabet). */
 export const epochAnchorSchema = z
   .object({ tsa_url: z.string(), tsa_token: z.string(), anchored_at: unixMs })
   .meta({ id: 'EpochAnchor' });
 
-/** Same paging conventions as the audit query (SPEC.md §4.6): `cursor` comes from a previous page. */
+/** Same paging conventions as the audit query (docs/API.md §4.6): `cursor` comes from a previous page. */
 export const listEpochsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().min(1).max(64).optional(),

@@ -1,4 +1,4 @@
-/** Export endpoints (SPEC.md §2.10, §3 Export status, §4.8). */
+/** Export endpoints (docs/API.md §2.10, §3 Export status, §4.8). */
 import * as z from 'zod';
 import { unixMs } from './common.js';
 import { agentIdSchema } from './agents.js';

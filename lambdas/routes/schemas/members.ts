@@ -1,4 +1,4 @@
-/** Bodies of the organization, member, invitation and assignment endpoints (SPEC.md §2.6, §2.8, §2.9, §4.4). */
+/** Bodies of the organization, member, invitation and assignment endpoints (docs/API.md §2.6, §2.8, §2.9, §4.4). */
 import * as z from 'zod';
 import { unixMs } from './common.js';
 import { roleSchema } from './auth.js';
@@ -22,7 +22,7 @@ export const updateOrganizationBody = z
   .strict()
   .refine((body) => body.org_name !== undefined || body.description !== undefined, { message: 'give org_name or description' });
 
-/** SPEC.md §2.8. */
+/** docs/API.md §2.8. */
 export const memberSchema = z
   .object({
     member_id: z.string(),
@@ -38,7 +38,7 @@ export const memberResponse = z.object({ member: memberSchema });
 export const memberParams = z.object({ user_id: id });
 export const changeRoleBody = z.object({ role: roleSchema });
 
-/** SPEC.md §2.9. */
+/** docs/API.md §2.9. */
 export const invitationSchema = z
   .object({
     invitation_id: z.string(),
@@ -61,7 +61,7 @@ export const acceptResponse = z.object({ org_id: z.string(), role: roleSchema })
 
 export const deletedResponse = z.object({ deleted: z.literal(true) });
 
-/** SPEC.md §2.6. */
+/** docs/API.md §2.6. */
 export const assignmentSchema = z
   .object({ id: z.string(), agent_id: z.string(), user_id: z.string(), org_id: z.string(), assigned_by: z.string(), created_at: unixMs })
   .meta({ id: 'Assignment' });

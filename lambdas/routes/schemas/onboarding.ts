@@ -1,4 +1,4 @@
-/** Bodies of the onboarding endpoints (SPEC.md §4.2, §8). */
+/** Bodies of the onboarding endpoints (docs/API.md §4.2, §8). */
 import * as z from 'zod';
 import { roleSchema } from './auth.js';
 
@@ -9,7 +9,7 @@ export const onboardingStatusResponse = z.object({
 
 export const orgCreatedResponse = z.object({ org_id: z.string() });
 
-/** SPEC.md §8: invitation email up to 256 characters. */
+/** docs/API.md §8: invitation email up to 256 characters. */
 export const invitationInput = z.object({ email: z.email().max(256), role: roleSchema });
 
 /**

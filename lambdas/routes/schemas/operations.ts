@@ -1,6 +1,6 @@
 /**
- * Bodies of the operation endpoints (SPEC.md §2.1-2.3, §4.5) with the wire rules of
- * PROTOCOL.md "Operation record": exactly the 15 members, unknown members rejected,
+ * Bodies of the operation endpoints (docs/API.md §2.1-2.3, §4.5) with the wire rules of
+ * docs/PROTOCOL.md "Operation record": exactly the 15 members, unknown members rejected,
  * non-negative safe integers (ttl_ms at most 24 hours), strict base64url of the right lengths.
  *
  * Only the request *shape* is checked here (check-order step 1). Everything that depends on
@@ -15,7 +15,7 @@ import { agentIdSchema, kidSchema } from './agents.js';
 /** RFC 9562 §5.7 UUIDv7 in canonical lower-case form (one spelling per id: it is a key). */
 export const UUID_V7_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** Dotted style, at least `domain.verb` (SPEC.md §2.1). */
+/** Dotted style, at least `domain.verb` (docs/API.md §2.1). */
 export const OPERATION_TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
 
 /** Visible ASCII: a nonce is a key segment (`...#NONCE#<nonce>`), so no spaces or controls. */
@@ -31,14 +31,14 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 export const operationIdSchema = z.string().regex(UUID_V7_PATTERN, 'must be a lower-case UUIDv7');
 
-/** SPEC.md §2.1, exactly. */
+/** docs/API.md §2.1, exactly. */
 export const operationRecordSchema = z.strictObject({
   op_version: z.literal(OP_VERSION),
   operation_id: operationIdSchema,
   org_id: z.string().min(1).max(128),
   agent_id: agentIdSchema,
   issued_at: safeInteger,
-  // PROTOCOL.md: a record is valid for at most 24 hours after issued_at.
+  // docs/PROTOCOL.md: a record is valid for at most 24 hours after issued_at.
   ttl_ms: z.number().int().nonnegative().max(MAX_TTL_MS, 'must be at most 86400000 (24 hours)'),
   nonce: z.string().regex(NONCE_PATTERN, 'must be 1-256 visible ASCII characters'),
   operation_type: z.string().max(128).regex(OPERATION_TYPE_PATTERN, 'must be dotted, e.g. domain.verb'),
@@ -53,7 +53,7 @@ export const operationRecordSchema = z.strictObject({
 
 export const operationParams = z.strictObject({ operation_id: operationIdSchema });
 
-/** SPEC.md §2.3. */
+/** docs/API.md §2.3. */
 export const receiptSchema = z
   .object({
     receipt_version: z.string().describe(`currently ${RECEIPT_VERSION}`),
@@ -71,7 +71,7 @@ export const receiptSchema = z
   })
   .meta({ id: 'Receipt' });
 
-/** SPEC.md §2.2: subject and action are JSON-encoded strings. */
+/** docs/API.md §2.2: subject and action are JSON-encoded strings. */
 export const storedOperationSchema = z
   .object({
     operation_id: z.string(),
@@ -96,7 +96,7 @@ export const storedOperationSchema = z
   })
   .meta({ id: 'StoredOperation' });
 
-/** SPEC.md §2.3, stored receipt reference. */
+/** docs/API.md §2.3, stored receipt reference. */
 export const receiptReferenceSchema = z.object({
   receipt_id: z.string(),
   operation_id: z.string(),
@@ -118,17 +118,17 @@ export const getOperationResponse = z.object({
   operation: storedOperationSchema,
   receipt: receiptReferenceSchema.nullable(),
   /**
-   * The signed receipt as stored (SPEC.md §2.3), for verifying it without trusting the
+   * The signed receipt as stored (docs/API.md §2.3), for verifying it without trusting the
    * service's verify answer; null while `receipt` is null, or when the stored object is not JSON.
    * Its members are not checked here: a tampered object is shown as it is, and fails verification.
    */
-  signed_receipt: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The stored signed receipt (SPEC.md §2.3), as stored.' }),
+  signed_receipt: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The stored signed receipt (docs/API.md §2.3), as stored.' }),
   /** The agent's operation at seq_no − 1, whose chain_hash prev_chain_hash must equal; null for the first. */
   previous_operation_id: z.string().nullable(),
   payload: z.union([jsonObject, z.string(), z.null()]).optional(),
 });
 
-/** RFC 9162 inclusion proof as PROTOCOL.md "Merkle epochs" describes it. */
+/** RFC 9162 inclusion proof as docs/PROTOCOL.md "Merkle epochs" describes it. */
 export const inclusionProofSchema = z.object({
   epoch_id: z.string(),
   leaf_index: z.number().int().nonnegative(),
@@ -137,7 +137,7 @@ export const inclusionProofSchema = z.object({
   root_hash: z.string(),
 });
 
-/** PROTOCOL.md "Verify endpoint": merkle and proof appear once an epoch covers the operation. */
+/** docs/PROTOCOL.md "Verify endpoint": merkle and proof appear once an epoch covers the operation. */
 export const verifyResponse = z.object({
   valid: z.boolean(),
   checks: z.object({

@@ -1,4 +1,4 @@
-/** Bodies of the public endpoints (SPEC.md §4.10). */
+/** Bodies of the public endpoints (docs/API.md §4.10). */
 import * as z from 'zod';
 
 export const healthResponse = z.object({ status: z.literal('ok'), version: z.string() });
@@ -22,7 +22,7 @@ export const deepHealthResponse = z.object({
   }),
 });
 
-/** PROTOCOL.md, Receipt: each key `{kty, crv, x, kid, alg, use}`. */
+/** docs/PROTOCOL.md, Receipt: each key `{kty, crv, x, kid, alg, use}`. */
 export const jwksResponse = z.object({
   keys: z.array(
     z.object({

@@ -1,6 +1,6 @@
 /**
- * Bodies of the webhook endpoints (SPEC.md §2.12, §4.9; README, Webhooks) and of the
- * deliveries themselves (SPEC.md §6.2), which the OpenAPI document lists in its `webhooks`
+ * Bodies of the webhook endpoints (docs/API.md §2.12, §4.9; README, Webhooks) and of the
+ * deliveries themselves (docs/API.md §6.2), which the OpenAPI document lists in its `webhooks`
  * section (OpenAPI 3.1 §4.8.1).
  */
 import * as z from 'zod';
@@ -37,7 +37,7 @@ export const listDeliveriesQuery = z.strictObject({
   cursor: z.string().min(1).max(128).optional(),
 });
 
-/** SPEC.md §2.12; `disabled` when every delivery failed for 3 days (README, Webhooks). The secret is never returned. */
+/** docs/API.md §2.12; `disabled` when every delivery failed for 3 days (README, Webhooks). The secret is never returned. */
 export const webhookSchema = z
   .object({
     webhook_id: z.string(),
@@ -80,7 +80,7 @@ export const successResponse = z.object({ success: z.literal(true) });
 export const deliveryResponse = z.object({ delivery: deliverySchema });
 export const deliveryListResponse = z.object({ deliveries: z.array(deliverySchema), cursor: z.string().optional() });
 
-/** The data of each event (SPEC.md §6.2 for operation.accepted; the others are ours to define). */
+/** The data of each event (docs/API.md §6.2 for operation.accepted; the others are ours to define). */
 export const webhookEventData = {
   'operation.accepted': z.object({ operation_id: z.string(), agent_id: z.string() }).meta({ id: 'OperationAcceptedData' }),
   'epoch.created': z
@@ -94,18 +94,18 @@ export const webhookEventData = {
 
 /** What each event announces, for the OpenAPI `webhooks` section. */
 export const webhookEventSummaries: Record<keyof typeof webhookEventData, string> = {
-  'operation.accepted': 'An operation record was accepted (SPEC.md §4.5 rule 9).',
-  'epoch.created': 'An epoch closed and its Merkle root was committed (SPEC.md §6.1).',
-  'agent.status_changed': 'An agent changed status, e.g. active → frozen (SPEC.md §3).',
+  'operation.accepted': 'An operation record was accepted (docs/API.md §4.5 rule 9).',
+  'epoch.created': 'An epoch closed and its Merkle root was committed (docs/API.md §6.1).',
+  'agent.status_changed': 'An agent changed status, e.g. active → frozen (docs/API.md §3).',
   ping: 'Sent by POST /v1/webhooks/{webhook_id}/test only.',
 };
 
-/** SPEC.md §6.2 body, for one event's data schema. */
+/** docs/API.md §6.2 body, for one event's data schema. */
 export function deliveryBodySchema(event: string, data: z.ZodType): z.ZodType {
   return z.object({ event: z.literal(event), delivery_id: z.string(), org_id: z.string(), timestamp: unixMs, data });
 }
 
-/** SPEC.md §6.2 headers of every delivery. */
+/** docs/API.md §6.2 headers of every delivery. */
 export const DELIVERY_HEADERS: readonly { name: string; description: string }[] = [
   { name: 'X-Service-Webhook-Event', description: 'The event type.' },
   { name: 'X-Service-Webhook-Delivery-Id', description: 'The delivery id; the same on every retry, so receivers can de-duplicate on it.' },

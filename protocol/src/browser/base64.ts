@@ -1,6 +1,6 @@
 /**
  * Browser twin of ../base64.ts (same API, same verdicts, no Buffer): strict padded standard
- * base64 (RFC 4648 §4), used only for the stored RFC 3161 token (SPEC.md §2.11 `tsa_token`).
+ * base64 (RFC 4648 §4), used only for the stored RFC 3161 token (docs/API.md §2.11 `tsa_token`).
  */
 import { Base64urlError } from '../errors.js';
 import { decodeBase64, encodeBase64 } from './base64codec.js';

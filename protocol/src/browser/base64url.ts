@@ -1,6 +1,6 @@
 /**
  * Browser twin of ../base64url.ts (same API, same verdicts, no Buffer): strict unpadded
- * base64url (RFC 4648 §5), PROTOCOL.md "Notation" `b64u(x)`. Decoding accepts exactly one
+ * base64url (RFC 4648 §5), docs/PROTOCOL.md "Notation" `b64u(x)`. Decoding accepts exactly one
  * spelling of each byte string, the one the encoder emits.
  */
 import { isStrictB64u, strictB64uDecode, type RawB64u } from '../b64ustrict.js';
@@ -9,7 +9,7 @@ import { decodeBase64, encodeBase64 } from './base64codec.js';
 const RAW: RawB64u = { decode: decodeBase64, encode: (bytes) => encodeBase64(bytes, true) };
 
 /**
- * Encode bytes as base64url without padding (RFC 4648 §5, PROTOCOL.md `b64u`).
+ * Encode bytes as base64url without padding (RFC 4648 §5, docs/PROTOCOL.md `b64u`).
  *
  * @example
  * b64uEncode(new Uint8Array([0xfb, 0xff])); // '-_8'

@@ -8,7 +8,7 @@
  * compared byte for byte with R, rather than noble's own cofactored `verify`: the two can
  * disagree on crafted signatures whose R has a small-order component, and the console must
  * reach the verdict the service and the offline verifier reach. The key and S rules of
- * PROTOCOL.md (Notation) are the shared ones in ../curve.ts.
+ * docs/PROTOCOL.md (Notation) are the shared ones in ../curve.ts.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';

@@ -1,5 +1,5 @@
 /**
- * Browser twin of ../hash.ts (same API): SHA-256 (PROTOCOL.md `H(x)`, FIPS 180-4) through
+ * Browser twin of ../hash.ts (same API): SHA-256 (docs/PROTOCOL.md `H(x)`, FIPS 180-4) through
  * @noble/hashes (audited, no dependencies) instead of node:crypto. Synchronous like the Node
  * module, which WebCrypto's digest() is not.
  */
@@ -7,7 +7,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { b64uEncode } from './base64url.js';
 
 /**
- * SHA-256 of the concatenation of `parts` (PROTOCOL.md `H(a || b || ...)`).
+ * SHA-256 of the concatenation of `parts` (docs/PROTOCOL.md `H(a || b || ...)`).
  *
  * @example
  * sha256(new Uint8Array([0x00]), leafBytes); // 32-byte RFC 9162 leaf hash

@@ -1,6 +1,6 @@
 /**
  * Browser twin of ../merklehash.ts (same API): the RFC 9162 §2.1.1 leaf and node hashes
- * (PROTOCOL.md "Merkle epochs") on @noble/hashes' SHA-256. A browser checks one proof at a
+ * (docs/PROTOCOL.md "Merkle epochs") on @noble/hashes' SHA-256. A browser checks one proof at a
  * time, so the Node module's shared input buffers buy nothing here.
  */
 import { decodeHash, HASH_BYTES } from '../hashvalue.js';

@@ -1,7 +1,7 @@
 /**
  * `agent-ledger export --from T --to T --format json|pdf [--out FILE] [--agent ID] [--type T]`:
  * creates an export of the organization's records (POST /v1/exports), follows its progress
- * (a bar on a terminal), and downloads the file once it is done (SPEC.md §4.8).
+ * (a bar on a terminal), and downloads the file once it is done (docs/API.md §4.8).
  */
 import { renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,8 +1,8 @@
 /**
  * `agent-ledger hook FLAG --agent ID`: the hook a coding tool runs before every tool use
- * (SPEC.md §1, HOOKS.md). It reads the tool's event from stdin, submits one `tool.invoke`
+ * (docs/API.md §1, docs/HOOKS.md). It reads the tool's event from stdin, submits one `tool.invoke`
  * record, and answers in the tool's own protocol: allow once the receipt is in; deny when the
- * agent is frozen or revoked (from the 60 s status cache without a request, SPEC.md §8), when
+ * agent is frozen or revoked (from the 60 s status cache without a request, docs/API.md §8), when
  * the service refuses the record, or, with on-error `deny` (the default), when the service
  * cannot be reached in time. Errors go to errors.log and stderr, never to stdout, where the
  * tool parses the answer; nothing here ever prints a stack trace.
@@ -20,7 +20,7 @@ import { readStdin } from '../stdin.js';
 
 /** Network budget when config.json does not say (ms); tools' hook timeouts are set above it. */
 const DEFAULT_TIMEOUT_MS = 10_000;
-/** PROTOCOL.md "Submission check order" 4: the service's default payload limit. */
+/** docs/PROTOCOL.md "Submission check order" 4: the service's default payload limit. */
 const DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
 
 /** Parses `FLAG --agent ID` and runs the hook; returns the answer to print. */

@@ -53,7 +53,7 @@ function readPayload(path: string): Record<string, unknown> | string | null {
   try {
     const value = JSON.parse(text) as unknown;
     if (value === null || typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value))) return value as Record<string, unknown> | string | null;
-    throw new CliError(`--payload-file ${path} holds JSON that is not an object, a string or null (SPEC.md §2.1)`);
+    throw new CliError(`--payload-file ${path} holds JSON that is not an object, a string or null (docs/API.md §2.1)`);
   } catch (error) {
     if (error instanceof CliError) throw error;
     return text;

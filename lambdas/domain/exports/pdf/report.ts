@@ -1,5 +1,5 @@
 /**
- * The PDF export (SPEC.md §4.8 format pdf): a report for people over the same evidence as the
+ * The PDF export (docs/API.md §4.8 format pdf): a report for people over the same evidence as the
  * JSON bundle, which it embeds as a file attachment (`export-<id>.json`, the very bytes of
  * docs/EXPORT.md), so the PDF alone is verifiable: `agent-ledger verify export-<id>.pdf`
  * extracts and checks it (client/src/verify/pdf-attachment.ts).
@@ -51,7 +51,7 @@ async function embedFonts(doc: PDFDocument): Promise<ReportFonts> {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** "verb target" of an operation, from its action and subject (SPEC.md §2.1 objects of the agent's choosing). */
+/** "verb target" of an operation, from its action and subject (docs/API.md §2.1 objects of the agent's choosing). */
 function verbAndTarget(action: string, subject: string): string {
   const pick = (json: string, names: string[]): string | undefined => {
     try {
