@@ -38,7 +38,7 @@ import {
   type OperationRecord,
   type StoredOperationRow,
 } from '../src/index.js';
-import { operationEntry } from '../src/exportentries.js';
+import { operationEntry } from '../src/bundle/entries.js';
 import { utf8 } from './vectors.js';
 
 export const ORG = 'org_export_test';

@@ -2,13 +2,13 @@
  * verifyExportBundle: every check of docs/EXPORT.md "What the verifier checks", offline,
  * from the bundle alone (and, optionally, a JWKS you trust more than the bundled one).
  */
-import { b64uDecode } from './base64url.js';
-import { sha256 } from './hash.js';
-import { canonicalBytes } from './jcs.js';
-import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from './exportbundle.js';
-import { checkServiceJwks, indexAgentKeys, indexEpochs } from './exportmaterial.js';
-import { checkChainLinks, checkOperation, type OperationTally } from './exportoperations.js';
-import { ReportBuilder, type ExportVerificationReport } from './exportreport.js';
+import { b64uDecode } from '../base64url.js';
+import { sha256 } from '../hash.js';
+import { canonicalBytes } from '../jcs.js';
+import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
+import { checkServiceJwks, indexAgentKeys, indexEpochs } from './material.js';
+import { checkChainLinks, checkOperation, type OperationTally } from './operations.js';
+import { ReportBuilder, type ExportVerificationReport } from './report.js';
 import {
   BODY_SHAPE,
   BUNDLE_SHAPE,
@@ -20,9 +20,9 @@ import {
   SUMMARY_SHAPE,
   isHashB64u,
   shapeProblem,
-} from './exportshape.js';
-import type { Jwk } from './jwk.js';
-import { verifyWithJwks } from './jwksverify.js';
+} from '../bundle/shape.js';
+import type { Jwk } from '../jwk.js';
+import { verifyWithJwks } from '../jwksverify.js';
 
 /** Options of {@link verifyExportBundle}. */
 export type VerifyExportOptions = {

@@ -5,8 +5,8 @@
  * signature, the digest or the chain hash is checked (none of which covers the payload
  * except through payload_hash: docs/PROTOCOL.md).
  */
-import type { StoredOperationRow } from './exportbundle.js';
-import { OP_VERSION, type OperationRecord } from './record.js';
+import type { StoredOperationRow } from './format.js';
+import { OP_VERSION, type OperationRecord } from '../record.js';
 
 /** What of a stored row the record needs. */
 export type SignedRowFields = Pick<

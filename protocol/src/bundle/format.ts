@@ -6,12 +6,12 @@
  * The file is exactly `JCS(bundle)` (RFC 8785). Member names are chosen so that JCS order
  * is also writing order: everything known before the operations sorts before
  * `operations`, everything known only after them sorts after it, and `manifest` sorts
- * after `body`. That is what lets exportwriter.ts stream the file in one pass.
+ * after `body`. That is what lets writer.ts stream the file in one pass.
  */
-import type { Ed25519Jwk } from './jwk.js';
-import type { InclusionProof } from './merkle.js';
-import type { Receipt } from './receipt.js';
-import { RECORD_FIELDS, type OperationRecord } from './record.js';
+import type { Ed25519Jwk } from '../jwk.js';
+import type { InclusionProof } from '../merkle.js';
+import type { Receipt } from '../receipt.js';
+import { RECORD_FIELDS, type OperationRecord } from '../record.js';
 
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
 export const EXPORT_BUNDLE_VERSION = '1.0';

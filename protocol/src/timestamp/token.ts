@@ -15,7 +15,7 @@
  *   MessageImprint ::= SEQUENCE { hashAlgorithm AlgorithmIdentifier, hashedMessage OCTET STRING }
  */
 import * as asn1js from 'asn1js';
-import { ProtocolError } from './errors.js';
+import { ProtocolError } from '../errors.js';
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',

@@ -20,10 +20,10 @@
  * a WindowSet, the epochs themselves are fetched again at the end (only the epoch query
  * knows their anchors), and the body digest is a resumable SHA-256.
  */
-import { b64uDecode, b64uEncode, isB64u } from './base64url.js';
-import { DigestSum } from './digestsum.js';
-import { verify } from './ed25519.js';
-import { ProtocolError } from './errors.js';
+import { b64uDecode, b64uEncode, isB64u } from '../base64url.js';
+import { DigestSum } from '../digestsum.js';
+import { verify } from '../ed25519.js';
+import { ProtocolError } from '../errors.js';
 import {
   EXPORT_BUNDLE_VERSION,
   type ExportAgentKey,
@@ -32,12 +32,12 @@ import {
   type ExportHeader,
   type ExportOperation,
   type ExportSummary,
-} from './exportbundle.js';
-import { agentKeyEntry, epochEntry, operationEntry, pickFields, serviceJwkEntry } from './exportentries.js';
-import { canonicalBytes, canonicalize } from './jcs.js';
-import { jwkThumbprint, type Ed25519Jwk } from './jwk.js';
-import { createResumableSha256, type ResumableSha256 } from './resumablesha256.js';
-import { WindowSet } from './windowset.js';
+} from './format.js';
+import { agentKeyEntry, epochEntry, operationEntry, pickFields, serviceJwkEntry } from './entries.js';
+import { canonicalBytes, canonicalize } from '../jcs.js';
+import { jwkThumbprint, type Ed25519Jwk } from '../jwk.js';
+import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
+import { WindowSet } from '../windowset.js';
 
 /** Where the writer is: which call may come next. */
 export type ExportWriterPhase = 'new' | 'operations' | 'epochs' | 'signing' | 'done';
@@ -84,7 +84,7 @@ export type ExportWriterCheckpoint = {
 const utf8 = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
-// JCS order is writing order (exportbundle.ts): the fixed text between the streamed parts.
+// JCS order is writing order (format.ts): the fixed text between the streamed parts.
 const member = (name: string): string => `${canonicalize(name)}:`;
 const FILE_OPEN = `{${member('body')}`;
 const OPERATIONS_OPEN = `,${member('operations')}[`;

@@ -3,7 +3,7 @@
  * every check by name, and a finding, with its place in the bundle, for every check that
  * failed or could not be made from what the bundle holds ("not covered").
  */
-import type { ExportHeader } from './exportbundle.js';
+import type { ExportHeader } from '../bundle/format.js';
 
 /** The checks, in docs/EXPORT.md order. */
 export const EXPORT_CHECKS = [

@@ -16,9 +16,9 @@ import {
   type ExportEpoch,
   type ExportEpochRecord,
   type ExportOperation,
-} from './exportbundle.js';
-import type { Ed25519Jwk } from './jwk.js';
-import { RECEIPT_FIELDS } from './receipt.js';
+} from './format.js';
+import type { Ed25519Jwk } from '../jwk.js';
+import { RECEIPT_FIELDS } from '../receipt.js';
 
 /**
  * A new object with exactly `fields` of `source`, in that order.
