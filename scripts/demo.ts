@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       operation_type: 'shell.exec',
       subject: { kind: 'repository', id: 'acme/demo' },
       action: { tool: 'Bash', step: index + 1 },
-      payload: { command, cwd: '/work/demo' },
+      payload: { command, cwd: '/home/dev/demo' },
     });
     operations.push(record.operation_id);
     const offline = verifyReceipt(receipt, jwks, { record, agentPublicKey: key.publicKey }).valid;

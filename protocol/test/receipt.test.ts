@@ -35,7 +35,7 @@ describe('receipt.json vectors', () => {
   it('the service seed yields the JWK x', () => {
     expect(b64uEncode(rawPublicKey(serviceKey))).toBe(service.jwk.x);
   });
-  it('receipt has exactly the SPEC §2.3 members', () => {
+  it('receipt has exactly the docs/API.md §2.3 members', () => {
     expect(Object.keys(receipt).sort()).toEqual([...RECEIPT_FIELDS].sort());
     expect(receipt.receipt_version).toBe(RECEIPT_VERSION);
   });

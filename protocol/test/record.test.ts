@@ -145,7 +145,7 @@ describe('tampering', () => {
     expect(() => signingInput(missing)).toThrow(CanonicalizationError);
     expect(() => recordDigest(missing)).toThrow(CanonicalizationError);
   });
-  it('members outside SPEC §2.1 do not enter the protocol bytes', () => {
+  it('members outside docs/API.md §2.1 do not enter the protocol bytes', () => {
     const row = { ...v.record, seq_no: 1, chain_hash: v.chain_hash };
     expect(new TextDecoder().decode(signingInput(row))).toBe(v.signing_input);
     expect(b64uEncode(recordDigest(row))).toBe(v.record_digest);

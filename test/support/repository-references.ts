@@ -1,0 +1,137 @@
+/**
+ * Finds references in a tracked file that a fresh clone cannot follow: paths that leave the
+ * repository root, and cited `.md` documents that do not exist in it. The repository must
+ * stand on its own (README; docs/ARCHITECTURE.md, Conventions: citations name a file of this
+ * repository or an RFC).
+ *
+ * Pure: the caller supplies each file's text and the set of tracked paths, so the rules can be
+ * run on fake files too (test/unit/repository-references.test.ts).
+ */
+import { posix } from 'node:path';
+
+export interface ReferenceProblem {
+  file: string;
+  /** 1-based. */
+  line: number;
+  reference: string;
+  problem: string;
+}
+
+/**
+ * What the tree holds: tracked files and the folders above them. A folder counts, so a link
+ * to `docs/screenshots/` or an import of a package folder resolves.
+ */
+export class TrackedTree {
+  private readonly files: ReadonlySet<string>;
+  private readonly folders = new Set<string>();
+
+  constructor(paths: readonly string[]) {
+    this.files = new Set(paths);
+    for (const path of paths) {
+      for (let dir = posix.dirname(path); dir !== '.' && !this.folders.has(dir); dir = posix.dirname(dir)) this.folders.add(dir);
+    }
+  }
+
+  has(path: string): boolean {
+    const clean = path.replace(/\/+$/, '');
+    return clean === '' || clean === '.' || this.files.has(clean) || this.folders.has(clean);
+  }
+}
+
+// The contract folder that used to sit beside the repository ("shared", one level above the
+// root): the folder on its own, or followed by one of its entries (the upper-case contract
+// documents, vectors/, hooks/). lambdas/shared/ is inside the repository and holds none of
+// these, so its imports (of errors.js, roles.js, ...) do not match.
+const SIBLING_CONTRACT = /\.\.\/shared(?:\/(?:vectors|hooks)(?![\w-])|\/[A-Z]|(?![\w/.-]))[^\s'"`()<>[\]{},;|]*/g;
+
+// Absolute paths of a machine: the workspace folder and home directories. `/home/dev/` is the
+// fictional user of the recorded hook events and conformance vectors (a tool's cwd on the
+// agent's machine, data rather than a reference), so it is the one home allowed. A `\` or a
+// word character before the slash means a regex source or a URL's path, not a path.
+const MACHINE_PATH = /(?<![\w.:\\/-])\/(?:work\/|home\/(?!dev\/)[\w.-]+|Users\/[\w.-]+)/g;
+
+// A relative path: `./` or `../` steps, then the rest up to a delimiter.
+const RELATIVE_PATH = /(?<![\w./~$@%\\-])((?:\.\.?\/)+)([^\s'"`()<>[\]{},;*|\\]*)/g;
+
+// A cited markdown document: optional relative steps, folders, a name ending in `.md`.
+const MD_CITATION = /(?<![\w./~$@%\\-])((?:\.{1,2}\/)*(?:[\w@.-]+\/)*[\w.-]*\w\.md)(?!\w)/g;
+
+// A markdown link's target: `[text](target)`.
+const MARKDOWN_LINK = /\]\(([^)\s]+)\)/g;
+
+// URLs are other sites' paths (a GitHub blob's README.md, an RFC's page), never ours.
+const URL_TEXT = /\b[a-z][a-z+.-]*:\/\/[^\s'"`)<>\]]*/gi;
+
+function resolveFrom(file: string, relative: string): string {
+  return posix.normalize(posix.join(posix.dirname(file), relative));
+}
+
+const leavesRoot = (resolved: string) => resolved === '..' || resolved.startsWith('../');
+
+/**
+ * Where a cited markdown document may be: a path starting with `./` or `../` from the citing
+ * file's folder; a path with folders (docs/…) from the repository root, else from the citing
+ * folder, as a markdown link in a sub-folder would; a bare name beside the citing file, else
+ * at the root.
+ */
+function mdCandidates(file: string, cited: string): string[] {
+  if (cited.startsWith('./') || cited.startsWith('../')) return [resolveFrom(file, cited)];
+  if (cited.includes('/')) return [posix.normalize(cited), resolveFrom(file, cited)];
+  return [resolveFrom(file, cited), cited];
+}
+
+/** Every problem in one file's text, in line order. */
+export function referenceProblems(file: string, text: string, tree: TrackedTree): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  const isMarkdown = file.endsWith('.md');
+  text.split('\n').forEach((fullLine, index) => {
+    const line = index + 1;
+    const report = (reference: string, problem: string) => problems.push({ file, line, reference, problem });
+
+    for (const match of fullLine.matchAll(SIBLING_CONTRACT)) report(match[0], 'names the contract folder beside the repository; cite docs/ instead');
+    for (const match of fullLine.matchAll(MACHINE_PATH)) report(match[0], 'is an absolute path of a machine, not of the repository');
+
+    const withoutUrls = fullLine.replace(URL_TEXT, ' ');
+    for (const match of withoutUrls.matchAll(RELATIVE_PATH)) {
+      const [, steps = '', rest = ''] = match;
+      // An eslint no-restricted-imports glob ('../*') is relative to the importing file, not this one.
+      if (withoutUrls[(match.index ?? 0) + match[0].length] === '*') continue;
+      // A sentence's full stop or colon after a name is not part of the path; `..` is.
+      const reference = `${steps}${rest}`.replace(/(?<=\w)[.:]+$/, '');
+      const resolved = resolveFrom(file, reference);
+      if (leavesRoot(resolved)) report(reference, `resolves to ${resolved}, outside the repository root`);
+    }
+
+    for (const match of withoutUrls.matchAll(MD_CITATION)) {
+      const cited = match[1] ?? '';
+      // Bare names cite this repository's documents, which are named in capitals (README.md,
+      // docs/API.md); a lower-case bare name is data (a file name in a test), not a citation.
+      if (!cited.includes('/') && !/^[A-Z]/.test(cited)) continue;
+      if (leavesRoot(resolveFrom(file, cited)) && (cited.startsWith('./') || cited.startsWith('../'))) continue; // reported above
+      if (!mdCandidates(file, cited).some((candidate) => tree.has(candidate))) report(cited, 'is a cited document that does not exist in the repository');
+    }
+
+    if (isMarkdown) {
+      for (const match of withoutUrls.matchAll(MARKDOWN_LINK)) {
+        const target = (match[1] ?? '').split('#')[0] ?? '';
+        if (target === '' || /^[a-z][a-z+.-]*:/i.test(target)) continue; // an anchor, mailto:
+        const resolved = resolveFrom(file, decodeURIComponent(target));
+        if (leavesRoot(resolved)) continue; // reported above
+        if (!tree.has(resolved)) report(target, 'is a link target that does not exist in the repository');
+      }
+    }
+  });
+  // A link to a missing .md matches two rules; report it once.
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.line}\0${p.reference}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** `file:line: reference problem`, one per line, for a failure message. */
+export function formatProblems(problems: readonly ReferenceProblem[]): string {
+  return problems.map((p) => `${p.file}:${p.line}: ${p.reference} ${p.problem}`).join('\n');
+}

@@ -1,0 +1,99 @@
+/**
+ * The repository stands on its own: no tracked file names a path outside it or cites a
+ * document it does not have (the rules: test/support/repository-references.ts). A fresh clone
+ * has nothing beside it, so a reference that leaves the root is a reference a reader cannot
+ * follow and a test that cannot run. .ci/run repeats the sharpest of these checks with
+ * `git grep` before installing anything.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { formatProblems, referenceProblems, TrackedTree } from '../support/repository-references.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Extensions that are never text; anything else is read and skipped if it holds a NUL byte. */
+const BINARY = /\.(?:png|jpe?g|gif|ico|webp|pdf|woff2?|ttf|otf|gz|tgz|zip|jar|der|p12|bin)$/i;
+
+function trackedFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\0')
+    .filter((path) => path !== '');
+}
+
+// Fake references are assembled from parts so that this file itself stays clean.
+const md = (path: string) => `${path}.md`;
+const sibling = ['..', 'shared', md('SPEC')].join('/');
+const missing = md('docs/NOPE');
+const notes = md('NOTES');
+
+describe('references in tracked files', () => {
+  it('finds no path outside the repository and no missing document', () => {
+    const paths = trackedFiles();
+    const tree = new TrackedTree(paths);
+    const problems = paths
+      .filter((path) => path !== 'package-lock.json' && !BINARY.test(path) && existsSync(`${ROOT}/${path}`))
+      .flatMap((path) => {
+        const bytes = readFileSync(`${ROOT}/${path}`);
+        return bytes.includes(0) ? [] : referenceProblems(path, bytes.toString('utf8'), tree);
+      });
+    expect(formatProblems(problems)).toBe('');
+    // The walk really read the tree: the documents it checks citations against are in it.
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'docs/API.md', 'docs/PROTOCOL.md', 'test/unit/repository-references.test.ts']));
+  });
+});
+
+describe('referenceProblems', () => {
+  const tree = new TrackedTree([md('README'), md('docs/API'), md('docs/EXPORT'), 'docs/screenshots/a.png', 'lambdas/shared/errors.ts', 'lambdas/http/x.ts']);
+
+  it('reports the sibling contract folder and a missing document, naming file and line', () => {
+    const problems = referenceProblems(notes, `# notes\nsee ${sibling} and ${missing}\n`, tree);
+    expect(problems.map((p) => [p.file, p.line, p.reference])).toEqual(
+      expect.arrayContaining([
+        [notes, 2, sibling],
+        [notes, 2, missing],
+      ]),
+    );
+    expect(formatProblems(problems)).toContain(`${notes}:2: ${missing} is a cited document that does not exist`);
+  });
+
+  it('reports the sibling contract folder from any depth, and its vectors', () => {
+    const vectors = ['..', '..', '..', 'shared', 'vectors/'].join('/');
+    const problems = referenceProblems('protocol/test/vectors.ts', `readFileSync(new URL('${vectors}', import.meta.url));\n`, tree);
+    expect(problems.map((p) => p.problem)).toEqual(
+      expect.arrayContaining([expect.stringContaining('contract folder'), expect.stringContaining('outside the repository root')]),
+    );
+  });
+
+  it('reports relative imports, URLs and links that leave the root', () => {
+    const up = ['..', '..', '..', 'elsewhere', 'x.js'].join('/');
+    expect(referenceProblems('lambdas/http/x.ts', `import { a } from '${up}';\n`, tree)).toHaveLength(1);
+    expect(referenceProblems('test/unit/y.ts', `new URL('${['..', '..', '..'].join('/')}', import.meta.url);\n`, tree)).toHaveLength(1);
+    expect(referenceProblems(md('docs/X'), `[spec](${['..', '..', 'spec'].join('/')})\n`, tree)).toHaveLength(1);
+  });
+
+  it('reports absolute paths of a machine', () => {
+    const work = `/${'work'}/main/README.md`;
+    const home = `/${'home'}/alice/notes`;
+    expect(referenceProblems('scripts/a.ts', `const a = '${work}';\nconst b = '${home}';\n`, tree).map((p) => p.line)).toEqual([1, 2]);
+  });
+
+  it('reports a markdown link to a file that does not exist', () => {
+    expect(referenceProblems('README.md', '![x](docs/screenshots/b.png)\n', tree).map((p) => p.reference)).toEqual(['docs/screenshots/b.png']);
+  });
+
+  it('accepts what stays inside: lambdas/shared imports, existing documents, URLs, globs, sample homes', () => {
+    const code = [
+      "import { LedgerError } from '../shared/errors.js'; // docs/API.md §7, README.md",
+      '// https://github.com/cline/cline/blob/main/.clinerules/hooks/README.md',
+      "{ group: ['../*'] }",
+      '{"cwd": "/home/dev/shop"}',
+      "const name = 'notes/🚀 launch.md';",
+      "new URL('../..', import.meta.url);",
+    ].join('\n');
+    expect(formatProblems(referenceProblems('lambdas/http/x.ts', code, tree))).toBe('');
+    const markdown = `${md('docs/API')} §4.5, [export](${md('EXPORT')}), [api](${md('./API')}), ![a](screenshots/a.png), [top](${md('../README')}#x)\n`;
+    expect(formatProblems(referenceProblems(md('docs/API'), markdown, tree))).toBe('');
+  });
+});
