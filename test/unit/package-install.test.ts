@@ -83,6 +83,7 @@ describe('the packed packages, installed offline into an empty project', () => {
     expect(protocolFiles).toContain('index.js');
     expect(protocolFiles).toContain('index.d.ts');
     expect(protocolFiles).toContain('verify/bundle.js');
+    expect(protocolFiles).toContain('README.md');
     for (const file of protocolFiles) expect(file, file).toMatch(/(?:\.js|\.d\.ts)$|^(?:package\.json|LICENSE|README\.md)$/);
   }, SLOW);
 
@@ -123,6 +124,13 @@ describe('the packed packages, installed offline into an empty project', () => {
     expect(out).toMatchObject({ valid: true, trust: 'trusted_jwks', tampered: false });
     // Resolved from the installed tarball, not from the repository's sources.
     expect(fileURLToPath(out.from)).toBe(join(app, 'node_modules/@agent-ledger/protocol/index.js'));
+  }, SLOW);
+
+  it('a CommonJS consumer requires the same ES modules (require(esm), Node 20.19+)', () => {
+    const script = "const p = require('@agent-ledger/protocol'); console.log(typeof p.verifyExportBundle, p.canonicalize({ b: 1, a: 2 }))";
+    const { status, stdout, stderr } = spawnSync(process.execPath, ['-e', script], { cwd: app, env, encoding: 'utf8' });
+    expect(status, stderr).toBe(0);
+    expect(stdout.trim()).toBe('function {"a":2,"b":1}');
   }, SLOW);
 
   it('a TypeScript consumer type-checks against the installed declarations alone', () => {
