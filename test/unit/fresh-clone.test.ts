@@ -106,16 +106,15 @@ describe('a fresh clone', () => {
       writeFileSync(log, '');
 
       const canary = join(repo, 'package.json');
+      // This test runs inside a vitest worker: none of its VITEST_* variables may reach the inner run.
+      const outerEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
       const env = {
-        ...process.env,
+        ...outerEnv,
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(guardDir, 'guard.cjs')}`.trim(),
         FRESH_CLONE_DENIED: dirname(repo),
         FRESH_CLONE_ALLOWED: JSON.stringify([clone, outer, join(repo, 'node_modules'), ...WORKSPACES.map((ws) => join(repo, ws, 'node_modules'))]),
         FRESH_CLONE_LOG: log,
         FRESH_CLONE_CANARY: canary,
-        VITEST: undefined,
-        VITEST_POOL_ID: undefined,
-        VITEST_WORKER_ID: undefined,
       };
       const vitest = join(clone, 'node_modules/vitest/vitest.mjs');
       const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
