@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const ioModules = ['fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster', 'readline'];
 
 export default tseslint.config(
-  { ignores: ['client/dist/**', 'console/dist/**', 'console/test-results/**', 'client/src/generated/**', 'node_modules/**', 'cdk.out/**', '.ledger/**', '.tmp/**', '.scratch*/**', 'coverage/**', '**/*.d.ts'] },
+  { ignores: ['client/dist/**', 'protocol/dist/**', 'console/dist/**', 'console/test-results/**', 'client/src/generated/**', 'node_modules/**', 'cdk.out/**', '.ledger/**', '.tmp/**', '.scratch*/**', 'coverage/**', '**/*.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,19 @@
+/**
+ * The protocol's tests on their own (`npm test -w protocol`, and the fresh-clone test in
+ * test/unit/fresh-clone.test.ts): they need nothing but this package, so no DynamoDB Local,
+ * s3rver or client build. The repository's vitest.config.ts runs the same files in its
+ * `ledger` project.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: new URL('.', import.meta.url).pathname,
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    // A loaded machine: the 100,000-leaf Merkle cases take seconds.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
