@@ -146,11 +146,13 @@ function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSu
  * file's bytes or text (then the file must also be exactly canonical: check `canonical`).
  * Never throws: every problem is a finding naming the check and the place, e.g.
  * `operations[12].signature` or `epochs[3].anchor`. `valid` is true when no check failed;
- * gaps in an agent's seq_no (a filtered export), operations not yet in an epoch,
- * unanchored epochs and payloads left out are "not covered", not failures.
+ * gaps in an agent's seq_no that a filter explains, operations not yet in an epoch,
+ * unanchored epochs and payloads left out are "not covered", not failures; a gap no filter
+ * explains fails (completeness.ts).
  *
- * It does not check the RFC 3161 token's signature and certificate chain (that trust
- * decision is `openssl ts -verify -CAfile`'s), nor anything the bundle does not hold.
+ * The RFC 3161 token's signature and certificate chain are judged outside (they need
+ * WebCrypto) and passed in as `options.timestampSignature`; without it they are reported
+ * as not checked. Nothing the bundle does not hold is checked.
  *
  * @example
  * const report = verifyExportBundle(await readFile('export.json'), { jwks: trustedJwks });
