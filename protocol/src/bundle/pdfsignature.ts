@@ -27,7 +27,12 @@ export type PdfSignature = { service_kid: string; signature: string };
 const MARKER = new TextEncoder().encode('%agent-ledger-pdf-signature ');
 const EOF = new TextEncoder().encode('%%EOF');
 
-/** The digest the service signs: SHA-256 over the PDF's bytes as rendered. */
+/**
+ * The digest the service signs: SHA-256 over the PDF's bytes as rendered.
+ *
+ * @example
+ * const signature = await signer.sign(pdfSigningDigest(renderedPdf));
+ */
 export function pdfSigningDigest(signedBytes: Uint8Array): Uint8Array {
   return sha256(signedBytes);
 }
@@ -60,6 +65,9 @@ function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
  * Split a PDF into its signed bytes and its signature line. null when the file does not end
  * with a signature line right after its last `%%EOF` line (an unsigned PDF); a line that is
  * there but malformed is returned with `signature: null` so that it fails, not skips.
+ *
+ * @example
+ * const split = splitSignedPdf(file); // { signed: the bytes before the line, signature: {service_kid, signature} }
  */
 export function splitSignedPdf(file: Uint8Array): { signed: Uint8Array; signature: PdfSignature | null } | null {
   const at = lastIndexOf(file.subarray(Math.max(0, file.byteLength - 1024)), MARKER);
