@@ -1,7 +1,7 @@
 /**
  * `agent-ledger verify` on export bundles (docs/EXPORT.md) and PDF exports that embed one:
  * exit 0 when everything verifies against the JWKS given, 1 with the failing check named
- * when one byte is changed. The bundle is written by the protocol's ExportBundleWriter from
+ * when one byte is changed, 3 when nothing failed but the keys were only the file's own. The bundle is written by the protocol's ExportBundleWriter from
  * the export scenario of the protocol tests (the code the export worker runs); a test on
  * exports made by the running service waits for the export routes.
  */
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { b64uEncode, pdfSignatureLine, pdfSigningDigest, sign } from '@agent-ledger/protocol';
 import { base, exportOf, writeBundle } from '../../protocol/test/exportscenario.js';
 import { runCli } from './support/cli.js';
 
@@ -27,11 +28,18 @@ function oneByteChanged(bytes: Uint8Array): Uint8Array {
   return changed;
 }
 
-async function pdfWith(attachment: Uint8Array): Promise<Uint8Array> {
+/** The service's signature line over a rendered PDF (docs/EXPORT.md "The PDF's pages"), as the exports worker appends it. */
+function signed(pdf: Uint8Array): Uint8Array {
+  const line = pdfSignatureLine({ service_kid: base.serviceKid, signature: b64uEncode(sign(base.serviceKey, pdfSigningDigest(pdf))) });
+  return Buffer.concat([pdf, line]);
+}
+
+async function pdfWith(attachment: Uint8Array, options: { sign?: boolean } = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.addPage().drawText('agent-ledger export');
   await pdf.attach(attachment, 'export-exp-1.json', { mimeType: 'application/json', description: 'export bundle 1.0' });
-  return pdf.save();
+  const bytes = await pdf.save();
+  return options.sign === false ? bytes : signed(bytes);
 }
 
 beforeAll(async () => {
@@ -63,21 +71,24 @@ describe('verify an export bundle', () => {
     expect(run.stdout).toMatch(/NOT verified/);
   });
 
-  it('without --jwks, says that only self-consistency was checked', async () => {
+  // The trust-anchor rule (docs/EXPORT.md "Exit codes"): without --jwks nothing is "verified", and the exit code says so.
+  it('without --jwks, says that only self-consistency was checked, and exits 3', async () => {
     const file = join(dir, 'export-untrusted.json');
     writeFileSync(file, bundle);
     const run = await verify(file);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/JWKS inside the bundle only: this proves the bundle is self-consistent/);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/trust: signatures consistent with the keys inside the file; not verified against a trusted JWKS/);
+    expect(run.stdout).toMatch(/export bundle NOT verified against your trust anchors \(no check failed; no --jwks given\)\n$/);
   });
 });
 
 describe('verify a PDF export', () => {
-  it('verifies the bundle the PDF embeds', async () => {
+  it('verifies the bundle the PDF embeds, and the service signature over its pages', async () => {
     const file = join(dir, 'export.pdf');
     writeFileSync(file, await pdfWith(bundle));
     const run = await verify(file, '--jwks', jwksFile);
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/ok +pages +the PDF's bytes \(pages and attachment\) are signed by service key/);
     expect(run.stdout).toMatch(/PDF export verified\n$/);
   });
 

@@ -12,5 +12,7 @@ export * from './timestamp/token.js';
 export * from './bundle/format.js';
 export * from './bundle/storedrow.js';
 export * from './bundle/writer.js';
+export * from './bundle/pdfsignature.js';
 export * from './verify/report.js';
 export * from './verify/bundle.js';
+export { ANCHOR_LATE_BOUND_MS, type TimeStampSignatureVerdict } from './verify/material.js';

@@ -44,8 +44,11 @@ import { utf8 } from './vectors.js';
 export const ORG = 'org_export_test';
 /** Epoch length of the scenario (the local stack's LEDGER_EPOCH_MS may be anything). */
 export const E = 60_000;
-/** Aligned to E (docs/PROTOCOL.md "Merkle epochs"). */
-export const T0 = 1_750_000_020_000;
+/**
+ * Aligned to E (docs/PROTOCOL.md "Merkle epochs"), and a few minutes before the recorded
+ * tokens' genTime: an anchor more than ANCHOR_LATE_BOUND_MS after its epoch's end is late.
+ */
+export const T0 = 1_795_671_960_000;
 
 export type ScenarioItem = { operation: ExportOperation; epoch?: ExportEpochRecord };
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyExportBundle, type ExportBundle } from '@agent-ledger/protocol';
+import { verifyExportBundle, verifyPdfSignature, type ExportBundle } from '@agent-ledger/protocol';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pdfAttachments } from '../../client/src/verify/pdf-attachment.js';
 import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
@@ -44,7 +44,14 @@ beforeAll(async () => {
   // Two sealed windows, then one left unsealed: proofs for the first six operations only.
   await seedOperations(
     orgId,
-    targets.map((path, i) => ({ agent: agents[i % 2]!, createdAt: start + 1_000 + Math.floor(i / 3) * EPOCH_MS, subject: { path }, payload: { i, text: `payload ${i} 🙂` } })),
+    // The report's "Verb and target" reads action.target (the command or file acted on), not the subject (the workspace).
+    targets.map((path, i) => ({
+      agent: agents[i % 2]!,
+      createdAt: start + 1_000 + Math.floor(i / 3) * EPOCH_MS,
+      subject: { workspace: '/home/dev/repo' },
+      action: { verb: 'edit', target: path },
+      payload: { i, text: `payload ${i} 🙂` },
+    })),
   );
   await stack.schedule.runNow();
   await seedOperations(orgId, [0, 1].map((i) => ({ agent: agents[i]!, createdAt: Date.now() - 10, operationType: 'deploy.run', subject: { target: `svc-${i}` } })));
@@ -110,6 +117,9 @@ describe('a PDF export', () => {
     expect(report.valid).toBe(true);
     expect(report.counts.operations).toBe(8);
     expect(report.export).toMatchObject({ format: 'pdf', include_payloads: false });
+    // docs/EXPORT.md "The PDF's pages": the file is signed by the service key of the deployment's JWKS.
+    const jwks = (await (await fetch(`${stack.baseUrl}/.well-known/service/jwks.json`)).json()) as { keys: [] };
+    expect(verifyPdfSignature(bytes, jwks).status).toBe('valid');
     await rendersItsText(bytes, done.export.export_id);
   });
 });
@@ -203,7 +213,8 @@ async function rendersItsText(pdf: Uint8Array, exportId: string): Promise<void> 
     expect(png).toBeDefined();
     expect(statSync(join(dir, png!)).size).toBeGreaterThan(10_000);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8');
-    for (const expected of ['設計.md', '🚀', '<U+202E>', 'How to verify this export', 'page 2 of', `export-${exportId}.json`]) expect(text).toContain(expected);
+    for (const expected of ['edit docs/', '設計.md', '🚀', '<U+202E>', 'How to verify this export', 'What this export proves', 'page 2 of', `export-${exportId}.json`]) expect(text).toContain(expected);
+    expect(text).not.toContain('/home/dev/repo');
   } finally {
     if (!process.env.EXPORT_PDF_KEEP) rmSync(dir, { recursive: true, force: true });
   }

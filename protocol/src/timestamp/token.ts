@@ -1,10 +1,12 @@
 /**
  * Reads what an RFC 3161 TimeStampToken attests, without judging who signed it: the
  * message imprint and the time (RFC 3161 §2.4.2). That is the part of an epoch anchor
- * (docs/PROTOCOL.md "RFC 3161 anchor") an offline verifier can check on its own: the imprint
- * must be SHA-256 over exactly the epoch's root bytes. Whether the signature chains to a
- * time-stamping authority you trust is your decision, made with `openssl ts -verify`
- * (docs/EXPORT.md, "Verifying by hand").
+ * (docs/PROTOCOL.md "RFC 3161 anchor") an offline verifier can check on its own: the imprint's
+ * algorithm must be SHA-256 and its hashedMessage exactly the epoch's root bytes (the root is
+ * not hashed again). Whether the signature chains to a time-stamping authority you trust is
+ * checked against the certificate you give (`agent-ledger verify --tsa-ca`,
+ * client/src/verify/timestamp-signature.ts) or with `openssl ts -verify` (docs/EXPORT.md
+ * "Time-stamps", "Verifying by hand").
  *
  * asn1js (pure JavaScript, runs in a browser) decodes the DER; the structure walk is ours:
  *

@@ -6,7 +6,8 @@ import { b64uDecode } from '../base64url.js';
 import { sha256 } from '../hash.js';
 import { canonicalBytes } from '../jcs.js';
 import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
-import { checkServiceJwks, indexAgentKeys, indexEpochs } from './material.js';
+import { checkServiceJwks, indexAgentKeys, indexEpochs, kidProblem, type TimeStampSignatureVerdict } from './material.js';
+import { checkChainCompleteness, checkEpochCompleteness } from './completeness.js';
 import { checkChainLinks, checkOperation, type OperationTally } from './operations.js';
 import { ReportBuilder, type ExportVerificationReport } from './report.js';
 import {
@@ -33,6 +34,12 @@ export type VerifyExportOptions = {
    * ones, and each bundled key is compared with it.
    */
   jwks?: { keys: readonly Jwk[] };
+  /**
+   * The verdict on each anchor's RFC 3161 signature and certificate chain, made beforehand
+   * (it needs WebCrypto, which is asynchronous: `agent-ledger verify --tsa-ca FILE` makes
+   * it). Without it, anchor signatures are reported as not checked.
+   */
+  timestampSignature?: TimeStampSignatureVerdict;
 };
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
@@ -103,7 +110,7 @@ function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | 
   return { value, bodyBytes };
 }
 
-function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys: readonly Jwk[] }, bodyBytes: Uint8Array | null): void {
+function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys: readonly Jwk[] }, trusted: boolean, bodyBytes: Uint8Array | null): void {
   const problem = shapeProblem(bundle.manifest, MANIFEST_SHAPE);
   if (problem !== null) {
     report.fail('manifest', 'manifest_digest', problem);
@@ -121,8 +128,9 @@ function checkManifest(report: ReportBuilder, bundle: ExportBundle, jwks: { keys
   const same = digest !== null && claimed !== null && equalBytes(digest, claimed);
   report.check('manifest.body_sha256', 'manifest_digest', same, 'body_sha256 is not the SHA-256 of the canonical body: the body was changed');
   // Checked over the claimed digest, so that the two verdicts say which part was changed.
-  const signed = claimed !== null && verifyWithJwks(jwks, m.service_kid, claimed, m.signature);
-  report.check('manifest.signature', 'manifest_signature', signed, `the signature does not verify over body_sha256 with service key ${m.service_kid}`);
+  const unknown = kidProblem(jwks, m.service_kid, trusted);
+  const signed = unknown === null && claimed !== null && verifyWithJwks(jwks, m.service_kid, claimed, m.signature);
+  report.check('manifest.signature', 'manifest_signature', signed, unknown ?? `the signature does not verify over body_sha256 with service key ${m.service_kid}`);
 }
 
 function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSummary): void {
@@ -138,11 +146,13 @@ function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSu
  * file's bytes or text (then the file must also be exactly canonical: check `canonical`).
  * Never throws: every problem is a finding naming the check and the place, e.g.
  * `operations[12].signature` or `epochs[3].anchor`. `valid` is true when no check failed;
- * gaps in an agent's seq_no (a filtered export), operations not yet in an epoch,
- * unanchored epochs and payloads left out are "not covered", not failures.
+ * gaps in an agent's seq_no that a filter explains, operations not yet in an epoch,
+ * unanchored epochs and payloads left out are "not covered", not failures; a gap no filter
+ * explains fails (completeness.ts).
  *
- * It does not check the RFC 3161 token's signature and certificate chain (that trust
- * decision is `openssl ts -verify -CAfile`'s), nor anything the bundle does not hold.
+ * The RFC 3161 token's signature and certificate chain are judged outside (they need
+ * WebCrypto) and passed in as `options.timestampSignature`; without it they are reported
+ * as not checked. Nothing the bundle does not hold is checked.
  *
  * @example
  * const report = verifyExportBundle(await readFile('export.json'), { jwks: trustedJwks });
@@ -182,13 +192,13 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
 
   const bundledJwks = material.service_jwks as { keys: Jwk[] };
   const jwks = trusted ?? bundledJwks;
-  checkManifest(report, b, jwks, parsed.bodyBytes);
+  checkManifest(report, b, jwks, trusted !== null, parsed.bodyBytes);
   checkServiceJwks(report, bundledJwks.keys, trusted?.keys ?? null);
 
   const keys = indexAgentKeys(material.agent_keys);
-  const epochs = indexEpochs(report, material.epochs, header?.org_id ?? null);
-  const tally: OperationTally = { agents: new Set(), proofs: 0, payloads: 0, omittedPayloads: 0 };
-  const ctx = { report, header, keys, epochs, jwks };
+  const epochs = indexEpochs(report, material.epochs, header?.org_id ?? null, options.timestampSignature);
+  const tally: OperationTally = { agents: new Set(), proofs: 0, payloads: 0, omittedPayloads: 0, receiptKids: new Map() };
+  const ctx = { report, header, keys, epochs, jwks, trusted: trusted !== null };
   const checked: (ExportOperation | null)[] = [];
   let previous: ExportOperation | null = null;
   body.operations.forEach((raw: unknown, i: number) => {
@@ -197,6 +207,16 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
     if (op !== null) previous = op;
   });
   checkChainLinks(report, checked);
+  if (header !== null) {
+    checkChainCompleteness(report, header, checked);
+    checkEpochCompleteness(report, header, epochs);
+  }
+  // docs/EXPORT.md: the bundled JWKS holds every receipt's service_kid; one it no longer lists is flagged.
+  for (const [kid, i] of tally.receiptKids) {
+    if (kidProblem(bundledJwks, kid, false) !== null) {
+      report.fail('service_jwks', 'service_key', `the bundled JWKS does not list service key ${kid}, which signed operations[${i}].receipt`);
+    }
+  }
   if (tally.omittedPayloads > 0) {
     report.notCovered('export.include_payloads', 'payload', `payloads were left out of the export (${tally.omittedPayloads} operations)`, tally.omittedPayloads);
   }

@@ -11,6 +11,23 @@ import type { ReportBuilder } from './report.js';
 import { jwkThumbprint, type Jwk } from '../jwk.js';
 import { ProtocolError } from '../errors.js';
 import { SHA256_OID, readTimeStampToken } from '../timestamp/token.js';
+import { publicKeyProblem } from '../curve.js';
+
+/**
+ * How long after its epoch's window ends an anchor's genTime may be and still count as on
+ * time (docs/EXPORT.md "Time-stamps"): the sealer waits a grace period, then asks the TSA, and
+ * retries a failed TSA later; a day covers an outage. A root stamped later than that could
+ * have been made up after the fact, when its operations were no longer fresh.
+ */
+export const ANCHOR_LATE_BOUND_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The verdict on one RFC 3161 token's CMS signature and certificate chain, made outside the
+ * pure verifier (it needs WebCrypto and X.509 path validation: client/src/verify/timestamp-signature.ts):
+ * null when the token is signed by a TSA that chains to the certificate the auditor trusts,
+ * else why not. undefined: not checked.
+ */
+export type TimeStampSignatureVerdict = (tsaToken: string) => string | null | undefined;
 
 /** An agent key of the bundle, with what the operations made of it. */
 export type IndexedKey = { index: number; key: ExportAgentKey; problem: string | null; used: boolean };
@@ -68,6 +85,11 @@ export function indexAgentKeys(keys: readonly unknown[]): Map<string, IndexedKey
     if (problem === null && (key.algorithm !== 'ed25519' || !isB64u(key.public_key, 32))) {
       problem = 'not a 32-byte base64url Ed25519 public key with algorithm ed25519';
     }
+    if (problem === null) {
+      // docs/PROTOCOL.md Notation: a small-order key lets anyone forge; a non-canonical one is refused at registration.
+      const pointProblem = publicKeyProblem(b64uDecode(key.public_key));
+      if (pointProblem !== undefined) problem = `public_key ${pointProblem}`;
+    }
     if (problem !== null) {
       index.set(`#${i}`, { index: i, key, problem, used: false });
       return;
@@ -88,8 +110,14 @@ export function indexAgentKeys(keys: readonly unknown[]): Map<string, IndexedKey
  * @example
  * const epochs = indexEpochs(report, bundle.body.verification_material.epochs, header.org_id);
  */
-export function indexEpochs(report: ReportBuilder, entries: readonly unknown[], orgId: string | null): Map<string, IndexedEpoch> {
+export function indexEpochs(
+  report: ReportBuilder,
+  entries: readonly unknown[],
+  orgId: string | null,
+  signatureVerdict?: TimeStampSignatureVerdict,
+): Map<string, IndexedEpoch> {
   const index = new Map<string, IndexedEpoch>();
+  const unchecked: string[] = [];
   let previousStart = -1;
   entries.forEach((raw, i) => {
     let problem = shapeProblem(raw, EPOCH_ENTRY_SHAPE);
@@ -112,10 +140,32 @@ export function indexEpochs(report: ReportBuilder, entries: readonly unknown[], 
       report.notCovered(`epochs[${i}].anchor`, 'anchor', 'the epoch has no RFC 3161 anchor');
       return;
     }
+    const where = `epochs[${i}].anchor`;
     const reason = anchorProblem(entry.anchor, epoch);
     if (reason === null) report.counts.anchored_epochs += 1;
-    report.check(`epochs[${i}].anchor`, 'anchor', reason === null, reason ?? '');
+    if (!report.check(where, 'anchor', reason === null, reason ?? '')) return;
+    const anchor = entry.anchor as ExportEpochAnchor;
+    const late = anchor.anchored_at - epoch.end_time;
+    report.check(
+      where,
+      'anchor_time',
+      anchor.anchored_at >= epoch.end_time && late <= ANCHOR_LATE_BOUND_MS,
+      anchor.anchored_at < epoch.end_time
+        ? `genTime ${new Date(anchor.anchored_at).toISOString()} is before the epoch's window ended (${new Date(epoch.end_time).toISOString()}): the root cannot have existed yet`
+        : `late: genTime ${new Date(anchor.anchored_at).toISOString()} is ${Math.round(late / 60_000)} minutes after the epoch's window ended, more than the ${ANCHOR_LATE_BOUND_MS / 3_600_000} h bound`,
+    );
+    const verdict = signatureVerdict?.(anchor.tsa_token);
+    if (verdict === undefined) unchecked.push(where);
+    else report.check(where, 'anchor_signature', verdict === null, verdict ?? '');
   });
+  if (unchecked.length > 0) {
+    report.notCovered(
+      unchecked.length === 1 ? (unchecked[0] as string) : 'epochs',
+      'anchor_signature',
+      `the time-stamps' signatures were not checked (${unchecked.length} token${unchecked.length === 1 ? '' : 's'}): no TSA certificate was given to check them against (agent-ledger verify --tsa-ca FILE)`,
+      unchecked.length,
+    );
+  }
   return index;
 }
 
@@ -142,4 +192,20 @@ function anchorProblem(anchor: unknown, epoch: ExportEpochRecord): string | null
   if (!same) return "message imprint is not the epoch's root_hash bytes";
   if (info.gen_time !== a.anchored_at) return `anchored_at ${a.anchored_at} is not the token's genTime ${info.gen_time}`;
   return null;
+}
+
+/**
+ * Why a signature by `kid` cannot be checked against `jwks` at all, or null when the JWKS
+ * lists that kid: a key the auditor did not give is "untrusted", one the bundle does not
+ * list is "unknown", and neither is a bad signature (docs/EXPORT.md "Trust").
+ *
+ * @example
+ * kidProblem(trustedJwks, manifest.service_kid, true); // 'untrusted key: ...' when not listed
+ */
+export function kidProblem(jwks: { keys: readonly Jwk[] }, kid: unknown, trusted: boolean): string | null {
+  const listed = Array.isArray(jwks?.keys) && jwks.keys.some((k) => k !== null && typeof k === 'object' && k.kid === kid);
+  if (listed) return null;
+  return trusted
+    ? `untrusted key: service key ${String(kid)} is not in the JWKS you gave (signed by a key you do not trust)`
+    : `unknown kid: service key ${String(kid)} is not in the bundled service_jwks`;
 }

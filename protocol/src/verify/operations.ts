@@ -6,7 +6,7 @@
 import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from '../record.js';
 import { canonicalize } from '../jcs.js';
 import { operationProblem } from '../bundle/shape.js';
-import { agentKeyIndex, type IndexedEpoch, type IndexedKey } from './material.js';
+import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from './material.js';
 import type { ExportHeader, ExportOperation } from '../bundle/format.js';
 import type { ReportBuilder } from './report.js';
 import type { Jwk } from '../jwk.js';
@@ -20,10 +20,19 @@ export type OperationContext = {
   keys: Map<string, IndexedKey>;
   epochs: Map<string, IndexedEpoch>;
   jwks: { keys: readonly Jwk[] };
+  /** whether `jwks` is the auditor's (options.jwks) rather than the bundle's own */
+  trusted: boolean;
 };
 
 /** What the bundle-level checks need from the operations once they are all checked. */
-export type OperationTally = { agents: Set<string>; proofs: number; payloads: number; omittedPayloads: number };
+export type OperationTally = {
+  agents: Set<string>;
+  proofs: number;
+  payloads: number;
+  omittedPayloads: number;
+  /** service_kid of every receipt -> the first operation whose receipt names it */
+  receiptKids: Map<string, number>;
+};
 
 /** Members the row restates from the record (docs/API.md §2.2 vs §2.1); subject and action apart. */
 const SHARED_SCALARS = [
@@ -169,7 +178,10 @@ export function checkOperation(
   const recomputed = safely(() => chainHash(record.prev_chain_hash, asRecord), null);
   report.check(`${at}.chain_hash`, 'chain_hash', recomputed === row.chain_hash, 'chain_hash does not recompute from prev_chain_hash and the record');
 
-  report.check(`${at}.receipt`, 'receipt', verifyReceipt(op.receipt, ctx.jwks), 'receipt_hash does not recompute or service_signature does not verify with the JWKS');
+  const kid = op.receipt.service_kid;
+  if (!tally.receiptKids.has(kid)) tally.receiptKids.set(kid, i);
+  const unknown = kidProblem(ctx.jwks, kid, ctx.trusted);
+  report.check(`${at}.receipt`, 'receipt', unknown === null && verifyReceipt(op.receipt, ctx.jwks), unknown ?? 'receipt_hash does not recompute or service_signature does not verify with the JWKS');
   const off = receiptMismatch(op);
   report.check(`${at}.receipt_row`, 'receipt_row', off === null, `receipt.${off ?? ''} does not match the row`);
 

@@ -16,6 +16,8 @@ export const EXPORT_CHECKS = [
   'agent_key',
   'epoch',
   'anchor',
+  'anchor_signature',
+  'anchor_time',
   'operation',
   'scope',
   'order',
@@ -27,6 +29,8 @@ export const EXPORT_CHECKS = [
   'receipt',
   'receipt_row',
   'inclusion',
+  'chain_complete',
+  'epoch_complete',
 ] as const;
 
 export type ExportCheckName = (typeof EXPORT_CHECKS)[number];

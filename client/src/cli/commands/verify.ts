@@ -1,8 +1,9 @@
 /**
- * `agent-ledger verify FILE [--jwks FILE|URL] [--json]`: checks, offline when the JWKS is a
- * file, a receipt (with the record it acknowledges, as `agent-ledger submit` writes it), a
- * JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a PDF export (the
- * bundle it embeds). Prints one line per check; exits 0 only when every check that ran passed.
+ * `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]`: checks, offline when
+ * the JWKS is a file, a receipt (with the record it acknowledges, as `agent-ledger submit`
+ * writes it), a JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a PDF
+ * export (the bundle it embeds, and the service's signature over the PDF's bytes). Prints one
+ * line per check; the exit codes are VERIFY_EXIT's.
  */
 import { readFileSync } from 'node:fs';
 import type { ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
@@ -11,11 +12,55 @@ import { verifyReceipt, type Check, type Verification } from '../../sdk/verify-r
 import { readCredentials } from '../../local/credentials.js';
 import { parseOptions } from '../args.js';
 import { CliError, usageError } from '../errors.js';
+import type { PagesVerdict } from '../../verify/pdf-pages.js';
 
 type Jwks = { keys: Jwk[] };
 
+/**
+ * The exit codes of `agent-ledger verify` (docs/EXPORT.md "Exit codes of agent-ledger verify").
+ * 2 is every command's wrong usage (cli/errors.ts).
+ */
+export const VERIFY_EXIT = {
+  /** every check passed, against the service keys you gave (and, for a PDF, its pages are signed by one) */
+  verified: 0,
+  /** a check failed: the file is not what it claims */
+  failed: 1,
+  /** nothing failed, but it was not verified against your trust anchors: no --jwks (only the keys inside the file), or a PDF whose pages carry no service signature */
+  notTrusted: 3,
+} as const;
+
+export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]
+
+Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/EXPORT.md).
+
+  --jwks FILE|URL  the service's JWKS you trust, fetched yourself from
+                   GET /.well-known/service/jwks.json (or pinned earlier). Without it an
+                   export is checked against the keys inside the file only, which anyone
+                   can replace: "not verified against a trusted JWKS".
+  --tsa-ca FILE    the certificate (PEM or DER) of the time-stamping authority you trust, as
+                   the TSA publishes it: every RFC 3161 anchor's CMS signature and certificate
+                   chain is checked against it. Without it the anchors' imprint and time are
+                   checked, their signatures are not (the report says so).
+  --json           the full report as JSON.
+
+Exit codes:
+  0  verified: every check passed against the JWKS you gave (a PDF's pages too)
+  1  NOT verified: a check failed (the report names the place), or the file cannot be read
+  2  wrong usage
+  3  no check failed, but not verified against your trust anchors: signatures consistent
+     with the keys inside the file (no --jwks), or a PDF whose pages carry no service signature
+`;
+
 export async function verify(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { jwks: { type: 'string' }, json: { type: 'boolean' } }, 1);
+  const { values, positionals } = parseOptions(
+    args,
+    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    1,
+  );
+  if (values.help) {
+    process.stdout.write(VERIFY_HELP);
+    return 0;
+  }
   const file = positionals[0];
   if (!file) throw usageError('verify needs a FILE (a receipt JSON, an export bundle or a PDF export)');
   let bytes: Buffer;
@@ -24,9 +69,12 @@ export async function verify(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'] };
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     const bundle = await bundleOfPdf(bytes);
-    return exportVerdict(file, 'PDF export', await verifyBundle(bundle, values.jwks), values.json);
+    const verified = await verifyBundle(bundle, options);
+    const { pdfPagesVerdict } = await import('../../verify/pdf-pages.js');
+    return exportVerdict(file, 'PDF export', verified, values.json, pdfPagesVerdict(bytes, verified.jwks, verified.report.trust === 'trusted_jwks'));
   }
   let document: unknown;
   try {
@@ -35,7 +83,7 @@ export async function verify(args: string[]): Promise<number> {
     throw new CliError(`${file} is neither JSON nor a PDF export`);
   }
   if (document === null || typeof document !== 'object') throw new CliError(`${file} holds JSON that is not an object`);
-  if ('body' in document && 'manifest' in document) return exportVerdict(file, 'export bundle', await verifyBundle(bytes, values.jwks), values.json);
+  if ('body' in document && 'manifest' in document) return exportVerdict(file, 'export bundle', await verifyBundle(bytes, options), values.json, null);
 
   const { kind, result } = verifyReceiptDocument(document as Record<string, unknown>, await loadJwks(values.jwks));
   if (values.json) {
@@ -59,15 +107,48 @@ function verifyReceiptDocument(object: Record<string, unknown>, jwks: Jwks): { k
   throw new CliError('the file is not a receipt ({receipt, record}), a receipt object or an export bundle ({body, manifest})');
 }
 
+type ExportOptions = { jwksSource: string | undefined; tsaCa: string | undefined };
+
+
 /**
  * An export bundle's report. With --jwks the manifest and every receipt must verify with
  * those keys; without, they are checked against the bundle's own JWKS, which proves only
- * that the bundle is self-consistent (docs/EXPORT.md, Trust), and the report says so.
+ * that the bundle is self-consistent (docs/EXPORT.md, Trust), and the report says so. With
+ * --tsa-ca every anchor's token is checked against that certificate first
+ * (verify/timestamp-signature.ts), and the verdicts go into the report.
  */
-async function verifyBundle(bundle: Uint8Array, jwksSource: string | undefined): Promise<ExportVerificationReport> {
+async function verifyBundle(bundle: Uint8Array, options: ExportOptions): Promise<{ report: ExportVerificationReport; jwks: Jwks }> {
   const { verifyExportBundle } = await import('@agent-ledger/protocol');
-  const jwks = jwksSource === undefined ? undefined : await loadJwks(jwksSource);
-  return verifyExportBundle(bundle, jwks === undefined ? {} : { jwks });
+  const trusted = options.jwksSource === undefined ? undefined : await loadJwks(options.jwksSource);
+  let timestampSignature: ((token: string) => string | null | undefined) | undefined;
+  if (options.tsaCa !== undefined) {
+    const { readCertificates, timestampVerdicts } = await import('../../verify/timestamp-signature.js');
+    let certificates;
+    try {
+      certificates = readCertificates(readFileSync(options.tsaCa));
+    } catch (error) {
+      throw new CliError(`cannot read the TSA certificate ${options.tsaCa}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(Buffer.from(bundle).toString('utf8'));
+    } catch {
+      // not JSON: the verifier reports it
+    }
+    const verdicts = await timestampVerdicts(parsed, certificates);
+    timestampSignature = (token) => verdicts.get(token);
+  }
+  const report = verifyExportBundle(bundle, { ...(trusted === undefined ? {} : { jwks: trusted }), ...(timestampSignature ? { timestampSignature } : {}) });
+  let jwks: Jwks = trusted ?? { keys: [] };
+  if (trusted === undefined) {
+    try {
+      const keys = (JSON.parse(Buffer.from(bundle).toString('utf8')) as { body: { verification_material: { service_jwks: Jwks } } }).body.verification_material.service_jwks.keys;
+      if (Array.isArray(keys)) jwks = { keys };
+    } catch {
+      // the verifier already reported the bundle as unreadable
+    }
+  }
+  return { report, jwks };
 }
 
 async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
@@ -85,10 +166,29 @@ async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
   return bundles[0]!.bytes;
 }
 
-function exportVerdict(file: string, kind: string, result: ExportVerificationReport, json: boolean | undefined): number {
+/** 0, 1 or 3 (VERIFY_EXIT) for a report and, for a PDF, the verdict on its pages. */
+function exitCode(result: ExportVerificationReport, pages: PagesVerdict | null): number {
+  if (!result.valid || pages?.status === 'failed') return VERIFY_EXIT.failed;
+  if (result.trust !== 'trusted_jwks' || pages?.status === 'not_verified') return VERIFY_EXIT.notTrusted;
+  return VERIFY_EXIT.verified;
+}
+
+function exportVerdict(file: string, kind: string, verified: { report: ExportVerificationReport }, json: boolean | undefined, pages: PagesVerdict | null): number {
+  const result = verified.report;
+  const code = exitCode(result, pages);
+  const anchors = result.checks.anchor_signature;
+  const timestamps =
+    result.counts.anchored_epochs === 0
+      ? 'no epoch is anchored'
+      : anchors.not_covered > 0
+        ? "the time-stamps' signatures were not checked (pass --tsa-ca FILE, the certificate the TSA publishes)"
+        : anchors.failed > 0
+          ? `${anchors.failed} time-stamp signature${anchors.failed === 1 ? '' : 's'} did not verify against the TSA certificate you gave`
+          : 'every time-stamp is signed by the TSA certificate you gave';
   if (json) {
-    process.stdout.write(`${JSON.stringify({ file, kind, valid: result.valid, trust: result.trust, counts: result.counts, checks: result.checks, findings: result.findings }, null, 2)}\n`);
-    return result.valid ? 0 : 1;
+    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings };
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return code;
   }
   const names = Object.keys(result.checks) as (keyof typeof result.checks)[];
   const width = Math.max(...names.map((name) => name.length));
@@ -100,19 +200,27 @@ function exportVerdict(file: string, kind: string, result: ExportVerificationRep
       const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(notCovered ? [`${notCovered} not covered`] : [])];
       return `  ${mark}  ${name.padEnd(width)}  ${parts.join(', ')}`;
     });
+  if (pages) lines.push(`  ${pages.status === 'passed' ? 'ok  ' : pages.status === 'failed' ? 'FAIL' : 'skip'}  ${'pages'.padEnd(width)}  ${pages.reason}`);
   const failures = result.findings.filter((finding) => finding.status === 'failed');
   const shown = failures.slice(0, 20).map((finding) => `  failed: ${finding.where}: ${finding.reason}`);
   if (failures.length > shown.length) shown.push(`  ... and ${failures.length - shown.length} more (--json lists them all)`);
+  if (pages?.status === 'failed') shown.push(`  failed: pages: ${pages.reason}`);
   const c = result.counts;
   const trust =
     result.trust === 'trusted_jwks'
       ? 'signatures checked against the JWKS you gave'
-      : 'signatures checked against the JWKS inside the bundle only: this proves the bundle is self-consistent, not that the service made it; pass --jwks FILE|URL with the service keys you trust';
-  const verdict = result.valid ? `${file}: ${kind} verified` : `${file}: ${kind} NOT verified (${failures.length} finding${failures.length === 1 ? '' : 's'} failed)`;
+      : 'signatures consistent with the keys inside the file; not verified against a trusted JWKS (pass --jwks FILE|URL with the service keys you fetched yourself)';
+  const failedCount = failures.length + (pages?.status === 'failed' ? 1 : 0);
+  const verdict =
+    code === VERIFY_EXIT.verified
+      ? `${file}: ${kind} verified`
+      : code === VERIFY_EXIT.failed
+        ? `${file}: ${kind} NOT verified (${failedCount} finding${failedCount === 1 ? '' : 's'} failed)`
+        : `${file}: ${kind} NOT verified against your trust anchors (no check failed; ${result.trust === 'trusted_jwks' ? 'the pages carry no service signature' : 'no --jwks given'})`;
   process.stdout.write(
-    [`${c.operations} operations of ${c.agents} agents, ${c.agent_keys} agent keys, ${c.epochs} epochs (${c.anchored_epochs} anchored)`, ...lines, ...shown, `trust: ${trust}`, verdict].join('\n') + '\n',
+    [`${c.operations} operations of ${c.agents} agents, ${c.agent_keys} agent keys, ${c.epochs} epochs (${c.anchored_epochs} anchored)`, ...lines, ...shown, `trust: ${trust}`, `time-stamps: ${timestamps}`, verdict].join('\n') + '\n',
   );
-  return result.valid ? 0 : 1;
+  return code;
 }
 
 /** The JWKS from a file (offline), from a URL, or from the logged-in service. */

@@ -5,10 +5,13 @@
  * extracts and checks it (client/src/verify/pdf-attachment.ts).
  *
  * Pages (A4 landscape): a cover (organization, range, filters, counts, generation time, the
- * bundle's SHA-256 and how to verify it), a summary per agent (operations, first and last
- * seq_no, whether its chain is intact), the operations (time, agent, seq_no, type, verb and
- * target, short chain hash, epoch) and the epochs (window, root, leaves, anchor). Every page
- * has the running header and "page i of n".
+ * bundle's full SHA-256 in a monospace face that tells `l` from `I`, and how to verify it), a
+ * page in plain words on what was verified and how to re-check it, a summary per agent
+ * (operations, first and last seq_no, whether its chain is intact and complete), the
+ * operations (time, agent, seq_no, type, verb and target from `action`, short chain hash,
+ * epoch by index and start) and the epochs (index, window, root, leaves, full anchor time).
+ * Every page has the running header and "page i of n". The service signs the finished bytes
+ * (pdf-job.ts), so these pages are checked by `agent-ledger verify` too.
  *
  * The chain column of the summary is the offline verifier's own verdict
  * (verifyExportBundle), run on the embedded bytes while the report is made.
@@ -51,7 +54,14 @@ async function embedFonts(doc: PDFDocument): Promise<ReportFonts> {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** "verb target" of an operation, from its action and subject (docs/API.md §2.1 objects of the agent's choosing). */
+/** 64 hex digits as eight groups of eight, so that a person can compare them group by group. */
+const grouped = (hex: string) => hex.replace(/(.{8})(?=.)/g, '$1 ');
+
+/**
+ * "verb target" of an operation: the command or target the agent acted on is `action.target`
+ * (docs/API.md §2.1, as `agent-ledger submit --verb V --target X` and the hooks write it);
+ * `subject` is where it acted (a workspace), used only when the action names no target.
+ */
 function verbAndTarget(action: string, subject: string): string {
   const pick = (json: string, names: string[]): string | undefined => {
     try {
@@ -63,7 +73,7 @@ function verbAndTarget(action: string, subject: string): string {
     return undefined;
   };
   const verb = pick(action, ['verb', 'name', 'type', 'tool', 'method']) ?? action;
-  const target = pick(subject, ['target', 'path', 'resource', 'file', 'url', 'command', 'id', 'name']) ?? subject;
+  const target = pick(action, ['target', 'command', 'path', 'url']) ?? pick(subject, ['target', 'path', 'resource', 'file', 'url', 'command', 'id', 'name']) ?? subject;
   return `${verb} ${target}`;
 }
 
@@ -84,6 +94,12 @@ function agentSummaries(bundle: ExportBundle, report: ExportVerificationReport) 
     if (!agent) continue;
     if (finding.status === 'failed' && ['chain_hash', 'chain_link', 'signature', 'row', 'order'].includes(finding.check)) agent.broken += 1;
     if (finding.status === 'not_covered' && finding.check === 'chain_link') agent.gaps += 1;
+  }
+  // chain_complete findings name the agent: chains["<agent_id>"] (protocol/src/verify/completeness.ts).
+  for (const finding of report.findings) {
+    const named = /^chains\[(".*")\]$/.exec(finding.where)?.[1];
+    const agent = named === undefined ? undefined : agents.get(JSON.parse(named) as string);
+    if (agent && finding.status === 'failed') agent.broken += 1;
   }
   return [...agents.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -127,6 +143,8 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
   doc.setModificationDate(generated);
   const fonts = await embedFonts(doc);
   const bold: PDFFont = await doc.embedFont(StandardFonts.HelveticaBold);
+  // Courier: a standard PDF font (no embedding), monospace, with serifs that tell l, I and 1 apart in hashes.
+  const mono: PDFFont = await doc.embedFont(StandardFonts.Courier);
   const text = new TextFitter(fonts);
   const width = PAGE.width - 2 * MARGIN;
   const pages = new Pages(doc, PAGE.height - MARGIN - 22);
@@ -145,7 +163,9 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     text.draw(pages.page, value, { x: MARGIN + 150, y: pages.y, size: 9, maxWidth: width - 150, ...(color ? { color } : {}) });
     pages.y -= ROW + 3;
   };
-  const table = (columns: Column[], rows: Iterable<(string | { text: string; color: ReturnType<typeof rgb> })[]>) => {
+  /** A cell: text, or text in a colour, or a hash drawn in the monospace face. */
+  type Cell = string | { text: string; color: ReturnType<typeof rgb> } | { mono: string };
+  const table = (columns: Column[], rows: Iterable<Cell[]>) => {
     const titles = () => {
       let x = MARGIN;
       for (const c of columns) {
@@ -162,6 +182,11 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
       let x = MARGIN;
       row.forEach((cell, i) => {
         const column = columns[i] as Column;
+        if (typeof cell === 'object' && 'mono' in cell) {
+          pages.page.drawText(cell.mono, { x, y: pages.y, size: BODY_SIZE, font: mono });
+          x += column.width;
+          return;
+        }
         const value = typeof cell === 'string' ? { text: cell } : cell;
         text.draw(pages.page, value.text, { x, y: pages.y, size: BODY_SIZE, maxWidth: column.width - 6, ...('color' in value ? { color: value.color } : {}) });
         x += column.width;
@@ -181,12 +206,28 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
   line('Filters', `agent_id: ${header.query.agent_id ?? 'any'}; operation_type: ${header.query.operation_type ?? 'any'}`);
   line('Counts', `${summary.operations} operations of ${summary.agents} agents; ${summary.agent_keys} agent keys; ${summary.epochs} epochs (${report.counts.anchored_epochs} anchored); ${summary.proofs} inclusion proofs; ${summary.payloads} payloads`);
   line('Generated', iso(header.generated_at));
-  line('Bundle body SHA-256', `${Buffer.from(b64uDecode(bundle.manifest.body_sha256)).toString('hex')} (manifest body_sha256, signed by service key ${bundle.manifest.service_kid})`);
-  line('Attached file', `${attachmentName}, ${bundleBytes.byteLength} bytes, SHA-256 ${fileSha256}`);
+  /** A label and a hash in full, in Courier, wrapped to the width; `note` in the text face below it. */
+  const hashLine = (label: string, value: string, note: string) => {
+    const size = 9;
+    const room = width - 150;
+    const perLine = Math.max(8, Math.floor(room / mono.widthOfTextAtSize('0', size)));
+    const pieces: string[] = [];
+    for (let at = 0; at < value.length; at += perLine) pieces.push(value.slice(at, at + perLine));
+    pages.need((ROW + 3) * (pieces.length + 1));
+    pages.page.drawText(label, { x: MARGIN, y: pages.y, size, font: bold });
+    for (const piece of pieces) {
+      pages.page.drawText(piece, { x: MARGIN + 150, y: pages.y, size, font: mono });
+      pages.y -= ROW + 1;
+    }
+    text.draw(pages.page, note, { x: MARGIN + 150, y: pages.y, size: 8, maxWidth: room, color: GREY });
+    pages.y -= ROW + 3;
+  };
+  hashLine('Bundle body SHA-256', grouped(Buffer.from(b64uDecode(bundle.manifest.body_sha256)).toString('hex')), `manifest body_sha256, signed by service key ${bundle.manifest.service_kid}`);
+  hashLine('Attached file SHA-256', grouped(fileSha256), `of ${attachmentName}, ${bundleBytes.byteLength} bytes: compare it with sha256sum of the saved attachment`);
   line(
     'Checked when made',
     report.valid
-      ? `the embedded bundle verified: ${report.totals.passed} checks passed, ${report.totals.not_covered} not covered (against the bundled JWKS)`
+      ? `the embedded bundle was self-consistent: ${report.totals.passed} checks passed, ${report.totals.not_covered} not covered (against the bundled JWKS: re-check it with yours, next page)`
       : `the embedded bundle did NOT verify: ${report.totals.failed} checks failed`,
     report.valid ? undefined : RED,
   );
@@ -194,8 +235,9 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
   heading('How to verify this export');
   const steps = [
     `This PDF embeds the export bundle as the file attachment ${attachmentName}: the evidence, not this report, is what proves the records.`,
-    `With the agent-ledger CLI: agent-ledger verify this.pdf --jwks jwks.json, where jwks.json is the service's JWKS fetched yourself`,
-    '  from GET /.well-known/service/jwks.json of the deployment (without --jwks the bundle is only shown to be self-consistent).',
+    `With the agent-ledger CLI: agent-ledger verify this.pdf --jwks jwks.json --tsa-ca tsa-ca.pem, where jwks.json is the service's JWKS fetched yourself`,
+    '  from GET /.well-known/service/jwks.json of the deployment, and tsa-ca.pem the certificate the time-stamping authority publishes.',
+    '  It checks the bundle and these pages (the service signed this file). Exit 0: verified; 1: a check failed; 3: not checked against your keys.',
     'By hand: save the attachment (any PDF reader, or pdfdetach -saveall), check its SHA-256 against the one above, then follow',
     '  docs/EXPORT.md "Verifying by hand": the manifest signature, each record signature, chain links, receipts, Merkle proofs, RFC 3161 anchors.',
   ];
@@ -203,6 +245,39 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     pages.need(ROW);
     text.draw(pages.page, step, { x: MARGIN, y: pages.y, size: 9, maxWidth: width });
     pages.y -= ROW + 2;
+  }
+
+  // What was verified, in plain words.
+  pages.add();
+  heading('What this export proves, and how to re-check it');
+  const filtered = header.query.operation_type !== null || header.query.agent_id !== null;
+  const anchored = report.counts.anchored_epochs;
+  const paragraphs = [
+    `Each of the ${summary.operations} operations was signed by its agent's own key; the signature, the agent's hash chain (each record names the hash of the one before), the service's signed receipt and, once sealed, the Merkle proof into its epoch were checked when this file was made.`,
+    filtered
+      ? `This export was filtered (agent_id: ${header.query.agent_id ?? 'any'}; operation_type: ${header.query.operation_type ?? 'any'}). ${header.query.operation_type !== null ? 'Gaps in each chain are expected, so chains were not checked for completeness. ' : 'Each agent chain was checked for gaps. '}Epochs were not checked for completeness (their other leaves belong to operations the filter leaves out).`
+      : 'No filter applies: each agent chain was checked to have no gap between its first and last operation in the range, and every epoch inside the range to have all of its leaves here (its leaf count is fixed by its signed root), so nothing between them was left out.',
+    `${summary.epochs} epochs hold the proofs; ${anchored} of them ${anchored === 1 ? 'is' : 'are'} time-stamped by an RFC 3161 authority, which fixes when their root existed. A time-stamp more than 24 hours after its window ended is reported as late.`,
+    'What this file alone cannot prove: that the service keys are the service\'s (check them against the JWKS you fetch yourself), and that the time-stamping authority is one you trust (check its certificate). agent-ledger verify does both with --jwks and --tsa-ca.',
+    'These pages are signed too: the service signs the bytes of this whole PDF, pages and attachment, and agent-ledger verify checks that signature, so a page painted over or a row removed fails at "pages".',
+  ];
+  for (const paragraph of paragraphs) {
+    // Word-wrapped: a paragraph in lines that fit the width at 10 pt.
+    const words = paragraph.split(' ');
+    let current = '';
+    const flush = () => {
+      pages.need(ROW + 3);
+      text.draw(pages.page, current, { x: MARGIN, y: pages.y, size: 10, maxWidth: width });
+      pages.y -= ROW + 3;
+      current = '';
+    };
+    for (const word of words) {
+      const next = current === '' ? word : `${current} ${word}`;
+      if (current !== '' && fonts.text.pdf.widthOfTextAtSize(next, 10) > width - 24) flush(); // a margin for the fitter's own rounding
+      current = next;
+    }
+    if (current !== '') flush();
+    pages.y -= 8;
   }
 
   // Agents.
@@ -214,7 +289,7 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     String(a.first),
     String(a.last),
     a.broken > 0
-      ? { text: `BROKEN: ${a.broken} failed check${a.broken === 1 ? '' : 's'} (see agent-ledger verify)`, color: RED }
+      ? { text: `BROKEN or INCOMPLETE: ${a.broken} failed check${a.broken === 1 ? '' : 's'} (see agent-ledger verify)`, color: RED }
       : a.gaps > 0
         ? `intact where covered; ${a.gaps} link${a.gaps === 1 ? '' : 's'} to operations outside this export`
         : 'intact',
@@ -230,17 +305,20 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     agentRows,
   );
 
+  // Epochs are told apart by their index in this export and their window's start (their UUIDv7 ids share a prefix).
+  const epochLabel = new Map(material.epochs.map(({ epoch }, k) => [epoch.epoch_id, `#${k} ${iso(epoch.start_time).slice(11, 19)}`]));
+
   // Operations.
   heading('Operations (oldest first)');
   table(
     [
       { title: 'Time (UTC)', width: 118 },
-      { title: 'Agent', width: 112 },
+      { title: 'Agent', width: 107 },
       { title: 'seq_no', width: 42 },
-      { title: 'Type', width: 110 },
-      { title: 'Verb and target', width: 238 },
+      { title: 'Type', width: 100 },
+      { title: 'Verb and target', width: 218 },
       { title: 'Chain hash', width: 74 },
-      { title: 'Epoch', width: width - 694 },
+      { title: 'Epoch, leaf', width: width - 659 },
     ],
     (function* () {
       for (const op of operations) {
@@ -250,8 +328,8 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
           String(op.row.seq_no),
           op.row.operation_type,
           verbAndTarget(op.row.action, op.row.subject),
-          `${op.row.chain_hash.slice(0, 10)}…`,
-          op.proof ? `${op.proof.epoch_id.slice(0, 8)} #${op.proof.leaf_index}` : { text: 'not sealed yet', color: GREY },
+          { mono: `${op.row.chain_hash.slice(0, 10)}...` },
+          op.proof ? `${epochLabel.get(op.proof.epoch_id) ?? op.proof.epoch_id}, leaf ${op.proof.leaf_index}` : { text: 'not sealed yet', color: GREY },
         ];
       }
     })(),
@@ -261,17 +339,18 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
   heading('Epochs');
   table(
     [
-      { title: 'Epoch', width: 215 },
-      { title: 'Window (UTC)', width: 230 },
-      { title: 'Leaves', width: 45 },
-      { title: 'Root hash', width: 200 },
-      { title: 'Anchored (RFC 3161)', width: width - 690 },
+      { title: 'Epoch', width: 185 },
+      { title: 'Window (UTC)', width: 200 },
+      { title: 'Leaves', width: 35 },
+      { title: 'Root hash', width: 215 },
+      { title: 'Anchored (RFC 3161 genTime)', width: width - 635 },
     ],
-    material.epochs.map(({ epoch, anchor }) => [
-      epoch.epoch_id,
-      `${iso(epoch.start_time)} to ${iso(epoch.end_time)}`,
+    material.epochs.map(({ epoch, anchor }, k) => [
+      `#${k} ${epoch.epoch_id}`,
+      // The end's date only when it differs from the start's.
+      `${iso(epoch.start_time)} to ${iso(epoch.end_time).slice(iso(epoch.end_time).slice(0, 10) === iso(epoch.start_time).slice(0, 10) ? 11 : 0)}`,
       String(epoch.leaf_count),
-      epoch.root_hash,
+      { mono: epoch.root_hash },
       anchor ? iso(anchor.anchored_at) : { text: 'not anchored', color: GREY },
     ]),
   );
