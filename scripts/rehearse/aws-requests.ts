@@ -12,6 +12,8 @@ import { ACCOUNT, REGION } from './resolve.js';
 export interface Authorization {
   readonly action: string;
   readonly resource: string;
+  /** Request-specific condition keys IAM sees (kms:EncryptionContext:<key>...). */
+  readonly context?: Readonly<Record<string, string | string[]>>;
 }
 
 export interface AwsRequestFacts {
@@ -117,8 +119,13 @@ export function describeRequest(
   switch (service) {
     case 'dynamodb':
       return { accessKeyId, service, operation, authorizations: dynamodb(operation, body) };
-    case 'kms':
-      return { accessKeyId, service, operation, authorizations: [{ action: `kms:${operation}`, resource: body.KeyId ? names.keyArn(String(body.KeyId)) : '*' }] };
+    case 'kms': {
+      // Grants may be conditioned on the encryption context (lib/grants.ts: the audit cursors').
+      const encryptionContext = (body.EncryptionContext ?? {}) as Record<string, string>;
+      const context: Record<string, string | string[]> = Object.fromEntries(Object.entries(encryptionContext).map(([key, value]) => [`kms:EncryptionContext:${key}`, value]));
+      if (Object.keys(encryptionContext).length > 0) context['kms:EncryptionContextKeys'] = Object.keys(encryptionContext);
+      return { accessKeyId, service, operation, authorizations: [{ action: `kms:${operation}`, resource: body.KeyId ? names.keyArn(String(body.KeyId)) : '*', context }] };
+    }
     case 'sqs':
       return { accessKeyId, service, operation, authorizations: [{ action: `sqs:${operation}`, resource: names.queueArn(String(body.QueueUrl)) }] };
     case 'cognito-idp':

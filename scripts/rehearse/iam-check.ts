@@ -31,17 +31,17 @@ export class IamCheck {
     return undefined;
   }
 
-  evaluate(fn: RehearsalFunction, { action, resource }: Authorization): Promise<Verdict> {
-    const cacheKey = `${fn.id}\n${action}\n${resource}`;
+  evaluate(fn: RehearsalFunction, { action, resource, context = {} }: Authorization): Promise<Verdict> {
+    const cacheKey = `${fn.id}\n${action}\n${resource}\n${JSON.stringify(context)}`;
     let verdict = this.cache.get(cacheKey);
     if (!verdict) {
-      verdict = this.run(fn, action, resource);
+      verdict = this.run(fn, action, resource, context);
       this.cache.set(cacheKey, verdict);
     }
     return verdict;
   }
 
-  private async run(fn: RehearsalFunction, action: string, resource: string): Promise<Verdict> {
+  private async run(fn: RehearsalFunction, action: string, resource: string, context: Readonly<Record<string, string | string[]>>): Promise<Verdict> {
     const resourcePolicy = this.resourcePolicy(resource);
     const response = await runSimulation(
       {
@@ -56,6 +56,7 @@ export class IamCheck {
             'aws:PrincipalAccount': ACCOUNT,
             'aws:PrincipalArn': fn.roleArn,
             'aws:PrincipalType': 'AssumedRole',
+            ...context,
           },
         },
         identityPolicies: fn.policies.map((policy) => ({ name: policy.name, policy: policy.document })),

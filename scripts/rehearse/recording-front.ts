@@ -18,6 +18,7 @@ export async function startRecordingFront(
   target: string,
   names: ResourceNames,
   record: (facts: AwsRequestFacts, status: number) => void,
+  port = 0,
 ): Promise<RecordingFront> {
   const behind = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -46,10 +47,10 @@ export async function startRecordingFront(
       upstream.end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${bound}`,
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
