@@ -79,6 +79,9 @@ async function main(): Promise<void> {
       mailedCode: () => undefined,
       // The deployed schedule seals every 5 minutes; wait for it rather than invoke it.
       seal: () => new Promise((resolve) => setTimeout(resolve, 10_000)),
+      sealTimeoutMs: 8 * 60_000,
+      // SES's mailbox simulator accepts the verification mail without a bounce (plus-addressing keeps each run apart).
+      emailAddress: (local) => `success+${local}@simulator.amazonses.com`,
       webhooks: false,
       log: out,
     });
@@ -138,6 +141,8 @@ async function main(): Promise<void> {
         await rehearsal.fireSchedules();
       },
       webhooks: true,
+      sealTimeoutMs: 120_000,
+      emailAddress: (local) => `${local}@example.com`,
       log: out,
     }).catch((error: Error) => {
       failed = true;

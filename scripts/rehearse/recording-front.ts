@@ -32,10 +32,12 @@ export async function startRecordingFront(
       } catch (error) {
         process.stderr.write(`rehearsal: cannot describe a ${service} request ${req.method} ${req.url}: ${(error as Error).message}\n`);
       }
+      // Recorded as sent, whatever the engine answers and even if the caller gives up waiting
+      // (a timed-out call was still made, and IAM would still have judged it).
+      if (facts) record(facts, 0);
       const upstream = forward(
         { host: behind.hostname, port: behind.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
-          if (facts) record(facts, answer.statusCode ?? 0);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
         },

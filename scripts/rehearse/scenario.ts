@@ -20,6 +20,10 @@ export interface ScenarioHooks {
   seal(): Promise<void>;
   /** Whether a webhook can reach this machine's loopback receiver (not from a deployed stack). */
   readonly webhooks: boolean;
+  /** How long sealing may take: seconds in the rehearsal, the 5-minute schedule plus its grace in AWS. */
+  readonly sealTimeoutMs: number;
+  /** Where the sign-up mail goes: a test domain locally; SES's mailbox simulator against AWS, so no real mail bounces. */
+  readonly emailAddress: (local: string) => string;
   readonly log: (line: string) => void;
 }
 
@@ -50,7 +54,7 @@ export async function runScenario(baseUrl: string, hooks: ScenarioHooks): Promis
   };
 
   await step('health', async () => expectStatus('GET /v1/health', await call('GET', '/v1/health'), 200));
-  const email = `rehearsal-${randomBytes(4).toString('hex')}@example.com`;
+  const email = hooks.emailAddress(`rehearsal-${randomBytes(4).toString('hex')}`);
   const password = `Rehearsal-${randomBytes(9).toString('base64url')}`;
   await step('sign up (Cognito AdminCreateUser, AdminSetUserPassword; the verification code is mailed)', async () =>
     expectStatus('sign-up', await call('POST', '/api/auth/sign-up/email', { body: { name: 'Rehearsal Owner', email, password } }), 200),
@@ -99,7 +103,7 @@ export async function runScenario(baseUrl: string, hooks: ScenarioHooks): Promis
     });
     await step('seal the epoch (the schedule) and verify an operation with its Merkle proof', async () => {
       const target = operations[0]!;
-      const proof = await until('an inclusion proof', 120_000, async () => {
+      const proof = await until('an inclusion proof', hooks.sealTimeoutMs, async () => {
         await hooks.seal();
         const result = await ledger.verifyOperation(target);
         return result.proof ? result : undefined;
