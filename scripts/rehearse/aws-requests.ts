@@ -127,7 +127,8 @@ export function describeRequest(
       return { accessKeyId, service, operation, authorizations: [{ action: `kms:${operation}`, resource: body.KeyId ? names.keyArn(String(body.KeyId)) : '*', context }] };
     }
     case 'sqs':
-      return { accessKeyId, service, operation, authorizations: [{ action: `sqs:${operation}`, resource: names.queueArn(String(body.QueueUrl)) }] };
+      // SQS authorizes a batch as its single action (SendMessageBatch is sqs:SendMessage).
+      return { accessKeyId, service, operation, authorizations: [{ action: `sqs:${operation.replace(/Batch$/, '')}`, resource: names.queueArn(String(body.QueueUrl)) }] };
     case 'cognito-idp':
       return {
         accessKeyId,

@@ -100,6 +100,11 @@ describe('an AWS request in IAM terms', () => {
     expect(describeRequest('dynamodb', json('DynamoDB_20120810.Query', { TableName: 'T', IndexName: 'gsi1' }), names).authorizations).toEqual([{ action: 'dynamodb:Query', resource: `${table}/index/gsi1` }]);
   });
 
+  it('authorizes an SQS batch as its single action', () => {
+    const batch = describeRequest('sqs', json('AmazonSQS.SendMessageBatch', { QueueUrl: 'http://127.0.0.1:1/123456789012/events' }), names);
+    expect(batch).toMatchObject({ operation: 'SendMessageBatch', authorizations: [{ action: 'sqs:SendMessage', resource: 'arn:queue:events' }] });
+  });
+
   it('names S3 operations by method, path and sub-resource, presigned URLs by their credential', () => {
     const s3 = (method: string, url: string, headers: Record<string, string> = {}) => describeRequest('s3', { method, url, headers, body: Buffer.alloc(0) }, names);
     expect(s3('DELETE', '/b/exports/x.pdf?uploadId=u1').authorizations).toEqual([{ action: 's3:AbortMultipartUpload', resource: 'arn:aws:s3:::b/exports/x.pdf' }]);
