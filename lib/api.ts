@@ -165,7 +165,9 @@ export class LedgerApi extends Construct {
     this.throttleRoutes(props.routeThrottles ?? {});
     this.notFoundFunction = notFound;
     this.functions = [
-      ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.uses })),
+      // Every authenticated request is counted against its organization's rate limit
+      // (lambdas/http/authenticate.ts), read-only routes included.
+      ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.auth === 'public' ? spec.uses : [...spec.uses, 'table:rate-counter' as const] })),
       { function: notFound, uses: [] },
     ];
   }

@@ -91,6 +91,15 @@ const sendTo =
 const GRANTS: Record<Resource, Statements> = {
   'table:read': tableRead,
   'table:write': (scope, resources) => [...tableRead(scope, resources), allow(TABLE_WRITE_ACTIONS, [tableArns(scope, resources).table])],
+  // UpdateItem on the request counters' partitions only (lambdas/store/rate-counters.ts: pk
+  // `<bucket>#RATE`), so a read-only route can count its request and change nothing else.
+  'table:rate-counter': (scope, resources) => [
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [tableArns(scope, resources).table],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } },
+    }),
+  ],
   'data:read': bucketStatements('dataBucket', []),
   'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
   'anchors:read': bucketStatements('anchorsBucket', []),

@@ -169,6 +169,7 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
     // Explicit actions on the table and its named indexes, one key, one queue or the user pool: no wildcard.
     case 'table:read':
     case 'table:write':
+    case 'table:rate-counter':
     case 'signer':
     case 'signer:public-key':
     case 'secrets:encrypt':

@@ -25,6 +25,12 @@ export type RouteAuth = 'public' | 'optional' | 'user' | 'session' | 'api_token'
 export type Resource =
   | 'table:read'
   | 'table:write'
+  /**
+   * The organization's request counter only (UpdateItem on the `<bucket>#RATE` partition,
+   * domain/rate-limit/request-rate.ts): every authenticated route counts its request, read-only
+   * routes included. lib/api.ts adds it to each route that is not public.
+   */
+  | 'table:rate-counter'
   | 'data:read'
   | 'data:write'
   | 'anchors:read'

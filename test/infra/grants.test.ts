@@ -56,6 +56,8 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
       [arnOf(stack.queues.deadLetterQueues.deliveries), ['sqs:SendMessage']],
     ],
     identity: [[arnOf(stack.identity.userPool), ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser']]],
+    // The organization's request counter only (lambdas/store/rate-counters.ts: pk `<bucket>#RATE`).
+    'table:rate-counter': [[arnOf(table), ['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }]],
   };
   return EXPECTED[use];
 }
@@ -81,8 +83,10 @@ function triggerGrants(stack: LedgerStack, worker: WorkerSpec): Allowed[] {
         [arnOf(deadLetters!), ['sqs:SendMessage']],
         [
           join(arnOf(stack.data.table), '/stream/*'),
-          ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+          ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
         ],
+        // ListStreams names no stream: IAM evaluates it only against "*".
+        ['*', ['dynamodb:ListStreams']],
       ];
   }
 }
@@ -111,7 +115,9 @@ function actualLines(fn: LedgerFunction): string[] {
 function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]): void {
   const { stack } = synth;
   for (const { spec, function: fn } of stack.api.routes) {
-    const expected = [...baseline(fn), ...spec.uses.flatMap((use) => expectedFor(stack, use))];
+    // Every authenticated route counts its request against the organization's rate limit (lambdas/http/authenticate.ts).
+    const uses: Resource[] = spec.auth === 'public' ? [...spec.uses] : [...spec.uses, 'table:rate-counter'];
+    const expected = [...baseline(fn), ...uses.flatMap((use) => expectedFor(stack, use))];
     expect(actualLines(fn), spec.id).toEqual(lines(expected));
   }
   expect(actualLines(stack.api.notFoundFunction), 'NotFound').toEqual(lines(baseline(stack.api.notFoundFunction)));
@@ -180,7 +186,8 @@ describe('what the split grants mean for real routes', () => {
     expect(actualLines(fn)).toEqual(
       lines([
         ...baseline(fn),
-        [join(arnOf(stack.data.table), '/stream/*'), ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']],
+        [join(arnOf(stack.data.table), '/stream/*'), ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']],
+        ['*', ['dynamodb:ListStreams']],
         [arnOf(stack.queues.queues.events), ['sqs:SendMessage', 'sqs:GetQueueAttributes']],
         [arnOf(stack.workers.deadLetterQueues.ForwardEvents!), ['sqs:SendMessage']],
       ]),

@@ -197,6 +197,7 @@ export function resolvedValue(name: string): string {
 export const EVERY_RESOURCE = [
   'table:read',
   'table:write',
+  'table:rate-counter',
   'data:read',
   'data:write',
   'anchors:read',
