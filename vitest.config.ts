@@ -15,7 +15,8 @@ export default defineConfig({
     // Two test files at a time. Vitest's default is one fewer than the cores, one file at a time on the
     // 2-core machines this runs on, while most files spend their time waiting on DynamoDB Local, s3rver,
     // Chromium and timers: two at a time take 0.7x as long (355 s against 500 s for the same files).
-    maxWorkers: 2,
+    // LEDGER_TEST_WORKERS overrides it, to measure another count on another machine.
+    maxWorkers: Number(process.env.LEDGER_TEST_WORKERS) || 2,
     projects: [
       {
         // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
