@@ -15,7 +15,8 @@ export default defineConfig({
     // Two test files at a time. Vitest's default is one fewer than the cores, one file at a time on the
     // 2-core machines this runs on, while most files spend their time waiting on DynamoDB Local, s3rver,
     // Chromium and timers: two at a time take 0.7x as long (355 s against 500 s for the same files).
-    maxWorkers: 2,
+    // LEDGER_TEST_WORKERS overrides it, to measure another count on another machine.
+    maxWorkers: Number(process.env.LEDGER_TEST_WORKERS) || 2,
     projects: [
       {
         // In-repo code (scripts, test fixtures) uses the SDK's source, like tsconfig.json's paths;
@@ -25,6 +26,7 @@ export default defineConfig({
           ...common,
           name: 'ledger',
           include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'console/test/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['test/infra/**'],
           // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
           // The client's global setup builds client/dist once, so its tests run the bundled CLI.
           globalSetup: ['./test/global-setup.ts', './client/test/global-setup.ts'],
@@ -32,6 +34,20 @@ export default defineConfig({
           // Set POWERTOOLS_LOG_LEVEL=ERROR (or lower) to see the handlers' logs while debugging.
           // Metrics likewise: recorded (tests may spy on them), not printed.
           env: { POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+        },
+      },
+      {
+        // The CDK stack's tests, one file after the other in one process (isolate: false), so that they share
+        // aws-cdk-lib's loading and the default stack's synthesis (test/infra/support.ts defaultSynth): seconds of
+        // CPU each, which every file paid again in a fresh process. They need no local engine.
+        test: {
+          ...common,
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          isolate: false,
+          fileParallelism: false,
+          // A file's beforeAll synthesizes (CPU only, the process's first synthesis several times the rest): room for a loaded machine.
+          hookTimeout: 180_000,
         },
       },
       {

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../lambdas/routes/routes.js';
 import { PDF_FONT_DIR, PDF_FONT_FILES } from '../../lambdas/shared/pdf-fonts.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
@@ -20,6 +20,8 @@ import { cdkContext, resourceOf } from './support.js';
 mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
 const outdir = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'bundling-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+// The infra files share a process (vitest.config.ts): the placeholder environment leaves with this file.
+afterAll(() => vi.unstubAllEnvs());
 
 describe('handler bundles', () => {
   it('bundles the health and submit routes as cdk synth does; health answers, submit loads; the exports worker gets its fonts', async () => {
@@ -45,7 +47,7 @@ describe('handler bundles', () => {
     expect(readdirSync(exportsAsset).sort()).toEqual([PDF_FONT_DIR, 'index.mjs', 'index.mjs.map']);
     expect(readdirSync(join(exportsAsset, PDF_FONT_DIR))).toEqual(Object.values(PDF_FONT_FILES).map((file) => basename(file)));
 
-    Object.assign(process.env, AWS_PLACEHOLDER_ENV);
+    for (const [name, value] of Object.entries(AWS_PLACEHOLDER_ENV)) vi.stubEnv(name, value);
     const module = (await import(pathToFileURL(bundle).href)) as { handler: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string }> };
     const response = await module.handler(
       { version: '2.0', routeKey: 'GET /v1/health', rawPath: '/v1/health', rawQueryString: '', headers: {}, isBase64Encoded: false, requestContext: { requestId: 'bundle-1', http: { method: 'GET', path: '/v1/health' } } },

@@ -5,26 +5,21 @@
  * the SPA rewrite on the console's behaviour only; the console's security headers.
  */
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeList } from '../../lambdas/routes/routes.js';
-import { workerList } from '../../lambdas/workers/worker-table.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIXES, CONTENT_SECURITY_POLICY } from '../../console/serving.js';
-import { StubLambdas, logicalId, synthesize, type Synthesized } from './support.js';
+import { defaultSynth, logicalId, type Synthesized } from './support.js';
 
 // Managed policy ids (CloudFront developer guide, "Use managed cache policies" / "origin request policies").
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
-let stubs: StubLambdas;
 let synth: Synthesized;
 /** The console's own (nested) stack. */
 let consoleStack: Template;
 beforeAll(() => {
-  stubs = new StubLambdas(routeList, workerList);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   consoleStack = Template.fromStack(synth.stack.console);
 });
-afterAll(() => stubs?.remove());
 
 function distributionConfig() {
   const resources = consoleStack.toJSON().Resources as Record<string, { Properties: { DistributionConfig: Record<string, unknown> } }>;

@@ -12,7 +12,7 @@ import type { RouteSpec } from '../../lambdas/routes/route-spec.js';
 import { routeList, routes } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import type { LedgerFunction } from '../../lib/function.js';
-import { actionsOf, arnOf, resourceOf, rootStatementsOf, StubLambdas, synthesize, templateOf, type Synthesized } from './support.js';
+import { actionsOf, arnOf, resourceOf, rootStatementsOf, defaultSynth, StubLambdas, synthesize, templateOf, type Synthesized } from './support.js';
 
 const TSA_URL = 'https://tsa.example.com/tsr';
 
@@ -22,7 +22,7 @@ let withTsa: Synthesized;
 
 beforeAll(() => {
   stubs = new StubLambdas(routeList, workerList);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   // Only what the settings test reads: the submit route and the sealer.
   withTsa = synthesize({ lambdasDir: stubs.dir, routes: [routes.submitOperation] }, { tsaUrl: TSA_URL, epochGraceMs: '90000' });
 });

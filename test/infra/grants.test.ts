@@ -15,7 +15,7 @@ import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import type { LedgerFunction } from '../../lib/function.js';
 import type { LedgerStack } from '../../lib/ledger-stack.js';
-import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, rootStatementsOf, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 /** One permission: actions on one resource, under a condition or none, in the terms of the root template. */
 type Allowed = readonly [resource: unknown, actions: readonly string[], condition?: unknown];
@@ -134,7 +134,7 @@ let variant: Synthesized;
 
 beforeAll(() => {
   stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...EVERY_KIND_WORKERS]);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   variant = synthesize({ lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: EVERY_KIND_WORKERS });
 });
 afterAll(() => stubs?.remove());

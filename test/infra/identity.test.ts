@@ -10,7 +10,7 @@ import { routeList, routes } from '../../lambdas/routes/routes.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { DEFAULT_SENDER_WARNING, IDENTITY_ACTIONS } from '../../lib/identity.js';
-import { actionsOf, arnOf, inRootTerms, logicalId, refOf, resolvedValue, resourceOf, rootStatementsOf, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { actionsOf, arnOf, inRootTerms, logicalId, refOf, resolvedValue, resourceOf, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 // Template JSON is walked ad hoc in assertions.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,7 +35,7 @@ let social: Synthesized;
 
 beforeAll(() => {
   stubs = new StubLambdas(routeList, workerList);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   social = synthesize({ lambdasDir: stubs.dir, routes: SMALL_ROUTES, workers: [] }, SOCIAL_CONTEXT);
 });
 afterAll(() => stubs?.remove());

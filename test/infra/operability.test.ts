@@ -31,6 +31,7 @@ import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
 import { MAX_ROUTES_PER_STACK, TEMPLATE_RESOURCE_LIMIT, areaOf, routeAreas } from '../../lib/route-areas.js';
 import {
   arnOf,
+  defaultSynth,
   EVERY_KIND_WORKERS,
   EVERY_RESOURCE,
   everyTemplate,
@@ -103,7 +104,7 @@ const GROWN_ROUTES = [
 
 beforeAll(() => {
   stubs = new StubLambdas(GROWN_ROUTES, [...workerList, ...EVERY_KIND_WORKERS]);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   variant = synthesize({ lambdasDir: stubs.dir, routes: [], workers: EVERY_KIND_WORKERS }, { alarmEmail: 'oncall@example.com' });
   grown = synthesize({ lambdasDir: stubs.dir, routes: GROWN_ROUTES, workers: [...workerList, ...EVERY_KIND_WORKERS] });
 });

@@ -21,6 +21,7 @@ import { workerList } from '../../lambdas/workers/worker-table.js';
 import { LedgerStack } from '../../lib/ledger-stack.js';
 import {
   arnOf,
+  defaultSynth,
   cdkContext,
   EVERY_KIND_WORKERS,
   EVERY_USE_ROUTES,
@@ -80,7 +81,7 @@ let variant: Synthesized;
 
 beforeAll(() => {
   stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...EVERY_KIND_WORKERS]);
-  synth = synthesize({ lambdasDir: stubs.dir });
+  synth = defaultSynth();
   resources = synth.template.toJSON().Resources as Record<string, CfnResource>;
   variant = synthesize(
     { lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: EVERY_KIND_WORKERS },

@@ -14,11 +14,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { LedgerFunction } from '../../lib/function.js';
 import { DEFAULT_SENDER_WARNING_ID } from '../../lib/identity.js';
-import { notFoundHandler } from '../../lambdas/routes/routes.js';
+import { notFoundHandler, routeList } from '../../lambdas/routes/routes.js';
 import type { Resource, RouteSpec } from '../../lambdas/routes/route-spec.js';
 import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
+import { workerList } from '../../lambdas/workers/worker-table.js';
 import { LedgerStack, type LedgerStackProps } from '../../lib/ledger-stack.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
+import { removeWhenGone } from '../../local/watchdog.js';
 
 /** The context `cdk synth` uses (cdk.json), plus the key that skips asset bundling. */
 export function cdkContext(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -78,6 +80,26 @@ export function synthesize(
   const stack = new LedgerStack(app, 'AgentLedger', { consoleDir: join(props.lambdasDir, 'console-dist'), ...props });
   if (!options.keepWarnings) Annotations.of(stack.identity.userPool).acknowledgeWarning(DEFAULT_SENDER_WARNING_ID);
   return { app, stack, template: templateOf(stack) };
+}
+
+let shared: Synthesized | undefined;
+
+/**
+ * The stack `cdk synth` builds by default (every route and worker, cdk.json's context, the
+ * sender warning acknowledged), synthesized once per process: most infra test files check it,
+ * and a synthesis costs seconds of CPU (the first in a process several times more). The infra
+ * project runs its files one after the other in one process (vitest.config.ts), so they share
+ * it. Read it only: a test that needs another stack, or changes one, synthesizes its own.
+ */
+export function defaultSynth(): Synthesized {
+  if (!shared) {
+    const stubs = new StubLambdas(routeList, workerList);
+    // The synthesized templates stay readable (nested ones are read from the assembly on disk) until the
+    // process ends, which vitest does by killing it: a watchdog deletes the directory then.
+    removeWhenGone(stubs.dir);
+    shared = synthesize({ lambdasDir: stubs.dir });
+  }
+  return shared;
 }
 
 /** The logical id of a construct's resource in its own stack's template. */
