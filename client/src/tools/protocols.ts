@@ -76,6 +76,24 @@ function toolName(value: unknown, field: string): string {
 
 /** Exit 2 with the reason on stderr: the deny signal most tools share (docs/HOOKS.md). */
 const exit2 = (reason: string): HookAnswer => ({ exitCode: 2, stderr: `${reason}\n` });
+
+/**
+ * Claude Code's (and Codex's) decision: exit 0 with `hookSpecificOutput.permissionDecision:
+ * "deny"` on stdout. The tool shows it as a denial with its reason; exit 2 reached the model as
+ * "PreToolUse:Bash hook error: …", a failed hook rather than a decision. Codex rejects a deny
+ * without a non-empty permissionDecisionReason, so the reason is always there.
+ */
+const permissionDecision = (reason: string): HookAnswer => ({
+  exitCode: 0,
+  stdout: json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } }),
+});
+
+/**
+ * Gemini CLI's (and Qwen Code's) decision: exit 0 with `{"decision":"deny","reason":…}` as the
+ * only thing on stdout. Gemini reports exit 2 as "Hook(s) [agent-ledger] failed" and treats
+ * exit 1 as allow, so neither is used for a deny.
+ */
+const decisionDeny = (reason: string): HookAnswer => ({ exitCode: 0, stdout: json({ decision: 'deny', reason }) });
 const allowSilently = (): HookAnswer => ({ exitCode: 0 });
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -94,21 +112,21 @@ function claudeShape(event: Json): ToolEvent {
  * whatever they make of stdout (a JSON decision would be lost to a tool that ignores stdout
  * on exit 2, or that lets the call run when its JSON does not parse).
  */
-const claudeCompatible = (decode: (event: Json) => Decoded): HookProtocol => ({
+const claudeCompatible = (decode: (event: Json) => Decoded, deny: (reason: string) => HookAnswer = exit2): HookProtocol => ({
   decode: ({ stdin }) => decode(object(stdin)),
   allow: allowSilently,
-  deny: exit2,
+  deny,
 });
 
 export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
   // Claude Code: PreToolUse {session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_use_id}.
   // Grok Build (camelCase toolName), VS Code (hookEventName) and Cursor (cursor_version) read
   // the same settings files and send their own shapes: those are foreign here.
-  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event))),
-  // Codex: the Claude fields plus turn_id and model.
-  codex: claudeCompatible(claudeShape),
-  // Qwen Code: the Claude fields plus tool_call_id.
-  qwen: claudeCompatible(claudeShape),
+  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event)), permissionDecision),
+  // Codex: the Claude fields plus turn_id and model; Claude Code's permissionDecision.
+  codex: claudeCompatible(claudeShape, permissionDecision),
+  // Qwen Code: the Claude fields plus tool_call_id; Gemini CLI's decision JSON (Qwen Code is its fork).
+  qwen: claudeCompatible(claudeShape, decisionDeny),
   // Factory Droid: Claude-compatible; its shell tool is `Execute`.
   droid: claudeCompatible(claudeShape),
   // Kimi Code: {hook_event_name, session_id, cwd, tool_name, tool_input, tool_call_id}.
@@ -130,8 +148,8 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
     sessionId: str(event.session_id),
   })),
   // Gemini CLI: BeforeTool {session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name, tool_input};
-  // stdout must hold nothing but its JSON, so allow prints nothing and deny uses exit 2.
-  gemini: claudeCompatible(claudeShape),
+  // stdout must hold nothing but its JSON, so allow prints nothing and deny prints only the decision.
+  gemini: claudeCompatible(claudeShape, decisionDeny),
   // Cursor: preToolUse {conversation_id, generation_id, hook_event_name, workspace_roots, tool_name, tool_input};
   // with failClosed it wants an answer on stdout for every call.
   cursor: {
