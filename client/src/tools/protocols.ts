@@ -5,6 +5,7 @@
  * tool's field names live in one place; test/fixtures/events/ holds one recorded event per tool.
  */
 import type { ToolFlag } from './flags.js';
+import { shellQuote } from '../local/files.js';
 
 /** A tool call, in the tool's terms, reduced to what the record needs. */
 export interface ToolEvent {
@@ -15,6 +16,8 @@ export interface ToolEvent {
   /** The tool's input exactly as received (payload.tool_input). */
   toolInput: unknown;
   sessionId?: string;
+  /** The event as the tool sent it, for a deny that answers in its terms (Cline's overrideInput). */
+  native?: Record<string, unknown>;
 }
 
 /** What the hook prints and how it exits. */
@@ -46,7 +49,8 @@ export type Decoded = ToolEvent | 'foreign';
 export interface HookProtocol {
   decode(raw: RawEvent): Decoded;
   allow(): HookAnswer;
-  deny(reason: string): HookAnswer;
+  /** `event` when the call was decoded (a deny from the status cache or an unreadable event has none). */
+  deny(reason: string, event?: ToolEvent): HookAnswer;
   /** Kiro IDE's older versions never close stdin: read it only briefly (ms). */
   stdinIdleMs?: number;
 }
@@ -195,21 +199,27 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
     allow: allowSilently,
     deny: (reason) => ({ exitCode: 2, stdout: json({ decision: 'deny', reason }), stderr: `${reason}\n` }),
   },
-  // Cline: an executable named PreToolUse gets {clineVersion, hookName, timestamp, taskId,
-  // workspaceRoots, userId, preToolUse: {toolName, parameters}} and must answer {"cancel": bool}.
+  // Cline: an executable named PreToolUse (in ~/Documents/Cline/Hooks, ~/.cline/hooks,
+  // .clinerules/hooks or .cline/hooks) gets {clineVersion, hookName, timestamp, taskId,
+  // workspaceRoots, userId, preToolUse: {toolName, parameters}}, the parameters' values as
+  // strings. The Cline CLI (the @cline SDK) adds `tool_call: {id, name, input}` with the input as
+  // the tool takes it; its shell tool is run_commands with `commands` (a JSON string in
+  // parameters, an array in tool_call.input). It answers {"cancel": bool, ...}.
   cline: {
     decode: ({ stdin }) => {
       const event = object(stdin);
       const call = (event.preToolUse ?? {}) as Json;
+      const sdkCall = event.tool_call !== null && typeof event.tool_call === 'object' ? (event.tool_call as Json) : undefined;
       return {
         cwd: firstOf(event.workspaceRoots),
-        toolName: toolName(call.toolName, 'preToolUse.toolName'),
-        toolInput: call.parameters,
+        toolName: toolName(call.toolName ?? sdkCall?.name, 'preToolUse.toolName'),
+        toolInput: sdkCall && 'input' in sdkCall ? sdkCall.input : call.parameters,
         sessionId: str(event.taskId),
+        native: event,
       };
     },
     allow: () => ({ exitCode: 0, stdout: json({ cancel: false }) }),
-    deny: (reason) => ({ exitCode: 0, stdout: json({ cancel: true, errorMessage: reason }) }),
+    deny: clineDeny,
   },
   // opencode: the plugin file the installer writes passes {tool, sessionID, callID, args, directory}
   // (tool.execute.before's input and output.args) and throws on exit 2 with stderr as message.
@@ -248,6 +258,50 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
 };
 
 /**
+ * Cline's deny. `cancel: true` stops the whole task, and the Cline CLI shows its reason nowhere
+ * ("aborted by another client"); the CLI's hooks cannot skip one call. So for a shell call of
+ * the CLI (an event with `tool_call`), the hook instead answers `overrideInput`: the commands
+ * are replaced by one that prints the reason and fails, so the call's own commands never run,
+ * its result shows the reason to the user and the model, and `errorMessage` (without cancel)
+ * is added to the model's context. Every other call, and any event of the VS Code extension
+ * (which knows no overrideInput), is cancelled.
+ */
+function clineDeny(reason: string, event?: ToolEvent): HookAnswer {
+  const sdkCall = event?.native?.tool_call as Json | undefined;
+  const input = sdkCall?.input;
+  if (sdkCall && input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    const refusal = `printf '%s\\n' ${shellQuote(reason)} >&2; exit 126`;
+    const shell = input as Json;
+    const overrideInput = 'commands' in shell ? { ...shell, commands: [refusal] } : 'command' in shell && !('args' in shell) ? { ...shell, command: refusal } : undefined;
+    if (overrideInput) return { exitCode: 0, stdout: json({ cancel: false, errorMessage: reason, overrideInput }) };
+  }
+  return { exitCode: 0, stdout: json({ cancel: true, errorMessage: reason }) };
+}
+
+/** Cline's run_commands: `commands` as an array (strings or {command, args}) or as that array in a JSON string. */
+function commandsTarget(value: unknown): string | undefined {
+  let list = value;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      return list === '' ? undefined : (list as string);
+    }
+  }
+  if (typeof list === 'string') return list === '' ? undefined : list;
+  if (!Array.isArray(list)) return undefined;
+  const commands = list
+    .map((item) => {
+      if (typeof item === 'string') return item;
+      const { command, args } = (item ?? {}) as { command?: unknown; args?: unknown };
+      if (typeof command !== 'string') return undefined;
+      return Array.isArray(args) ? [command, ...args.filter((arg): arg is string => typeof arg === 'string')].join(' ') : command;
+    })
+    .filter((command): command is string => command !== undefined && command !== '');
+  return commands.length > 0 ? commands.join('; ') : undefined;
+}
+
+/**
  * action.target: the shell command, file path or URL the tool input names, else "".
  * Tools name these members differently; the first present one wins.
  */
@@ -263,6 +317,8 @@ export function targetOf(toolInput: unknown): string {
     }
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
+  const commands = commandsTarget((input as Json).commands);
+  if (commands !== undefined) return commands;
   for (const field of TARGET_FIELDS) {
     const value = (input as Json)[field];
     if (typeof value === 'string' && value !== '') return value;
