@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
@@ -167,6 +168,44 @@ describe('Cline CLI: run_commands', () => {
     const read = { ...probe, tool_call: { id: 'call_2', name: 'read_files', input: { file_paths: ['/etc/hosts'] } }, preToolUse: { toolName: 'read_files', parameters: { file_paths: '["/etc/hosts"]' } } };
     expect(JSON.parse((await run(JSON.stringify(read))).stdout)).toEqual({ cancel: true, errorMessage: reason });
   }, 120_000);
+});
+
+describe('opencode: the warning of a call allowed without a record reaches the user', () => {
+  it('the plugin appends it to the call\'s output, writes it to stderr and shows a toast', async () => {
+    const { home, project, env } = place('opencode');
+    const agentId = 'opencode-allow';
+    const init = await runCli(['agent', 'init', '--tool', 'opencode', '--agent-id', agentId, '--on-error', 'allow'], { env, cwd: project });
+    expect(init.code, init.stderr).toBe(0);
+    const configPath = join(homes.ledgerHome, 'agents', agentId, 'config.json');
+    writeFileSync(configPath, JSON.stringify({ ...readJson(configPath), url: 'http://127.0.0.1:9', timeout_ms: 3000 }));
+    const pluginDir = join(home, '.config', 'opencode', 'plugins');
+    const plugin = (await import(pathToFileURL(join(pluginDir, `agent-ledger-${agentId}.js`)).href)) as Record<string, (ctx: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>>;
+    const toasts: unknown[] = [];
+    const client = { tui: { showToast: async (request: unknown) => void toasts.push(request) } };
+    const hooks = await plugin.AgentLedger!({ directory: project, client });
+    const stderr: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    const saved = { ...process.env };
+    Object.assign(process.env, { AGENT_LEDGER_HOME: env.AGENT_LEDGER_HOME, HOME: env.HOME });
+    process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const call = { tool: 'bash', sessionID: 'ses_1', callID: 'call_1' };
+      await hooks['tool.execute.before']!(call, { args: { command: 'ls' } });
+      const output = { title: 'ls', output: 'README.md', metadata: {} };
+      await hooks['tool.execute.after']!(call, output);
+      expect(output.output).toMatch(/^README\.md\n\nagent-ledger: the ledger at http:\/\/127\.0\.0\.1:9 could not be reached: .*allowed without a record \(on-error allow\)$/s);
+      // Another call's output is left as it is.
+      const other = { title: 'ls', output: 'x', metadata: {} };
+      await hooks['tool.execute.after']!({ ...call, callID: 'call_2' }, other);
+      expect(other.output).toBe('x');
+    } finally {
+      process.stderr.write = write;
+      for (const key of ['AGENT_LEDGER_HOME', 'HOME']) process.env[key] = saved[key];
+    }
+    expect(stderr.join('')).toMatch(/allowed without a record \(on-error allow\)/);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(toasts).toEqual([{ body: { title: 'agent-ledger', message: expect.stringMatching(/allowed without a record/), variant: 'warning' } }]);
+  }, 60_000);
 });
 
 describe('doctor', () => {

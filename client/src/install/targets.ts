@@ -290,6 +290,10 @@ function dirExists(dir: string): boolean {
 /**
  * opencode has no command hooks: a plugin's `tool.execute.before` handler runs before each
  * tool and blocks it by throwing. This one runs the hook with the call as JSON on stdin.
+ * opencode drops what a plugin's child prints, so an on-error allow's warning (the call runs
+ * unrecorded) is passed on by the plugin itself: appended to the call's output in
+ * `tool.execute.after` (the user and the model see it in the result), written to opencode's
+ * stderr and shown as a toast in the TUI.
  */
 function opencodePlugin(ctx: InstallContext): string {
   const args = [ctx.cliPath, 'hook', 'opencode', '--agent', ctx.agentId];
@@ -300,20 +304,37 @@ import { spawn } from "node:child_process";
 const NODE = ${JSON.stringify(ctx.nodePath)};
 const ARGS = ${JSON.stringify(args)};
 
+/** Runs the hook; resolves with what it printed on stderr when it allowed (a warning), rejects when it denied. */
 function hook(event) {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ARGS, { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", (error) => reject(new Error("agent-ledger hook could not start: " + error.message)));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(stderr.trim() || "agent-ledger: tool use blocked"))));
+    child.on("close", (code) => (code === 0 ? resolve(stderr.trim()) : reject(new Error(stderr.trim() || "agent-ledger: tool use blocked"))));
     child.stdin.end(JSON.stringify(event));
   });
 }
 
-export const AgentLedger = async ({ directory }) => ({
+/** Warnings of calls allowed without a record, by callID, until their output is in. */
+const warnings = new Map();
+
+export const AgentLedger = async ({ directory, client }) => ({
   "tool.execute.before": async (input, output) => {
-    await hook({ tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args, directory });
+    const warning = await hook({ tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args, directory });
+    if (!warning) return;
+    warnings.set(input.callID, warning);
+    process.stderr.write(warning + "\\n");
+    // The TUI's toast; not awaited, so a headless run never waits on it.
+    Promise.resolve()
+      .then(() => client?.tui?.showToast?.({ body: { title: "agent-ledger", message: warning, variant: "warning" } }))
+      .catch(() => {});
+  },
+  "tool.execute.after": async (input, output) => {
+    const warning = warnings.get(input.callID);
+    if (warning === undefined) return;
+    warnings.delete(input.callID);
+    if (output && typeof output.output === "string") output.output = output.output + "\\n\\n" + warning;
   },
 });
 `;
