@@ -106,7 +106,7 @@ function expectDeny(flag: ToolFlag, run: { code: number | null; stdout: string; 
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(reason);
+      expect(run.stderr.trim()).toMatch(reason);
   }
 }
 
