@@ -26,7 +26,9 @@ export default defineConfig({
           ...common,
           name: 'ledger',
           include: ['protocol/test/**/*.test.ts', 'client/test/**/*.test.ts', 'console/test/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: ['test/infra/**'],
+          // The CDK tests run in the infra project; the real coding tools apart, in `npm run test:tools`
+          // (vitest.tools.config.ts).
+          exclude: ['**/node_modules/**', 'test/infra/**', 'test/tools/**'],
           // One DynamoDB Local and one s3rver for the whole run; each test file gets its own table and buckets.
           // The client's global setup builds client/dist once, so its tests run the bundled CLI.
           globalSetup: ['./test/global-setup.ts', './client/test/global-setup.ts'],

@@ -63,13 +63,16 @@ function setUrl(agentId: string, url: string): () => void {
   return () => writeFileSync(path, original);
 }
 
-/** A deny in Claude Code's protocol: exit 2, nothing on stdout, one line on stderr. */
+/** A deny in Claude Code's protocol: exit 0, its permissionDecision "deny" with a one-line reason on stdout, nothing on stderr. */
 function expectDenied(run: Run, reason: RegExp) {
-  expect(run.code).toBe(2);
-  expect(run.stdout).toBe('');
-  expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  expect(run.stderr).toMatch(reason);
-  expect(run.stderr).not.toMatch(/\n\s+at /);
+  expect(run.code).toBe(0);
+  expect(run.stderr).toBe('');
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  const output = JSON.parse(run.stdout).hookSpecificOutput;
+  expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+  expect(output.permissionDecisionReason).toMatch(/^denied by agent-ledger: /);
+  expect(output.permissionDecisionReason).toMatch(reason);
+  expect(output.permissionDecisionReason).not.toMatch(/\n/);
 }
 
 const event = fixture('events/claudecode.json');
@@ -205,6 +208,7 @@ describe('hook behaviour', () => {
     for (const foreign of [grokEvent, vscodeEvent]) {
       const run = await hook('claudecode', 'deny-agent', foreign);
       expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe(''); // allow: a deny is exit 0 too, with its decision on stdout
     }
     expect((await hook('cursor', 'deny-agent', grokEvent)).code).toBe(0);
     expect(await headOf('deny-agent')).toBe(before);
@@ -215,6 +219,7 @@ describe('hook behaviour', () => {
     big.tool_input = { file_path: '/home/dev/shop/big.txt', content: 'x'.repeat(300 * 1024) };
     const run = await hook('claudecode', 'deny-agent', JSON.stringify(big));
     expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
     const { body } = await api('GET', `/v1/operations/${readJson(agentFile('deny-agent', 'chain.json')).operation_id}`);
     const full = canonicalBytes({ client: 'claudecode', session_id: big.session_id, tool_input: big.tool_input });
     expect(body.payload).toEqual({ truncated: true, sha256: sha256B64u(full), bytes: full.byteLength });

@@ -27,15 +27,18 @@ Usage:
   agent-ledger login --url URL [--token-file FILE]
       Store the service URL and an API token (read from FILE, from stdin when it is not a
       terminal, or from a no-echo prompt; never from the command line).
-  agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow]
+  agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow] [--trust]
       Generate a key, register the agent, and install the hook into the tool's settings.
-      Prints the agent id.
+      Prints the agent id. --trust (codex): mark the hook trusted as Codex's /hooks does.
   agent-ledger agent uninstall --agent ID
       Remove exactly what init installed.
   agent-ledger hook FLAG --agent ID
       The hook itself (the coding tool runs it with its event on stdin).
   agent-ledger status [--agent ID]
       Chain head, service status and the last errors of one agent or all of them.
+  agent-ledger doctor [--agent ID]
+      Check that each agent's tool still holds and runs the hook (Codex's trust), that the
+      service answers and the key matches the registered one; says what to fix, exit 1 if not.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
       Sign and submit one record; prints its receipt and record as JSON.
   agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]
@@ -69,6 +72,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'status':
       return (await commands()).status(rest);
+    case 'doctor':
+      return (await commands()).doctor(rest);
     case 'submit':
       return (await commands()).submit(rest);
     case 'verify':

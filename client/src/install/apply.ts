@@ -32,6 +32,7 @@ export function applyPlan(plan: InstallPlan): InstalledFile[] {
       original: file.before ?? null,
       installed_sha256: sha256(file.after),
       ...(createdDir === undefined ? {} : { created_dir: createdDir }),
+      ...(file.role === undefined ? {} : { role: file.role }),
     });
   }
   return written;

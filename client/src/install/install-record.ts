@@ -19,7 +19,12 @@ export interface InstalledFile {
   installed_sha256: string;
   /** The outermost folder install created for this file, if any: uninstall removes the folders it left empty, up to this one. */
   created_dir?: string;
+  /** `trust`: the file tells the tool to run the hook (Codex's trust entry) rather than holding it. */
+  role?: FileRole;
 }
+
+/** `hook`: the file holds the hook (the default); `trust`: it makes the tool run it. */
+export type FileRole = 'hook' | 'trust';
 
 export interface InstallRecord {
   tool: string;

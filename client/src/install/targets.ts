@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import type { ToolFlag } from '../tools/flags.js';
 import { readIfExists, shellQuote } from '../local/files.js';
 import { ConfigError } from './config-error.js';
-import type { ChangeKind } from './install-record.js';
+import type { ChangeKind, FileRole } from './install-record.js';
 import { appendToArray, arrayItems, parseJsonFile } from './json-config.js';
 import { appendTomlHook } from './toml-config.js';
+import { codexHome, codexTrusts, findCodexHook, planCodexTrust } from '../tools/codex-trust.js';
 
 export type Scope = 'user' | 'project';
 
@@ -28,6 +29,8 @@ export interface InstallContext {
   nodePath: string;
   cliPath: string;
   agentDir: string;
+  /** The person's consent (`--trust`) to mark the hook trusted where the tool asks for that (Codex). */
+  trust?: boolean;
 }
 
 /** One file as install will leave it. */
@@ -38,6 +41,7 @@ export interface PlannedFile {
   after: string;
   /** File mode when install creates it (hook scripts are executable). */
   mode?: number;
+  role?: FileRole;
 }
 
 export interface InstallPlan {
@@ -46,6 +50,8 @@ export interface InstallPlan {
   command: string;
   /** What the person must still do in the tool (trust prompts, feature switches). */
   notes: string[];
+  /** What stops the tool from running the hook at all until the person acts (printed loudly). */
+  warnings?: string[];
 }
 
 interface ToolInstaller {
@@ -97,11 +103,11 @@ function hookScript(ctx: InstallContext): string {
 /** Claude Code's hook group; tools that copied its format take it as is. No matcher: every tool. */
 const claudeGroup = (command: string, timeout: number, extra: Record<string, unknown> = {}) => ({ hooks: [{ type: 'command', command, timeout, ...extra }] });
 
-const simple = (scopes: readonly Scope[], plan: (ctx: InstallContext) => { files: PlannedFile[]; command?: string; notes?: string[] }): ToolInstaller => ({
+const simple = (scopes: readonly Scope[], plan: (ctx: InstallContext) => { files: PlannedFile[]; command?: string; notes?: string[]; warnings?: string[] }): ToolInstaller => ({
   scopes,
   plan: (ctx) => {
     const planned = plan(ctx);
-    return { files: planned.files, command: planned.command ?? ctx.hookCommand, notes: planned.notes ?? [] };
+    return { files: planned.files, command: planned.command ?? ctx.hookCommand, notes: planned.notes ?? [], warnings: planned.warnings ?? [] };
   },
 });
 
@@ -111,20 +117,34 @@ export const INSTALLERS: Record<ToolFlag, ToolInstaller> = {
   claudecode: simple(BOTH, (ctx) => ({
     files: [jsonEntry(join(base(ctx), '.claude', 'settings.json'), ['hooks', 'PreToolUse'], claudeGroup(ctx.hookCommand, HOOK_TIMEOUT_S), ctx.hookCommand)],
   })),
-  codex: simple(BOTH, (ctx) => ({
-    files: [
-      jsonEntry(
-        ctx.scope === 'user' ? join(envDir(ctx, 'CODEX_HOME', join(ctx.home, '.codex')), 'hooks.json') : join(ctx.projectDir, '.codex', 'hooks.json'),
-        ['hooks', 'PreToolUse'],
-        claudeGroup(ctx.hookCommand, HOOK_TIMEOUT_S),
-        ctx.hookCommand,
-      ),
-    ],
-    notes: [
-      'Codex runs a hook only once you trust it: open Codex and approve it under /hooks (the trust is tied to this exact command).',
-      'Codex releases before hooks were on by default need `[features] codex_hooks = true` in ~/.codex/config.toml.',
-    ],
-  })),
+  codex: simple(BOTH, (ctx) => {
+    const hooksFile = jsonEntry(
+      ctx.scope === 'user' ? join(codexHome(ctx.env, ctx.home), 'hooks.json') : join(ctx.projectDir, '.codex', 'hooks.json'),
+      ['hooks', 'PreToolUse'],
+      claudeGroup(ctx.hookCommand, HOOK_TIMEOUT_S),
+      ctx.hookCommand,
+    );
+    // Codex runs only hooks the user trusted (under /hooks); the trust is kept per entry in the
+    // user's config.toml and tied to the entry's hash, so it is checked again on every init.
+    const position = findCodexHook(hooksFile.path, hooksFile.after, ctx.hookCommand)!;
+    const configPath = join(codexHome(ctx.env, ctx.home), 'config.toml');
+    const files = [hooksFile];
+    const notes = ['Codex releases before hooks were on by default need `[features] codex_hooks = true` in ~/.codex/config.toml.'];
+    if (ctx.scope === 'project') notes.push(`Codex reads ${join(ctx.projectDir, '.codex')} only in a project it trusts (trust_level = "trusted" under [projects."${ctx.projectDir}"]).`);
+    if (ctx.trust) {
+      files.push(planCodexTrust(configPath, ctx.agentId, position));
+      notes.push(`Codex trusts the hook: ${configPath} holds [hooks.state."${position.key}"] with its hash (--trust).`);
+      return { files, notes };
+    }
+    if (codexTrusts(configPath, position)) return { files, notes: [...notes, 'Codex already trusts this hook.'] };
+    return {
+      files,
+      notes,
+      warnings: [
+        `Codex will NOT run this hook until you trust it, so nothing Codex does is recorded yet. Open Codex and approve it under /hooks, or run \`agent-ledger agent init --tool codex --agent-id ${ctx.agentId}${ctx.scope === 'project' ? ' --scope project' : ''} --trust\` to write the trust entry into ${configPath} as /hooks would. \`agent-ledger status\` says when it is trusted.`,
+      ],
+    };
+  }),
   qwen: simple(BOTH, (ctx) => ({
     files: [jsonEntry(join(base(ctx), '.qwen', 'settings.json'), ['hooks', 'PreToolUse'], claudeGroup(ctx.hookCommand, HOOK_TIMEOUT_S * 1000), ctx.hookCommand)],
   })),
@@ -243,7 +263,9 @@ export const INSTALLERS: Record<ToolFlag, ToolInstaller> = {
     return {
       command: script,
       files: [ownedFile(script, hookScript(ctx), 0o755)],
-      notes: ['Cline runs hooks once "Enable Hooks" is checked in its settings; they do not run in --yolo mode.'],
+      // The Cline CLI runs hooks as they are (under its default auto-approve too); the VS Code
+      // extension only with its "Enable Hooks" setting checked.
+      notes: ['The Cline CLI runs this hook as it is; in the VS Code extension, check "Enable Hooks" in Cline\'s settings.'],
     };
   }),
   opencode: simple(BOTH, (ctx) => ({
@@ -268,6 +290,10 @@ function dirExists(dir: string): boolean {
 /**
  * opencode has no command hooks: a plugin's `tool.execute.before` handler runs before each
  * tool and blocks it by throwing. This one runs the hook with the call as JSON on stdin.
+ * opencode drops what a plugin's child prints, so an on-error allow's warning (the call runs
+ * unrecorded) is passed on by the plugin itself: appended to the call's output in
+ * `tool.execute.after` (the user and the model see it in the result), written to opencode's
+ * stderr and shown as a toast in the TUI.
  */
 function opencodePlugin(ctx: InstallContext): string {
   const args = [ctx.cliPath, 'hook', 'opencode', '--agent', ctx.agentId];
@@ -278,20 +304,37 @@ import { spawn } from "node:child_process";
 const NODE = ${JSON.stringify(ctx.nodePath)};
 const ARGS = ${JSON.stringify(args)};
 
+/** Runs the hook; resolves with what it printed on stderr when it allowed (a warning), rejects when it denied. */
 function hook(event) {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ARGS, { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", (error) => reject(new Error("agent-ledger hook could not start: " + error.message)));
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(stderr.trim() || "agent-ledger: tool use blocked"))));
+    child.on("close", (code) => (code === 0 ? resolve(stderr.trim()) : reject(new Error(stderr.trim() || "agent-ledger: tool use blocked"))));
     child.stdin.end(JSON.stringify(event));
   });
 }
 
-export const AgentLedger = async ({ directory }) => ({
+/** Warnings of calls allowed without a record, by callID, until their output is in. */
+const warnings = new Map();
+
+export const AgentLedger = async ({ directory, client }) => ({
   "tool.execute.before": async (input, output) => {
-    await hook({ tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args, directory });
+    const warning = await hook({ tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args, directory });
+    if (!warning) return;
+    warnings.set(input.callID, warning);
+    process.stderr.write(warning + "\\n");
+    // The TUI's toast; not awaited, so a headless run never waits on it.
+    Promise.resolve()
+      .then(() => client?.tui?.showToast?.({ body: { title: "agent-ledger", message: warning, variant: "warning" } }))
+      .catch(() => {});
+  },
+  "tool.execute.after": async (input, output) => {
+    const warning = warnings.get(input.callID);
+    if (warning === undefined) return;
+    warnings.delete(input.callID);
+    if (output && typeof output.output === "string") output.output = output.output + "\\n\\n" + warning;
   },
 });
 `;

@@ -29,15 +29,22 @@ export function parseTomlFile(path: string, text: string): Record<string, unknow
   }
 }
 
+/** `text` with `lines` appended between this agent's markers (a blank line before them), checked to parse. */
+export function appendTomlBlock(path: string, text: string, agentId: string, lines: string[]): string {
+  parseTomlFile(path, text);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const separator = text === '' ? '' : text.endsWith(eol) ? eol : `${eol}${eol}`;
+  const after = `${text}${separator}${[begin(agentId), ...lines, end(agentId), ''].join(eol)}`;
+  parseTomlFile(path, after);
+  return after;
+}
+
 export function appendTomlHook(path: string, agentId: string, command: string, timeoutSeconds: number): PlannedFile {
   const before = readIfExists(path);
   const text = before ?? '';
   parseTomlFile(path, text);
   if (text.includes(begin(agentId))) return { path, kind: 'toml', before, after: text };
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const separator = text === '' ? '' : text.endsWith(eol) ? eol : `${eol}${eol}`;
-  const block = [begin(agentId), '[[hooks]]', 'event = "PreToolUse"', `command = ${tomlString(command)}`, `timeout = ${timeoutSeconds}`, end(agentId), ''].join(eol);
-  const after = `${text}${separator}${block}`;
+  const after = appendTomlBlock(path, text, agentId, ['[[hooks]]', 'event = "PreToolUse"', `command = ${tomlString(command)}`, `timeout = ${timeoutSeconds}`]);
   const parsed = parseTomlFile(path, after);
   const hooks = parsed.hooks;
   if (!Array.isArray(hooks) || !hooks.some((hook) => (hook as { command?: unknown }).command === command)) {

@@ -5,6 +5,7 @@
  * tool's field names live in one place; test/fixtures/events/ holds one recorded event per tool.
  */
 import type { ToolFlag } from './flags.js';
+import { shellQuote } from '../local/files.js';
 
 /** A tool call, in the tool's terms, reduced to what the record needs. */
 export interface ToolEvent {
@@ -15,6 +16,8 @@ export interface ToolEvent {
   /** The tool's input exactly as received (payload.tool_input). */
   toolInput: unknown;
   sessionId?: string;
+  /** The event as the tool sent it, for a deny that answers in its terms (Cline's overrideInput). */
+  native?: Record<string, unknown>;
 }
 
 /** What the hook prints and how it exits. */
@@ -46,7 +49,8 @@ export type Decoded = ToolEvent | 'foreign';
 export interface HookProtocol {
   decode(raw: RawEvent): Decoded;
   allow(): HookAnswer;
-  deny(reason: string): HookAnswer;
+  /** `event` when the call was decoded (a deny from the status cache or an unreadable event has none). */
+  deny(reason: string, event?: ToolEvent): HookAnswer;
   /** Kiro IDE's older versions never close stdin: read it only briefly (ms). */
   stdinIdleMs?: number;
 }
@@ -76,6 +80,24 @@ function toolName(value: unknown, field: string): string {
 
 /** Exit 2 with the reason on stderr: the deny signal most tools share (docs/HOOKS.md). */
 const exit2 = (reason: string): HookAnswer => ({ exitCode: 2, stderr: `${reason}\n` });
+
+/**
+ * Claude Code's (and Codex's) decision: exit 0 with `hookSpecificOutput.permissionDecision:
+ * "deny"` on stdout. The tool shows it as a denial with its reason; exit 2 reached the model as
+ * "PreToolUse:Bash hook error: …", a failed hook rather than a decision. Codex rejects a deny
+ * without a non-empty permissionDecisionReason, so the reason is always there.
+ */
+const permissionDecision = (reason: string): HookAnswer => ({
+  exitCode: 0,
+  stdout: json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } }),
+});
+
+/**
+ * Gemini CLI's (and Qwen Code's) decision: exit 0 with `{"decision":"deny","reason":…}` as the
+ * only thing on stdout. Gemini reports exit 2 as "Hook(s) [agent-ledger] failed" and treats
+ * exit 1 as allow, so neither is used for a deny.
+ */
+const decisionDeny = (reason: string): HookAnswer => ({ exitCode: 0, stdout: json({ decision: 'deny', reason }) });
 const allowSilently = (): HookAnswer => ({ exitCode: 0 });
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
@@ -94,21 +116,21 @@ function claudeShape(event: Json): ToolEvent {
  * whatever they make of stdout (a JSON decision would be lost to a tool that ignores stdout
  * on exit 2, or that lets the call run when its JSON does not parse).
  */
-const claudeCompatible = (decode: (event: Json) => Decoded): HookProtocol => ({
+const claudeCompatible = (decode: (event: Json) => Decoded, deny: (reason: string) => HookAnswer = exit2): HookProtocol => ({
   decode: ({ stdin }) => decode(object(stdin)),
   allow: allowSilently,
-  deny: exit2,
+  deny,
 });
 
 export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
   // Claude Code: PreToolUse {session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input, tool_use_id}.
   // Grok Build (camelCase toolName), VS Code (hookEventName) and Cursor (cursor_version) read
   // the same settings files and send their own shapes: those are foreign here.
-  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event))),
-  // Codex: the Claude fields plus turn_id and model.
-  codex: claudeCompatible(claudeShape),
-  // Qwen Code: the Claude fields plus tool_call_id.
-  qwen: claudeCompatible(claudeShape),
+  claudecode: claudeCompatible((event) => ('toolName' in event || 'hookEventName' in event || 'cursor_version' in event ? 'foreign' : claudeShape(event)), permissionDecision),
+  // Codex: the Claude fields plus turn_id and model; Claude Code's permissionDecision.
+  codex: claudeCompatible(claudeShape, permissionDecision),
+  // Qwen Code: the Claude fields plus tool_call_id; Gemini CLI's decision JSON (Qwen Code is its fork).
+  qwen: claudeCompatible(claudeShape, decisionDeny),
   // Factory Droid: Claude-compatible; its shell tool is `Execute`.
   droid: claudeCompatible(claudeShape),
   // Kimi Code: {hook_event_name, session_id, cwd, tool_name, tool_input, tool_call_id}.
@@ -130,8 +152,8 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
     sessionId: str(event.session_id),
   })),
   // Gemini CLI: BeforeTool {session_id, transcript_path, cwd, hook_event_name, timestamp, tool_name, tool_input};
-  // stdout must hold nothing but its JSON, so allow prints nothing and deny uses exit 2.
-  gemini: claudeCompatible(claudeShape),
+  // stdout must hold nothing but its JSON, so allow prints nothing and deny prints only the decision.
+  gemini: claudeCompatible(claudeShape, decisionDeny),
   // Cursor: preToolUse {conversation_id, generation_id, hook_event_name, workspace_roots, tool_name, tool_input};
   // with failClosed it wants an answer on stdout for every call.
   cursor: {
@@ -177,21 +199,27 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
     allow: allowSilently,
     deny: (reason) => ({ exitCode: 2, stdout: json({ decision: 'deny', reason }), stderr: `${reason}\n` }),
   },
-  // Cline: an executable named PreToolUse gets {clineVersion, hookName, timestamp, taskId,
-  // workspaceRoots, userId, preToolUse: {toolName, parameters}} and must answer {"cancel": bool}.
+  // Cline: an executable named PreToolUse (in ~/Documents/Cline/Hooks, ~/.cline/hooks,
+  // .clinerules/hooks or .cline/hooks) gets {clineVersion, hookName, timestamp, taskId,
+  // workspaceRoots, userId, preToolUse: {toolName, parameters}}, the parameters' values as
+  // strings. The Cline CLI (the @cline SDK) adds `tool_call: {id, name, input}` with the input as
+  // the tool takes it; its shell tool is run_commands with `commands` (a JSON string in
+  // parameters, an array in tool_call.input). It answers {"cancel": bool, ...}.
   cline: {
     decode: ({ stdin }) => {
       const event = object(stdin);
       const call = (event.preToolUse ?? {}) as Json;
+      const sdkCall = event.tool_call !== null && typeof event.tool_call === 'object' ? (event.tool_call as Json) : undefined;
       return {
         cwd: firstOf(event.workspaceRoots),
-        toolName: toolName(call.toolName, 'preToolUse.toolName'),
-        toolInput: call.parameters,
+        toolName: toolName(call.toolName ?? sdkCall?.name, 'preToolUse.toolName'),
+        toolInput: sdkCall && 'input' in sdkCall ? sdkCall.input : call.parameters,
         sessionId: str(event.taskId),
+        native: event,
       };
     },
     allow: () => ({ exitCode: 0, stdout: json({ cancel: false }) }),
-    deny: (reason) => ({ exitCode: 0, stdout: json({ cancel: true, errorMessage: reason }) }),
+    deny: clineDeny,
   },
   // opencode: the plugin file the installer writes passes {tool, sessionID, callID, args, directory}
   // (tool.execute.before's input and output.args) and throws on exit 2 with stderr as message.
@@ -230,6 +258,50 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
 };
 
 /**
+ * Cline's deny. `cancel: true` stops the whole task, and the Cline CLI shows its reason nowhere
+ * ("aborted by another client"); the CLI's hooks cannot skip one call. So for a shell call of
+ * the CLI (an event with `tool_call`), the hook instead answers `overrideInput`: the commands
+ * are replaced by one that prints the reason and fails, so the call's own commands never run,
+ * its result shows the reason to the user and the model, and `errorMessage` (without cancel)
+ * is added to the model's context. Every other call, and any event of the VS Code extension
+ * (which knows no overrideInput), is cancelled.
+ */
+function clineDeny(reason: string, event?: ToolEvent): HookAnswer {
+  const sdkCall = event?.native?.tool_call as Json | undefined;
+  const input = sdkCall?.input;
+  if (sdkCall && input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    const refusal = `printf '%s\\n' ${shellQuote(reason)} >&2; exit 126`;
+    const shell = input as Json;
+    const overrideInput = 'commands' in shell ? { ...shell, commands: [refusal] } : 'command' in shell && !('args' in shell) ? { ...shell, command: refusal } : undefined;
+    if (overrideInput) return { exitCode: 0, stdout: json({ cancel: false, errorMessage: reason, overrideInput }) };
+  }
+  return { exitCode: 0, stdout: json({ cancel: true, errorMessage: reason }) };
+}
+
+/** Cline's run_commands: `commands` as an array (strings or {command, args}) or as that array in a JSON string. */
+function commandsTarget(value: unknown): string | undefined {
+  let list = value;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      return list === '' ? undefined : (list as string);
+    }
+  }
+  if (typeof list === 'string') return list === '' ? undefined : list;
+  if (!Array.isArray(list)) return undefined;
+  const commands = list
+    .map((item) => {
+      if (typeof item === 'string') return item;
+      const { command, args } = (item ?? {}) as { command?: unknown; args?: unknown };
+      if (typeof command !== 'string') return undefined;
+      return Array.isArray(args) ? [command, ...args.filter((arg): arg is string => typeof arg === 'string')].join(' ') : command;
+    })
+    .filter((command): command is string => command !== undefined && command !== '');
+  return commands.length > 0 ? commands.join('; ') : undefined;
+}
+
+/**
  * action.target: the shell command, file path or URL the tool input names, else "".
  * Tools name these members differently; the first present one wins.
  */
@@ -245,6 +317,8 @@ export function targetOf(toolInput: unknown): string {
     }
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
+  const commands = commandsTarget((input as Json).commands);
+  if (commands !== undefined) return commands;
   for (const field of TARGET_FIELDS) {
     const value = (input as Json)[field];
     if (typeof value === 'string' && value !== '') return value;

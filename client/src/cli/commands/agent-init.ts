@@ -1,10 +1,11 @@
 /**
  * `agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project]
- * [--project-dir DIR] [--on-error deny|allow]`: generates the agent's Ed25519 key, registers
+ * [--project-dir DIR] [--on-error deny|allow] [--trust]`: generates the agent's Ed25519 key, registers
  * the agent (integration_type = FLAG), writes its files and installs the hook into the
  * tool's configuration; prints the agent id. Every configuration file is parsed before
  * anything is registered or written, so a file that does not parse stops it cleanly.
- * Running it again for the same agent changes nothing.
+ * Running it again for the same agent changes nothing. `--trust` (Codex only) writes the trust
+ * entry Codex's /hooks would write; without it, init says loudly that Codex will not run the hook.
  */
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -34,11 +35,13 @@ export async function agentInit(args: string[]): Promise<number> {
     scope: { type: 'string' },
     'project-dir': { type: 'string' },
     'on-error': { type: 'string' },
+    trust: { type: 'boolean' },
   });
   const tool = required(values.tool, '--tool');
   if (!isToolFlag(tool) && !(HOOKLESS_FLAGS as readonly string[]).includes(tool)) {
     throw usageError(`unknown tool "${tool}": use one of ${[...TOOL_FLAGS, ...HOOKLESS_FLAGS].join(', ')}`);
   }
+  if (values.trust && tool !== 'codex') throw usageError('--trust applies to codex only (Codex runs a hook only once it is trusted)');
   const onError = oneOf(values['on-error'], '--on-error', ON_ERROR, 'deny');
   const agentId = values['agent-id'] ?? generatedAgentId(tool);
   const paths = agentFiles(agentDir(agentId));
@@ -64,6 +67,7 @@ export async function agentInit(args: string[]): Promise<number> {
         nodePath: process.execPath,
         cliPath,
         agentDir: paths.dir,
+        trust: values.trust === true,
       });
     } catch (error) {
       if (error instanceof ConfigError) throw new CliError(error.message);
@@ -97,6 +101,7 @@ export async function agentInit(args: string[]): Promise<number> {
         : `${name}: hook already installed (${scope} scope); nothing changed\n`,
     );
     for (const note of plan.notes) process.stderr.write(`note: ${note}\n`);
+    for (const warning of plan.warnings ?? []) process.stderr.write(`\nWARNING: ${warning}\n\n`);
   }
   process.stdout.write(`${agentId}\n`);
   return 0;

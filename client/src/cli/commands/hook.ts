@@ -34,7 +34,7 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
     return { exitCode: 2, stderr: `agent-ledger: unknown tool flag "${flag ?? ''}" (one of: ${TOOL_FLAGS.join(', ')}); tool use blocked\n` };
   }
   const protocol = HOOK_PROTOCOLS[flag];
-  if (!agentId) return protocol.deny('agent-ledger: the hook needs --agent ID; tool use blocked');
+  if (!agentId) return protocol.deny('denied by agent-ledger: the hook needs --agent ID; tool use blocked');
 
   let loaded: { paths: AgentPaths; config: AgentConfig };
   try {
@@ -42,27 +42,29 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
     loaded = { paths: agentPaths, config: readConfig(agentPaths) };
   } catch (error) {
     // No agent directory, so no on-error policy: the default, deny.
-    return protocol.deny(`agent-ledger: ${message(error)}; tool use blocked`);
+    return protocol.deny(`denied by agent-ledger: ${message(error)}; tool use blocked`);
   }
   const { paths, config } = loaded;
   const deadline = started + (config.timeout_ms > 0 ? config.timeout_ms : DEFAULT_TIMEOUT_MS);
-  const onError = (reason: string): HookAnswer => {
+  const onError = (reason: string, event?: ToolEvent): HookAnswer => {
     logError(paths, reason);
-    return config.on_error === 'allow' ? withWarning(protocol.allow(), reason) : protocol.deny(`agent-ledger: ${reason}; tool use blocked (on-error deny)`);
+    return config.on_error === 'allow' ? withWarning(protocol.allow(), reason) : protocol.deny(`denied by agent-ledger: ${reason}; tool use blocked (on-error deny)`, event);
   };
 
+  // A frozen or revoked agent (the 60 s status cache) is denied without a request; the event is
+  // read first all the same, so that the deny can answer in its terms (Cline's overrideInput).
   const cached = readStatusCache(paths);
-  if (cached && (cached.status === 'frozen' || cached.status === 'revoked')) {
-    return protocol.deny(`agent-ledger: agent ${agentId} is ${cached.status}; tool use blocked`);
-  }
+  const stopped = cached && (cached.status === 'frozen' || cached.status === 'revoked') ? `denied by agent-ledger: agent ${agentId} is ${cached.status}` : undefined;
 
   let event: ToolEvent;
   try {
     const stdin = await readStdin({ deadline, ...(protocol.stdinIdleMs ? { idleMs: protocol.stdinIdleMs } : {}) });
     const decoded = protocol.decode({ stdin, env });
+    if (stopped) return protocol.deny(stopped, decoded === 'foreign' ? undefined : decoded);
     if (decoded === 'foreign') return protocol.allow();
     event = decoded;
   } catch (error) {
+    if (stopped) return protocol.deny(stopped);
     return onError(error instanceof EventError ? `${flag} event: ${error.message}` : message(error));
   }
 
@@ -80,16 +82,16 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
       if (error.code === 'AGENT_FROZEN' || error.code === 'AGENT_REVOKED') {
         const status = error.code === 'AGENT_FROZEN' ? 'frozen' : 'revoked';
         logError(paths, `agent ${agentId} is ${status}: tool use denied`);
-        return protocol.deny(`agent-ledger: agent ${agentId} is ${status}; tool use blocked`);
+        return protocol.deny(`denied by agent-ledger: agent ${agentId} is ${status}`, event);
       }
       if (error.status < 500) {
         logError(paths, `the ledger refused the record: ${error.message}`);
-        return protocol.deny(`agent-ledger: the ledger refused the record (${error.message}); tool use blocked`);
+        return protocol.deny(`denied by agent-ledger: the ledger refused the record (${error.message}); tool use blocked`, event);
       }
-      return onError(`the ledger at ${config.url} failed: ${error.message}`);
+      return onError(`the ledger at ${config.url} failed: ${error.message}`, event);
     }
-    if (error instanceof LedgerTransportError) return onError(`the ledger at ${config.url} could not be reached: ${error.message}`);
-    return onError(message(error));
+    if (error instanceof LedgerTransportError) return onError(`the ledger at ${config.url} could not be reached: ${error.message}`, event);
+    return onError(message(error), event);
   }
 }
 
@@ -123,7 +125,7 @@ export async function runHook(args: string[]): Promise<never> {
     answer = await hookAnswer(args, process.env);
   } catch (error) {
     const fallback: HookProtocol | undefined = args[0] && isToolFlag(args[0]) ? HOOK_PROTOCOLS[args[0]] : undefined;
-    const reason = `agent-ledger: unexpected error (${message(error)}); tool use blocked`;
+    const reason = `denied by agent-ledger: unexpected error (${message(error)}); tool use blocked`;
     answer = fallback ? fallback.deny(reason) : { exitCode: 2, stderr: `${reason}\n` };
   }
   if (answer.stderr) process.stderr.write(answer.stderr);

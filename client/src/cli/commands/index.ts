@@ -10,3 +10,4 @@ export { status } from './status.js';
 export { submit } from './submit.js';
 export { verify } from './verify.js';
 export { exportCommand } from './export.js';
+export { doctor } from './doctor.js';

@@ -1,7 +1,7 @@
 /**
  * `agent-ledger status [--agent ID]`: for one agent or every agent under AGENT_LEDGER_HOME,
- * the local chain head, the service's status and head, the cached freeze status and the
- * last errors.
+ * the local chain head, the service's status and head, the cached freeze status, whether the
+ * tool would run the hook (Codex's trust) and the last errors; exit 1 when something is wrong.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { LedgerClient } from '../../sdk/client.js';
 import { lastErrors, readChain, readConfig, readStatusCache, writeStatusCache } from '../../local/agent-state.js';
 import { readCredentials } from '../../local/credentials.js';
 import { agentDir, agentFiles, ledgerHome } from '../../local/paths.js';
+import { hookFileChecks, toolRunsHook } from '../../install/checks.js';
 import { parseOptions } from '../args.js';
 import { CliError } from '../errors.js';
 
@@ -55,6 +56,16 @@ async function agentStatus(id: string, token: string | undefined) {
   const config = readConfig(paths);
   lines.push(`  tool        ${config.tool}${config.install ? ` (hook installed, ${config.install.scope} scope)` : ' (no hook installed)'}`);
   lines.push(`  service     ${config.url}  organization ${config.org_id}  on-error ${config.on_error}`);
+  // A hook the tool will not run records nothing: say so before anything else (Codex's trust).
+  const runs = toolRunsHook(config);
+  if (runs) {
+    lines.push(`  hook        ${runs.message}`);
+    if (!runs.ok) problem = true;
+  }
+  for (const check of hookFileChecks(config).filter((check) => !check.ok)) {
+    lines.push(`  hook        ${check.message}`);
+    problem = true;
+  }
   try {
     local = readChain(paths);
     lines.push(`  local head  ${local ? `seq_no ${local.seq_no}  ${local.chain_hash}` : 'none (fetched from the service at the next submit)'}`);
@@ -84,5 +95,5 @@ async function agentStatus(id: string, token: string | undefined) {
   }
   const errors = lastErrors(paths, 5);
   lines.push(errors.length > 0 ? `  last errors\n${errors.map((line) => `    ${line}`).join('\n')}` : '  last errors none');
-  return { agent_id: id, tool: config.tool, url: config.url, local, service, errors, lines, problem };
+  return { agent_id: id, tool: config.tool, url: config.url, hook: runs ? { runs: runs.ok, detail: runs.message } : undefined, local, service, errors, lines, problem };
 }
