@@ -2,7 +2,8 @@
  * `agent-ledger verify FILE [--jwks FILE|URL] [--json]`: checks, offline when the JWKS is a
  * file, a receipt (with the record it acknowledges, as `agent-ledger submit` writes it), a
  * JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a PDF export (the
- * bundle it embeds). Prints one line per check; exits 0 only when every check that ran passed.
+ * bundle it embeds). Prints one line per check; exits 0 only when every check that ran passed,
+ * 1 when one failed, 3 when the export cannot be processed (nested deeper than the protocol allows).
  */
 import { readFileSync } from 'node:fs';
 import type { ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
@@ -13,6 +14,9 @@ import { parseOptions } from '../args.js';
 import { CliError, usageError } from '../errors.js';
 
 type Jwks = { keys: Jwk[] };
+
+/** Exit code of an export the verifier cannot process (too deep): not 1, which means a check failed. */
+const CANNOT_PROCESS_EXIT = 3;
 
 export async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(args, { jwks: { type: 'string' }, json: { type: 'boolean' } }, 1);
@@ -87,8 +91,13 @@ async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
 
 function exportVerdict(file: string, kind: string, result: ExportVerificationReport, json: boolean | undefined): number {
   if (json) {
-    process.stdout.write(`${JSON.stringify({ file, kind, valid: result.valid, trust: result.trust, counts: result.counts, checks: result.checks, findings: result.findings }, null, 2)}\n`);
-    return result.valid ? 0 : 1;
+    process.stdout.write(`${JSON.stringify({ file, kind, valid: result.valid, cannot_process: result.cannot_process, trust: result.trust, counts: result.counts, checks: result.checks, findings: result.findings }, null, 2)}\n`);
+    return result.cannot_process !== null ? CANNOT_PROCESS_EXIT : result.valid ? 0 : 1;
+  }
+  if (result.cannot_process !== null) {
+    // Neither verified nor shown to be changed: say so, with an exit code of its own.
+    process.stdout.write(`${file}: ${kind} NOT checked: ${result.cannot_process}\n`);
+    return CANNOT_PROCESS_EXIT;
   }
   const names = Object.keys(result.checks) as (keyof typeof result.checks)[];
   const width = Math.max(...names.map((name) => name.length));
