@@ -12,7 +12,8 @@ import { MAX_RECORD_DEPTH, deepestPathOver } from '@agent-ledger/protocol';
 import { LedgerError } from '../shared/errors.js';
 import { repeatedMemberName } from './json-members.js';
 
-const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+/** application/json, or a +json type, with optional parameters. */
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 export function parseJsonBody(event: APIGatewayProxyEventV2): unknown {
   const raw = event.body;
