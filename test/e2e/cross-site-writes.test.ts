@@ -73,7 +73,8 @@ describe('a cookie-authenticated write from another origin of the same site', ()
 
 describe('what still works', () => {
   it("the console's own writes: Sec-Fetch-Site same-origin, or no Sec-Fetch-Site and the service's own Origin", async () => {
-    for (const headers of [{}, { 'sec-fetch-site': null, origin: stack.baseUrl }, { 'sec-fetch-site': 'none' }]) {
+    const variants: Record<string, string | null>[] = [{}, { 'sec-fetch-site': null, origin: stack.baseUrl }, { 'sec-fetch-site': 'none' }];
+    for (const headers of variants) {
       const res = await stack.call('POST', '/v1/auth/token', { cookies: [cookie], headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(res.json.token).toMatch(/^alt_/);
