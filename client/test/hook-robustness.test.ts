@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol';
@@ -239,5 +239,28 @@ describe('hook behaviour', () => {
     const full = canonicalBytes({ client: 'claudecode', session_id: big.session_id, tool_input: big.tool_input });
     expect(body.payload).toEqual({ truncated: true, sha256: sha256B64u(full), bytes: full.byteLength });
     expect(JSON.parse(body.operation.action)).toEqual({ verb: 'Bash', target: '/home/dev/shop/big.txt' });
+  });
+
+  // A hostile repository's .claude/settings.json linked to a credentials file: init used to read
+  // the linked file, merge the hook in and write it back into the repository as a regular file.
+  it('agent init --scope project refuses a symlinked settings file or folder and writes nothing', async () => {
+    const project = join(homes.root, 'hostile-repo');
+    mkdirSync(join(project, '.claude'), { recursive: true });
+    const secret = join(homes.root, 'secret-credentials.json');
+    writeFileSync(secret, '{"aws_secret_access_key":"SECRET-123"}');
+    symlinkSync(secret, join(project, '.claude', 'settings.json'));
+    const init = (id: string) => runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', id, '--scope', 'project', '--project-dir', project], { env: homes.env });
+    const run = await init('hostile-file');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/refusing to install the hook: .*\.claude\/settings\.json is a symbolic link/);
+    expect(lstatSync(join(project, '.claude', 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(secret, 'utf8')).toBe('{"aws_secret_access_key":"SECRET-123"}');
+
+    const linkedDir = join(homes.root, 'hostile-repo-2');
+    mkdirSync(linkedDir, { recursive: true });
+    symlinkSync(homes.root, join(linkedDir, '.claude'));
+    const folder = await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', 'hostile-dir', '--scope', 'project', '--project-dir', linkedDir], { env: homes.env });
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toMatch(/\.claude is a symbolic link/);
   });
 });
