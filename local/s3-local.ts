@@ -16,7 +16,7 @@
  *   with the chunk framing; clients must use WHEN_REQUIRED (localS3ClientConfig).
  */
 import { CreateBucketCommand, HeadBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -73,6 +73,9 @@ export async function startS3Local(options: S3LocalOptions = {}): Promise<S3Loca
   const temporary = options.directory === undefined;
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), 'ledger-s3-')));
   await mkdir(directory, { recursive: true });
+  // s3rver answers unsigned requests (any access key is accepted): its objects (payloads,
+  // exports) stay readable to this user only, and it listens on loopback only (below).
+  await chmod(directory, 0o700);
   const server = new S3rver({
     address: '127.0.0.1',
     port: options.port ?? 0,

@@ -75,6 +75,7 @@ export function startQueueWorkers(
         {
           batchSize: trigger.batchSize,
           ...(trigger.maxConcurrency ? { concurrency: trigger.maxConcurrency } : {}),
+          ...(trigger.fairBy ? { fairnessKey: memberOf(trigger.fairBy) } : {}),
           handlerTimeoutMs: timeoutMs,
           visibilityTimeoutMs: options.visibilityTimeoutMs ?? timeoutMs,
           ...(options.maxReceiveCount ? { maxReceiveCount: options.maxReceiveCount } : {}),
@@ -84,5 +85,17 @@ export function startQueueWorkers(
   });
   return () => {
     for (const stop of stops) stop();
+  };
+}
+
+/** The string value of `member` in a JSON message body, the key the queue takes turns by. */
+function memberOf(member: string): (body: string) => string | undefined {
+  return (body) => {
+    try {
+      const value = (JSON.parse(body) as Record<string, unknown>)[member];
+      return typeof value === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
   };
 }

@@ -26,7 +26,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // s3rver's objects go to a scratch dir that a guard process deletes even if vitest is killed.
   const scratch = await mkdtemp(join(tmpdir(), 'ledger-test-s3-'));
   const guard = removeWhenGone(scratch);
-  const [dynamo, s3] = await Promise.allSettled([startDynamoDbLocal({ inMemory: true }), startS3Local({ directory: scratch })]);
+  const [dynamo, s3] = await Promise.allSettled([startDynamoDbLocal({ inMemory: true, readyTimeoutMs: 120_000 }), startS3Local({ directory: scratch })]);
   if (dynamo.status === 'rejected' || s3.status === 'rejected') {
     if (dynamo.status === 'fulfilled') await dynamo.value.stop();
     if (s3.status === 'fulfilled') await s3.value.stop();

@@ -3,7 +3,8 @@
  * the route table says who may call; this module finds the caller from the bearer token
  * (or the session cookie) and enforces it. Missing, unknown or expired credentials are
  * UNAUTHORIZED 401; a valid token of the wrong kind or a role the route does not list is
- * FORBIDDEN 403 (docs/API.md §5). Authenticated requests are also counted against their
+ * FORBIDDEN 403 (docs/API.md §5), and so is a write authenticated by the session cookie
+ * that does not come from this service's own pages (same-origin.ts). Authenticated requests are also counted against their
  * organization's rate limit here (RATE_LIMITED 429, domain/rate-limit/request-rate.ts).
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -14,6 +15,7 @@ import type { RouteAuth } from '../routes/route-spec.js';
 import { loadCallerCached } from '../domain/auth/caller-lookup.js';
 import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
 import { headerValue } from './json-body.js';
+import { assertSameOriginWrite } from './same-origin.js';
 
 /**
  * The credential presented: `Authorization: Bearer <token>` first, then the session cookie.
@@ -23,16 +25,21 @@ import { headerValue } from './json-body.js';
  * any page that makes the browser send a request. Anything else in the cookie is ignored.
  */
 export function presentedToken(event: APIGatewayProxyEventV2): string | undefined {
+  return presentedCredential(event)?.token;
+}
+
+/** The credential presented and whether it came in the cookie (an ambient credential, same-origin.ts). */
+function presentedCredential(event: APIGatewayProxyEventV2): { token: string; viaCookie: boolean } | undefined {
   const authorization = headerValue(event, 'authorization');
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    return match?.[1];
+    return match?.[1] === undefined ? undefined : { token: match[1], viaCookie: false };
   }
   for (const cookie of event.cookies ?? []) {
     const [name, ...rest] = cookie.trim().split('=');
     if (name !== SESSION_COOKIE) continue;
     const value = rest.join('=');
-    return value.startsWith(TOKEN_PREFIX.session) ? value : undefined;
+    return value.startsWith(TOKEN_PREFIX.session) ? { token: value, viaCookie: true } : undefined;
   }
   return undefined;
 }
@@ -67,7 +74,10 @@ export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV
  * hot path (agents submitting) pays no round trip here.
  */
 async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promise<Caller | null> {
-  const presented = presentedToken(event);
+  const credential = presentedCredential(event);
+  // Before the token is even looked up: a forged write learns nothing and costs no read.
+  if (credential?.viaCookie) assertSameOriginWrite(event);
+  const presented = credential?.token;
   const found = presented && looksLikeToken(presented) ? await loadCallerCached(tokenHash(presented), now) : null;
   if (!found) return null;
   const { token, caller } = found;

@@ -6,7 +6,9 @@
  *
  * The scan is jsonc-parser's `visit` (Microsoft's, the parser of VS Code): it reports each
  * member name unescaped (`"a\u0062"` and `"ab"` are the same name) with its path, which
- * JSON.parse cannot. The text has already passed JSON.parse, so the grammar is JSON's.
+ * JSON.parse cannot. The text has already passed JSON.parse, so the grammar is JSON's, and
+ * the nesting limit (json-body.ts), since jsonc-parser recurses once per level: a body
+ * thousands of levels deep would overflow the stack here.
  */
 import { visit, type JSONPath } from 'jsonc-parser';
 

@@ -4,6 +4,12 @@
  * | item   | pk               | sk                   |
  * |--------|------------------|----------------------|
  * | export | ORG#<org>#EXPORTS | EXPORT#<export_id>  |
+ * | active exports counter | ORG#<org>#EXPORTS | ACTIVE |
+ *
+ * The counter (`active`) is the organization's queued plus running exports: raised in the
+ * transaction that stores a new export, on the condition that it is below the cap, and
+ * lowered in the transaction that ends one (done or failed). So the cap holds under any
+ * number of concurrent requests, and one organization cannot fill the exports queue.
  *
  * export_id is a UUIDv7, so the sort key is creation order: the list is one Query, newest
  * first, and a read by id is a strongly consistent point read in the caller's organization.
@@ -16,7 +22,19 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { getItem, queryPage, strip, table, transact, updateExpression, writeIfCondition, type AttributeChanges, type TransactItem } from './dynamo.js';
+import {
+  CONDITION_FAILED,
+  TRANSACTION_CONFLICT,
+  getItem,
+  queryPage,
+  strip,
+  table,
+  transact,
+  updateExpression,
+  writeIfCondition,
+  type AttributeChanges,
+  type TransactItem,
+} from './dynamo.js';
 
 export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
@@ -49,9 +67,41 @@ export const exportKeys = {
   export: (orgId: string, exportId: string) => ({ pk: `ORG#${orgId}#EXPORTS`, sk: `EXPORT#${exportId}` }),
 };
 
-/** Stores a new export together with its admin event (one transaction: both or neither). */
-export async function putNewExport(item: ExportItem, event: TransactItem): Promise<void> {
-  const result = await transact([
+const activeKey = (orgId: string) => ({ pk: exportKeys.partition(orgId), sk: 'ACTIVE' });
+
+/** The counter's change when an export ends: one fewer active (never below zero). */
+function leaveActive(orgId: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: activeKey(orgId),
+      UpdateExpression: 'ADD active :minus',
+      ConditionExpression: 'active > :zero',
+      ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+    },
+  };
+}
+
+/** Attempts at a transaction that lost to a concurrent one on the same counter. */
+const CONFLICT_ATTEMPTS = 8;
+
+/**
+ * Stores a new export together with its admin event and one more active export on the
+ * organization's counter (one transaction: all or nothing). Returns false, storing nothing,
+ * when the organization already has `maxActive` exports queued or running.
+ */
+export async function putNewExport(item: ExportItem, event: TransactItem, maxActive: number): Promise<boolean> {
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: table(),
+        Key: activeKey(item.org_id),
+        UpdateExpression: 'SET #type = :type ADD active :one',
+        ConditionExpression: 'attribute_not_exists(active) OR active < :max',
+        ExpressionAttributeNames: { '#type': 'type' },
+        ExpressionAttributeValues: { ':one': 1, ':max': maxActive, ':type': 'export_counter' },
+      },
+    },
     {
       Put: {
         TableName: table(),
@@ -60,8 +110,18 @@ export async function putNewExport(item: ExportItem, event: TransactItem): Promi
       },
     },
     event,
-  ]);
-  if (!result.committed) throw new Error(`export ${item.export_id} could not be stored: ${result.reasons.map((r) => r.code).join(', ')}`);
+  ];
+  for (let attempt = 1; ; attempt++) {
+    const result = await transact(items);
+    if (result.committed) return true;
+    if (result.reasons[0]?.code === CONDITION_FAILED) return false;
+    const conflicted = result.reasons.some((reason) => reason.code === TRANSACTION_CONFLICT);
+    if (!conflicted || attempt >= CONFLICT_ATTEMPTS) {
+      throw new Error(`export ${item.export_id} could not be stored: ${result.reasons.map((r) => r.code).join(', ')}`);
+    }
+    // Concurrent creations of one organization contend for its counter: back off and retry.
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
+  }
 }
 
 export async function readExport(orgId: string, exportId: string): Promise<ExportItem | undefined> {
@@ -89,21 +149,41 @@ export async function exportsNewestFirst(orgId: string, limit: number, beforeId?
 
 type Update = AttributeChanges & { condition: string; values?: Record<string, unknown> };
 
-async function updateExport(orgId: string, exportId: string, update: Update): Promise<boolean> {
+function updateInput(orgId: string, exportId: string, update: Update) {
   const { expression, names, values: changed } = updateExpression(update);
   const values = { ...update.values, ...changed };
-  return writeIfCondition(() =>
-    dynamo().send(
-      new UpdateCommand({
-        TableName: table(),
-        Key: exportKeys.export(orgId, exportId),
-        UpdateExpression: expression,
-        ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
-        ExpressionAttributeNames: { ...names, ...conditionNames(update.condition) },
-        ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-      }),
-    ),
-  );
+  return {
+    TableName: table(),
+    Key: exportKeys.export(orgId, exportId),
+    UpdateExpression: expression,
+    ConditionExpression: `attribute_exists(pk) AND (${update.condition})`,
+    ExpressionAttributeNames: { ...names, ...conditionNames(update.condition) },
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
+}
+
+async function updateExport(orgId: string, exportId: string, update: Update): Promise<boolean> {
+  return writeIfCondition(() => dynamo().send(new UpdateCommand(updateInput(orgId, exportId, update))));
+}
+
+/**
+ * The update that ends an export (done or failed), with one fewer active export on the
+ * organization's counter in the same transaction. False when the condition does not hold
+ * (the run lost its lease, the export already ended): then the counter is untouched.
+ */
+async function endExport(orgId: string, exportId: string, update: Update): Promise<boolean> {
+  const items: TransactItem[] = [{ Update: updateInput(orgId, exportId, update) }, leaveActive(orgId)];
+  for (let attempt = 1; ; attempt++) {
+    const result = await transact(items);
+    if (result.committed) return true;
+    if (result.reasons[0]?.code === CONDITION_FAILED) return false;
+    if (result.reasons[1]?.code === CONDITION_FAILED) {
+      // A counter already at zero (exports stored before it existed): end the export alone.
+      return updateExport(orgId, exportId, update);
+    }
+    if (attempt >= CONFLICT_ATTEMPTS) throw new Error(`export ${exportId} could not be ended: ${result.reasons.map((r) => r.code).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
+  }
 }
 
 /** The attribute names a condition refers to (DynamoDB refuses names an expression does not use). */
@@ -156,7 +236,7 @@ export function recordFailedRun(orgId: string, exportId: string, runId: string):
 
 /** done: the file is complete under `key`. */
 export function finishExport(orgId: string, exportId: string, runId: string, done: { key: string; at: number; operations: number }): Promise<boolean> {
-  return updateExport(orgId, exportId, {
+  return endExport(orgId, exportId, {
     set: { status: 'done', store_export_key: done.key, completed_at: done.at, operations_done: done.operations, operations_total: done.operations },
     remove: ['job', 'lease_id', 'lease_until'],
     condition: HOLDS_LEASE,
@@ -166,7 +246,7 @@ export function finishExport(orgId: string, exportId: string, runId: string, don
 
 /** failed, with the reason; `runId` null when the export is given up on from outside a run (no lease needed then). */
 export function failExport(orgId: string, exportId: string, runId: string | null, failure: { reason: string; at: number }): Promise<boolean> {
-  return updateExport(orgId, exportId, {
+  return endExport(orgId, exportId, {
     set: { status: 'failed', error: failure.reason, completed_at: failure.at },
     remove: ['job', 'lease_id', 'lease_until'],
     condition: runId === null ? '#status IN (:queued, :running)' : HOLDS_LEASE,

@@ -26,6 +26,12 @@ export type WorkerTrigger =
        * local queue runs one batch at a time.
        */
       maxConcurrency?: number;
+      /**
+       * The message body member whose values take turns (locally): the in-process queue
+       * hands out the oldest message of each value in rotation rather than all messages in
+       * send order, so one organization's backlog does not delay another's job.
+       */
+      fairBy?: 'org_id';
     }
   /** EventBridge schedule in AWS (every 5 minutes); the LEDGER_EPOCH_MS timer locally. */
   | { kind: 'schedule' };

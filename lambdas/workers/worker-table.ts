@@ -36,7 +36,10 @@ export const workerList: readonly WorkerSpec[] = [
   {
     id: 'ExportFiles',
     handler: 'export-files',
-    trigger: { kind: 'queue', queue: 'exports', batchSize: 1 },
+    // At most 2 runs at once (the least SQS allows): exports never take the account's Lambda
+    // concurrency; each organization has at most 5 queued or running (create-export.ts), and
+    // organizations take turns (fairBy), so one organization's backlog cannot starve another's.
+    trigger: { kind: 'queue', queue: 'exports', batchSize: 1, maxConcurrency: 2, fairBy: 'org_id' },
     // signer: the manifest signature; table:write: the export's progress and state.
     uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports'],
     // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.

@@ -6,6 +6,7 @@
  */
 export * from './errors.js';
 export * from './jcs.js';
+export * from './depth.js';
 export * from './base64url.js';
 export * from './hash.js';
 export * from './ed25519.js';

@@ -16,6 +16,14 @@ const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const utf8 = new TextEncoder();
 
 /**
+ * Deepest nesting JCS serializes (the value itself is level 1). The walk does not recurse,
+ * so this is not a stack limit: it bounds the work one hostile value can ask for, far
+ * above anything the protocol produces (records nest at most MAX_RECORD_DEPTH = 64 levels,
+ * depth.ts) while still reading, say, a record stored before that limit existed.
+ */
+export const MAX_CANONICAL_DEPTH = 10_000;
+
+/**
  * Serialize a JSON-compatible value to its RFC 8785 canonical form.
  *
  * - Numbers: ECMAScript `Number.prototype.toString` (RFC 8785 §3.2.2.3); `-0` becomes `0`.
@@ -26,18 +34,18 @@ const utf8 = new TextEncoder();
  * Throws {@link CanonicalizationError} for NaN, ±Infinity, undefined (anywhere),
  * bigint, symbol, functions, lone surrogates in strings or keys, symbol-keyed members,
  * non-plain objects (anything whose prototype is not `Object.prototype`, `null` or, for
- * arrays, `Array.prototype`) and cycles.
+ * arrays, `Array.prototype`), cycles and nesting deeper than {@link MAX_CANONICAL_DEPTH}.
  *
  * @example
  * canonicalize({ b: 1, a: [true, -0, 1e21] }); // '{"a":[true,0,1e+21],"b":1}'
  */
 export function canonicalize(value: unknown): string {
   try {
-    return serialize(value, new Set<object>());
+    return serialize(value);
   } catch (err) {
-    // Hostile nesting depth must surface as a protocol error, not a crash of the caller.
+    // A string too long for the engine (an enormous value) is a protocol error, not a crash.
     if (err instanceof RangeError) {
-      throw new CanonicalizationError('value is nested too deeply to canonicalize', { cause: err });
+      throw new CanonicalizationError('value is too large to canonicalize', { cause: err });
     }
     throw err;
   }
@@ -54,7 +62,64 @@ export function canonicalBytes(value: unknown): Uint8Array {
   return utf8.encode(canonicalize(value));
 }
 
-function serialize(value: unknown, ancestors: Set<object>): string {
+/**
+ * One open array or object. The walk keeps its own stack instead of recursing, so a value
+ * nested thousands of levels deep (hostile input, an old record) is canonicalized like any
+ * other rather than overflowing the call stack: whether such a value is acceptable is the
+ * nesting limit's question (depth.ts), not an accident of the stack size.
+ */
+type Frame = { node: object; items: readonly unknown[] | null; obj: Record<string, unknown> | null; keys: readonly string[]; next: number };
+
+function serialize(root: unknown): string {
+  const ancestors = new Set<object>();
+  const stack: Frame[] = [];
+  let out = '';
+  /** Writes a scalar, or opens a container (its members follow on the stack). */
+  const begin = (value: unknown): void => {
+    if (value !== null && typeof value === 'object') {
+      if (stack.length >= MAX_CANONICAL_DEPTH) {
+        throw new CanonicalizationError(`value is nested deeper than ${MAX_CANONICAL_DEPTH} levels`);
+      }
+      const frame = openContainer(value, ancestors);
+      out += frame.items !== null ? '[' : '{';
+      stack.push(frame);
+    } else {
+      out += serializeScalar(value);
+    }
+  };
+  begin(root);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const i = frame.next;
+    if (frame.items !== null) {
+      if (i < frame.items.length) {
+        frame.next += 1;
+        if (i > 0) out += ',';
+        // Index access (not for..of) so that holes of sparse arrays read as undefined and fail.
+        begin(frame.items[i]);
+        continue;
+      }
+      out += ']';
+    } else {
+      if (i < frame.keys.length) {
+        frame.next += 1;
+        const key = frame.keys[i] as string;
+        if (i > 0) out += ',';
+        out += serializeString(key);
+        out += ':';
+        begin((frame.obj as Record<string, unknown>)[key]);
+        continue;
+      }
+      out += '}';
+    }
+    // Only ancestors count as a cycle; the same object twice side by side is fine.
+    ancestors.delete(frame.node);
+    stack.pop();
+  }
+  return out;
+}
+
+function serializeScalar(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return serializeString(value);
@@ -67,8 +132,7 @@ function serialize(value: unknown, ancestors: Set<object>): string {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object':
-      if (value === null) return 'null';
-      return serializeObject(value, ancestors);
+      return 'null';
     default:
       // undefined, bigint, symbol, function
       throw new CanonicalizationError(`${typeof value} has no JSON representation`);
@@ -82,54 +146,30 @@ function serializeString(text: string): string {
   return JSON.stringify(text);
 }
 
-function serializeObject(value: object, ancestors: Set<object>): string {
+function openContainer(value: object, ancestors: Set<object>): Frame {
   if (ancestors.has(value)) {
     throw new CanonicalizationError('value contains a cycle');
   }
   const proto: unknown = Object.getPrototypeOf(value);
-  ancestors.add(value);
-  let out: string;
+  let frame: Frame;
   if (Array.isArray(value)) {
     if (proto !== Array.prototype) {
       throw new CanonicalizationError('array subclasses are not plain JSON');
     }
-    out = serializeArray(value, ancestors);
+    frame = { node: value, items: value as unknown[], obj: null, keys: [], next: 0 };
   } else if (proto === Object.prototype || proto === null) {
-    out = serializeMembers(value as Record<string, unknown>, ancestors);
+    const obj = value as Record<string, unknown>;
+    if (Object.getOwnPropertySymbols(obj).some((s) => Object.prototype.propertyIsEnumerable.call(obj, s))) {
+      throw new CanonicalizationError('symbol-keyed members are not JSON');
+    }
+    // Default sort compares UTF-16 code units, exactly RFC 8785 §3.2.3.
+    frame = { node: value, items: null, obj, keys: Object.keys(obj).sort(), next: 0 };
   } else {
     const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
     throw new CanonicalizationError(
       `non-plain object (${typeof name === 'string' ? name : 'unknown prototype'}) is not JSON`,
     );
   }
-  // Only ancestors count as a cycle; the same object twice side by side is fine.
-  ancestors.delete(value);
-  return out;
-}
-
-function serializeArray(items: unknown[], ancestors: Set<object>): string {
-  let out = '[';
-  // Index loop (not for..of) so that holes of sparse arrays read as undefined and fail.
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) out += ',';
-    out += serialize(items[i], ancestors);
-  }
-  return out + ']';
-}
-
-function serializeMembers(obj: Record<string, unknown>, ancestors: Set<object>): string {
-  if (Object.getOwnPropertySymbols(obj).some((s) => Object.prototype.propertyIsEnumerable.call(obj, s))) {
-    throw new CanonicalizationError('symbol-keyed members are not JSON');
-  }
-  // Default sort compares UTF-16 code units, exactly RFC 8785 §3.2.3.
-  const keys = Object.keys(obj).sort();
-  let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (i > 0) out += ',';
-    out += serializeString(key);
-    out += ':';
-    out += serialize(obj[key], ancestors);
-  }
-  return out + '}';
+  ancestors.add(value);
+  return frame;
 }

@@ -41,7 +41,7 @@ describe('sign-up → sign-in → onboarding → API token → rotation', () => 
     const cookie = signIn.setCookies.find((value) => value.startsWith('ledger_session='))!;
     expect(cookie).toContain(`ledger_session=${session}`);
     expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Max-Age=604800/);
 
     // An API token needs a current organization (docs/API.md §4.1).

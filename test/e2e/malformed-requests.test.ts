@@ -52,6 +52,14 @@ describe('every route with a body', () => {
     expect(res.json.error?.request_id).toBe(res.requestId);
   });
 
+  // The repeated-member scan recursed once per level and overflowed near 5,150 levels: a 500 on every route.
+  it.each(withBodies.map((route) => [`${route.method} ${route.path}`, route] as const))('%s: a body nested 5,150 levels deep is VALIDATION_ERROR 400', async (_, route) => {
+    const res = await send(route, `{"a":${'['.repeat(5_150)}${']'.repeat(5_150)}}`, 'application/json');
+    expect(res.status).toBe(400);
+    expect(res.json.error?.code).toBe('VALIDATION_ERROR');
+    expect(res.json.error?.message).toContain('nests deeper than 64 levels');
+  });
+
   it.each(withBodies.map((route) => [`${route.method} ${route.path}`, route] as const))('%s: a non-JSON content type is VALIDATION_ERROR 400', async (_, route) => {
     const res = await send(route, 'a=1&b=2', 'application/x-www-form-urlencoded');
     expect(res.status).toBe(400);

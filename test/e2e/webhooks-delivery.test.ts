@@ -11,6 +11,7 @@ import { MetricNames } from '../../lambdas/metric-names.js';
 import { dynamo } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api, Loose } from '../support/http-client.js';
+import { seedUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 import { signatureValid, startReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -328,3 +329,23 @@ describe('test, isolation, management', () => {
     expect(after.body.events.some((e: Loose) => e.action === 'webhook.delete' && e.target_id === webhook.webhook_id)).toBe(true);
   });
 });
+
+describe('the admin log and webhook endpoints', () => {
+  // A compliance_auditor may not list webhooks, but read each endpoint's full URL (a
+  // capability URL with ?token=) in GET /v1/admin/events; the log now keeps the origin only.
+  it('records only the origin of an endpoint URL, so a capability in its path or query is not shown to other roles', async () => {
+    const auditor = stack.api((await seedUser(orgId, 'compliance_auditor')).token);
+    const capability = 'capability-7f3a9c1e';
+    const res = await owner('POST', '/v1/webhooks', { endpoint_url: `${receiver.origin}/hooks/${capability}?token=${capability}`, events: ['epoch.created'], secret: SECRET });
+    expect(res.status).toBe(201);
+    expect((await owner('DELETE', `/v1/webhooks/${res.body.webhook.webhook_id}`)).status).toBe(200);
+    expect((await auditor('GET', '/v1/webhooks')).status).toBe(403);
+    const events = await auditor('GET', '/v1/admin/events?limit=100');
+    expect(events.status).toBe(200);
+    expect(JSON.stringify(events.body)).not.toContain(capability);
+    const mine = events.body.events.filter((e: Loose) => e.target_id === res.body.webhook.webhook_id);
+    expect(mine.map((e: Loose) => e.action).sort()).toEqual(['webhook.delete', 'webhook.register']);
+    for (const event of mine) expect(JSON.parse(event.details).endpoint_origin).toBe(receiver.origin);
+  });
+});
+

@@ -339,6 +339,13 @@ describe('the queue workers of the real table (webhook fan-out and delivery, exp
 
   it('run the exports worker with its memory and the delivery worker with its concurrency cap', () => {
     expect(resourceOf(workerFunction(synth, 'ExportFiles').function).Properties).toMatchObject({ MemorySize: 2048, Timeout: 900 });
+    // Exports never take the account's Lambda concurrency: at most 2 runs at once (the least SQS allows).
+    workersTemplate(synth).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: Match.anyValue(),
+      BatchSize: 1,
+      ScalingConfig: { MaximumConcurrency: 2 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
     workersTemplate(synth).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: Match.anyValue(),
       BatchSize: 10,

@@ -296,4 +296,18 @@ describe('memoryQueue()', () => {
     expect(copy.MemoryQueue).not.toBe(MemoryQueue);
     expect(copy.memoryQueue()).toBe(memoryQueue());
   });
+
+  it('with a fairness key, keys take turns: a backlog of one key does not hold up another', async () => {
+    const queue = newQueue();
+    const order: string[] = [];
+    for (let n = 0; n < 6; n++) await queue.send('exports', { body: { org_id: 'busy', n } });
+    await queue.send('exports', { body: { org_id: 'patient', n: 0 } });
+    queue.consume('exports', async (batch) => void order.push(...batch.map((m) => (JSON.parse(m.body) as { org_id: string }).org_id)), {
+      batchSize: 1,
+      visibilityTimeoutMs: 1000,
+      fairnessKey: (body) => (JSON.parse(body) as { org_id: string }).org_id,
+    });
+    await queue.drain();
+    expect(order).toEqual(['busy', 'patient', 'busy', 'busy', 'busy', 'busy', 'busy']);
+  });
 });

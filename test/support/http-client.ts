@@ -24,13 +24,28 @@ export interface RequestOptions {
   body?: unknown;
   /** `name=value` pairs for the Cookie header. */
   cookies?: string[];
+  /**
+   * Extra request headers. A request with cookies is sent as the console (a same-origin page)
+   * sends it, `Sec-Fetch-Site: same-origin` and a JSON content type, unless these say
+   * otherwise (a header set to null is left out): what a forging page can send is tested
+   * by overriding them.
+   */
+  headers?: Record<string, string | null>;
 }
 
 export async function http(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (options.cookies?.length) headers.cookie = options.cookies.join('; ');
+  if (options.cookies?.length) {
+    headers.cookie = options.cookies.join('; ');
+    headers['sec-fetch-site'] = 'same-origin';
+    headers['content-type'] = 'application/json';
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value === null) delete headers[name.toLowerCase()];
+    else headers[name.toLowerCase()] = value;
+  }
   const url = path.startsWith('http') ? path : `${baseUrl}${path}`;
   const res = await fetch(url, {
     method,

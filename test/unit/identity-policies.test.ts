@@ -79,12 +79,12 @@ function event(headers: Record<string, string>): APIGatewayProxyEventV2 {
 describe('cookies', () => {
   const token = `als_${'a'.repeat(43)}`;
 
-  it('session cookie: HttpOnly, SameSite=Lax, Path=/, Max-Age of the session, Secure over HTTPS only', () => {
+  it('session cookie: HttpOnly, SameSite=Strict, Path=/, Max-Age of the session, Secure over HTTPS only', () => {
     const now = 1_000_000;
     const https = sessionCookie(event({ host: 'api.example.com', 'x-forwarded-proto': 'https' }), token, now + 604_800_000, now);
-    expect(https).toBe(`ledger_session=${token}; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax; Secure`);
+    expect(https).toBe(`ledger_session=${token}; Path=/; Max-Age=604800; HttpOnly; SameSite=Strict; Secure`);
     const local = sessionCookie(event({ host: '127.0.0.1:3000' }), token, now + 1000, now);
-    expect(local).toBe(`ledger_session=${token}; Path=/; Max-Age=1; HttpOnly; SameSite=Lax`);
+    expect(local).toBe(`ledger_session=${token}; Path=/; Max-Age=1; HttpOnly; SameSite=Strict`);
     expect(clearedSessionCookie(event({ host: 'h' }))).toMatch(/^ledger_session=; Path=\/; Max-Age=0; HttpOnly/);
   });
 

@@ -7,9 +7,10 @@
 const SETTLE_MS = 30;
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export function readStdin(options: { idleMs?: number; deadline: number }): Promise<string> {
+/** The bytes read, exactly: the hook hashes them when the tool input cannot be recorded as JSON. */
+export function readStdin(options: { idleMs?: number; deadline: number }): Promise<Buffer> {
   const stdin = process.stdin;
-  if (stdin.isTTY) return Promise.resolve('');
+  if (stdin.isTTY) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
@@ -22,7 +23,7 @@ export function readStdin(options: { idleMs?: number; deadline: number }): Promi
       stdin.removeAllListeners('error');
       stdin.pause();
       stdin.unref?.();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(Buffer.concat(chunks));
     };
     const overall = setTimeout(finish, Math.max(0, options.deadline - Date.now()));
     if (options.idleMs !== undefined) timer = setTimeout(finish, options.idleMs);

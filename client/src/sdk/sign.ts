@@ -4,7 +4,7 @@
  * issued_at, nonce, payload_hash, signature). All bytes come from @agent-ledger/protocol.
  */
 import { randomBytes, type KeyObject } from 'node:crypto';
-import { OP_VERSION, payloadHash, signRecord, uuidv7, type OperationRecord } from '@agent-ledger/protocol/core';
+import { OP_VERSION, assertRecordDepth, payloadHash, signRecord, uuidv7, type OperationRecord } from '@agent-ledger/protocol/core';
 
 /** Validity window when the caller gives none: one minute (docs/API.md §2.1 ttl_ms). */
 export const DEFAULT_TTL_MS = 60_000;
@@ -28,7 +28,9 @@ export interface RecordInput {
 }
 
 /**
- * A signed record ready for POST /v1/operations.
+ * A signed record ready for POST /v1/operations. Throws NestingTooDeepError (a
+ * ProtocolError, code `NESTING_TOO_DEEP`) before signing when subject, action or payload
+ * nest deeper than docs/PROTOCOL.md's limit, which the service would refuse.
  *
  * @example
  * const record = signOperation({ org_id, agent_id: 'build-bot', agent_pubkey_kid: 'k1',
@@ -36,6 +38,7 @@ export interface RecordInput {
  *   action: { verb: 'run', target: 'npm test' }, payload: { exit_code: 0 } }, privateKey);
  */
 export function signOperation(input: RecordInput, privateKey: KeyObject): OperationRecord {
+  assertRecordDepth({ subject: input.subject, action: input.action, payload: input.payload });
   return signRecord(
     {
       op_version: OP_VERSION,

@@ -12,7 +12,9 @@ export type Schemas = components['schemas'];
 /** Request and answer bodies by the route's operation id, e.g. RequestOf<'CreateExport'>. */
 export type { RequestOf, ResponseOf } from '@agent-ledger/client/api-shapes';
 
-export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin' });
+// JSON content type on every request, body or not: the service refuses a cookie-authenticated
+// write without it (a cross-site form cannot send it; lambdas/http/same-origin.ts).
+export const api = createClient<paths>({ baseUrl: location.origin, credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } });
 
 /** What the UI says before the server's own message, per docs/API.md §7 code. */
 const LEAD: Record<string, string> = {

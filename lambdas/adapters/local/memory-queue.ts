@@ -52,6 +52,11 @@ export interface ConsumerOptions {
   maxReceiveCount?: number;
   /** Batches processed at once (the mapping's maximum concurrency); default 1. */
   concurrency?: number;
+  /**
+   * When given, visible messages are handed out in turns by this key of their body (e.g. the
+   * organization): the oldest of each key in rotation, instead of strictly oldest first.
+   */
+  fairnessKey?: (body: string) => string | undefined;
 }
 
 export interface DeadLetter {
@@ -80,6 +85,10 @@ interface ConsumerState {
   handlerTimeoutMs: number;
   maxReceiveCount: number;
   concurrency: number;
+  fairnessKey: ((body: string) => string | undefined) | undefined;
+  /** With a fairness key: when each key was last handed out (a counter), so turns rotate across pumps. */
+  lastServed: Map<string | undefined, number>;
+  served: number;
 }
 
 interface QueueState {
@@ -182,6 +191,9 @@ export class MemoryQueue implements Queue {
       handlerTimeoutMs: options.handlerTimeoutMs ?? options.visibilityTimeoutMs,
       maxReceiveCount: options.maxReceiveCount ?? DEFAULT_MAX_RECEIVE_COUNT,
       concurrency: options.concurrency ?? 1,
+      fairnessKey: options.fairnessKey,
+      lastServed: new Map(),
+      served: 0,
     };
     state.consumer = consumer;
     this.schedulePump(queue);
@@ -303,9 +315,12 @@ export class MemoryQueue implements Queue {
         visible.push(message);
       }
     }
-    // Messages are kept in send order (Map insertion order), so batches are oldest first.
+    // Messages are kept in send order (Map insertion order), so batches are oldest first,
+    // or, with a fairness key, each key's oldest in turn.
+    if (consumer.fairnessKey) visible.splice(0, visible.length, ...takingTurns(visible, consumer));
     while (visible.length > 0 && state.running < consumer.concurrency) {
       const batch = visible.splice(0, consumer.batchSize);
+      if (consumer.fairnessKey) for (const message of batch) consumer.lastServed.set(consumer.fairnessKey(message.body), ++consumer.served);
       for (const message of batch) {
         message.receiveCount += 1;
         message.firstReceivedAt ??= now;
@@ -396,6 +411,30 @@ export class MemoryQueue implements Queue {
       })
       .join('; ');
   }
+}
+
+/**
+ * `messages` (oldest first) reordered so that keys take turns: the oldest message of each key,
+ * the key served longest ago (or never) first, then the second of each, and so on. The
+ * consumer remembers whom it served, so turns rotate across pumps too: a key with a long
+ * backlog gets one batch, then every other key waiting gets one, before it gets the next.
+ */
+function takingTurns(messages: StoredMessage[], consumer: ConsumerState): StoredMessage[] {
+  const keyOf = consumer.fairnessKey as (body: string) => string | undefined;
+  const groups = new Map<string | undefined, StoredMessage[]>();
+  for (const message of messages) {
+    const key = keyOf(message.body);
+    const group = groups.get(key);
+    if (group) group.push(message);
+    else groups.set(key, [message]);
+  }
+  // Stable sort: keys served equally long ago keep the order of their oldest message.
+  const turns = [...groups.entries()].sort(([a], [b]) => (consumer.lastServed.get(a) ?? 0) - (consumer.lastServed.get(b) ?? 0)).map(([, group]) => group);
+  const ordered: StoredMessage[] = [];
+  for (let round = 0; ordered.length < messages.length; round++) {
+    for (const group of turns) if (round < group.length) ordered.push(group[round] as StoredMessage);
+  }
+  return ordered;
 }
 
 function serialize(message: QueueMessage): string {

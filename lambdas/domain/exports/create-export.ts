@@ -4,6 +4,10 @@
  * route's schema (integers, start before end, at most 366 days); what needs the clock is
  * checked here: the start may not be in the future.
  *
+ * An organization may have at most MAX_ACTIVE_EXPORTS exports queued or running (counted in
+ * the same transaction, store/exports.ts): more is RATE_LIMITED 429, so that one
+ * organization's backlog cannot hold up the exports of every other.
+ *
  * If the queue send fails after the item is stored, the export stays queued and the request
  * answers INTERNAL_ERROR; nothing else ever picks it up, so it is failed at once with a reason
  * rather than left queued forever.
@@ -25,6 +29,9 @@ export interface CreateExportRequest {
   operation_type?: string | null | undefined;
   include_payloads: boolean;
 }
+
+/** Queued plus running exports an organization may have at once. */
+export const MAX_ACTIVE_EXPORTS = 5;
 
 export async function createExport(ports: { queue: Queue }, caller: OrgCaller, request: CreateExportRequest, now = Date.now()): Promise<ExportView> {
   if (request.start_time > now) throw new LedgerError('VALIDATION_ERROR', 'body.start_time: must not be in the future');
@@ -48,10 +55,18 @@ export async function createExport(ports: { queue: Queue }, caller: OrgCaller, r
     operations_done: 0,
     operations_total: null,
   };
-  await putNewExport(
+  const stored = await putNewExport(
     item,
     adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'export.create', targetType: 'export', targetId: item.export_id, details: { ...params }, now }),
+    MAX_ACTIVE_EXPORTS,
   );
+  if (!stored) {
+    throw new LedgerError(
+      'RATE_LIMITED',
+      `the organization already has ${MAX_ACTIVE_EXPORTS} exports queued or running; create another once one of them is done or failed`,
+      { headers: { 'retry-after': '30' } },
+    );
+  }
   const message: ExportJobMessage = { export_id: item.export_id, org_id: item.org_id };
   try {
     await ports.queue.send('exports', { body: message });

@@ -48,11 +48,20 @@ export async function registerWebhook(
       action: 'webhook.register',
       targetType: 'webhook',
       targetId: webhookId,
-      details: { endpoint_url: item.endpoint_url, events: item.events },
+      details: { endpoint_origin: endpointOrigin(item.endpoint_url), events: item.events },
       now,
     }),
   );
   return webhookView(item);
+}
+
+/**
+ * What the admin log keeps of an endpoint: its origin (scheme://host[:port]) only. The log is
+ * readable by roles that may not read webhooks (compliance auditors), and an endpoint URL can
+ * be a capability (`?token=...` in its path or query): those stay on the webhook item.
+ */
+function endpointOrigin(url: string): string {
+  return new URL(url).origin;
 }
 
 export async function listWebhookViews(caller: OrgCaller): Promise<WebhookView[]> {
@@ -77,7 +86,7 @@ export async function removeWebhook(caller: OrgCaller, webhookId: string, now = 
       action: 'webhook.delete',
       targetType: 'webhook',
       targetId: webhookId,
-      details: { endpoint_url: item.endpoint_url },
+      details: { endpoint_origin: endpointOrigin(item.endpoint_url) },
       now,
     }),
   );

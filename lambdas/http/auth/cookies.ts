@@ -1,12 +1,18 @@
 /**
  * Cookies of the auth routes (docs/API.md §5: a session token is usable as a cookie).
  *
- * - `ledger_session`: the session token. HttpOnly (no script can read it), SameSite=Lax
- *   (sent on top-level navigations, such as the redirect back from social sign-in, but not
- *   on cross-site subrequests), Path=/, Max-Age = the session's remaining lifetime, Secure
- *   whenever the request came over HTTPS (always in AWS; the local stack is plain HTTP).
+ * - `ledger_session`: the session token. HttpOnly (no script can read it), SameSite=Strict
+ *   (never sent on a request another site starts, not even a top-level navigation), Path=/,
+ *   Max-Age = the session's remaining lifetime, Secure whenever the request came over HTTPS
+ *   (always in AWS; the local stack is plain HTTP). Strict does not break social sign-in:
+ *   the callback only *sets* it (a cookie set on a cross-site navigation's response is
+ *   stored), and the page it redirects to is the console, whose HTML needs no cookie and
+ *   whose API calls are same-origin fetches, which carry it. Writes authenticated by it
+ *   are also checked for their origin (same-origin.ts), since SameSite does not tell a
+ *   sibling origin of the same site apart.
  * - `ledger_oauth_state`: binds a social sign-in to the browser that started it, only sent
- *   to the callback path, 10 minutes.
+ *   to the callback path, 10 minutes. SameSite=Lax, not Strict: it must come along on the
+ *   provider's cross-site redirect to the callback, a top-level GET.
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { config } from '../../config.js';
@@ -33,11 +39,11 @@ const secure = (event: APIGatewayProxyEventV2) => (requestOrigin(event).startsWi
 export function sessionCookie(event: APIGatewayProxyEventV2, token: string, expiresAt: number, now = Date.now()): string {
   // Rounded up: the cookie may outlive the session by under a second, which the server ignores.
   const maxAge = Math.max(0, Math.ceil((expiresAt - now) / 1000));
-  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure(event)}`;
+  return `${SESSION_COOKIE}=${token}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure(event)}`;
 }
 
 export function clearedSessionCookie(event: APIGatewayProxyEventV2): string {
-  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure(event)}`;
+  return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict${secure(event)}`;
 }
 
 export function stateCookie(event: APIGatewayProxyEventV2, state: string): string {

@@ -26,8 +26,24 @@ const sha256B64u = z.string().refine((value) => isB64u(value, 32), 'must be a SH
 const signatureB64u = z
   .string()
   .refine((value) => isB64u(value, 64), 'must be an Ed25519 signature in unpadded base64url (86 characters)');
-/** A JSON object (not an array, not null). */
-const jsonObject = z.record(z.string(), z.unknown());
+/**
+ * A JSON object (not an array, not null). A member named `__proto__` at its top is refused
+ * by name: JSON.parse keeps it as an own member, but copying the object (as the record
+ * schema does) would turn it into the copy's prototype and drop it from what is hashed,
+ * so a record signed with it would fail as INVALID_SIGNATURE with no hint why. Nested
+ * deeper it is kept as signed (values below the top are not copied).
+ */
+const refuseProtoMember = (value: unknown, context: z.RefinementCtx): unknown => {
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+    context.addIssue({
+      code: 'custom',
+      message: 'a top-level member named "__proto__" is not accepted (it cannot be kept exactly as signed); rename it or nest it one level down',
+    });
+  }
+  return value;
+};
+const plainObject = z.record(z.string(), z.unknown());
+const jsonObject = z.preprocess(refuseProtoMember, plainObject);
 
 export const operationIdSchema = z.string().regex(UUID_V7_PATTERN, 'must be a lower-case UUIDv7');
 
@@ -44,7 +60,7 @@ export const operationRecordSchema = z.strictObject({
   operation_type: z.string().max(128).regex(OPERATION_TYPE_PATTERN, 'must be dotted, e.g. domain.verb'),
   subject: jsonObject,
   action: jsonObject,
-  payload: z.union([jsonObject, z.string(), z.null()]),
+  payload: z.preprocess(refuseProtoMember, z.union([plainObject, z.string(), z.null()])),
   payload_hash: sha256B64u,
   prev_chain_hash: sha256B64u,
   agent_pubkey_kid: kidSchema,

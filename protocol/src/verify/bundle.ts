@@ -5,6 +5,7 @@
 import { b64uDecode } from '../base64url.js';
 import { sha256 } from '../hash.js';
 import { canonicalBytes } from '../jcs.js';
+import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
 import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
 import { checkServiceJwks, indexAgentKeys, indexEpochs, kidProblem, type TimeStampSignatureVerdict } from './material.js';
 import { checkChainCompleteness, checkEpochCompleteness } from './completeness.js';
@@ -58,6 +59,18 @@ function headerOf(value: unknown): ExportHeader | null {
 /** The parsed file, and the body's canonical bytes when they were already computed. */
 type Parsed = { value: unknown; bodyBytes: Uint8Array | null };
 
+/**
+ * A bundle of records within the nesting limit (docs/PROTOCOL.md) nests at most
+ * MAX_BUNDLE_DEPTH levels. A deeper one is not processed: it is reported as such
+ * (`cannot_process`), not as a failed check, since nothing shows it was changed.
+ */
+function tooDeep(report: ReportBuilder, value: unknown): boolean {
+  const path = deepestPathOver(value, MAX_BUNDLE_DEPTH);
+  if (path === null) return false;
+  report.cannotProcess(`nesting deeper than ${MAX_BUNDLE_DEPTH} levels (at ${path}); a bundle of records within the protocol's nesting limit of docs/PROTOCOL.md is never this deep`);
+  return true;
+}
+
 function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
   if (offset + b.byteLength > a.byteLength) return false;
   for (let k = 0; k < b.byteLength; k++) if (a[offset + k] !== b[k]) return false;
@@ -69,7 +82,7 @@ function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
  * check is made piecewise ('{"body":' JCS(body) ',"manifest":' JCS(manifest) '}'), so that
  * the body's canonical bytes serve the manifest digest too: one JCS pass, not two.
  */
-function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined {
+function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined | null {
   let text: string;
   try {
     text = typeof input === 'string' ? input : utf8Decoder.decode(input);
@@ -84,6 +97,7 @@ function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | 
     report.fail('bundle', 'bundle', 'the file is not JSON');
     return undefined;
   }
+  if (tooDeep(report, value)) return null;
   const bytes = typeof input === 'string' ? utf8Encoder.encode(input) : input;
   let canonical = false;
   let bodyBytes: Uint8Array | null = null;
@@ -164,9 +178,11 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
   const trusted = given === undefined ? null : given !== null && Array.isArray(given.keys) ? given : { keys: [] };
   const report = new ReportBuilder(trusted !== null ? 'trusted_jwks' : 'bundled_jwks');
   if (trusted !== null && trusted.keys.length === 0) report.fail('options.jwks', 'service_key', 'the trusted JWKS has no keys');
-  const parsed = typeof bundle === 'string' || bundle instanceof Uint8Array ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
-  if (parsed === undefined) return report.build();
+  const text = typeof bundle === 'string' || bundle instanceof Uint8Array;
+  const parsed = text ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
+  if (parsed === undefined || parsed === null) return report.build();
   const value = parsed.value;
+  if (!text && tooDeep(report, value)) return report.build();
 
   const top = shapeProblem(value, BUNDLE_SHAPE) ?? shapeProblem((value as ExportBundle).body, BODY_SHAPE);
   if (top !== null) {

@@ -1,7 +1,10 @@
 /**
  * The report of verifyExportBundle (docs/EXPORT.md, "What the verifier checks"): a tally of
  * every check by name, and a finding, with its place in the bundle, for every check that
- * failed or could not be made from what the bundle holds ("not covered").
+ * failed or could not be made from what the bundle holds ("not covered"). A file the verifier
+ * cannot read at all within its limits (nested deeper than MAX_BUNDLE_DEPTH) is neither:
+ * `cannot_process` says why and no check is made, so "could not read" is never reported as
+ * "tampered".
  */
 import type { ExportHeader } from '../bundle/format.js';
 
@@ -47,8 +50,14 @@ export type ExportFinding = {
 };
 
 export type ExportVerificationReport = {
-  /** true when no check failed (checks not covered do not count against it) */
+  /** true when no check failed (checks not covered do not count against it) and the file could be processed */
   valid: boolean;
+  /**
+   * null when the file was processed; otherwise why it could not be, e.g. `cannot process:
+   * nesting deeper than 68 levels at $.body.operations[0]…`. Then no check ran (every tally
+   * is 0) and `valid` is false: the bundle was not shown to be changed, nor to be intact.
+   */
+  cannot_process: string | null;
   /** which JWKS the manifest and receipt signatures were checked against */
   trust: 'trusted_jwks' | 'bundled_jwks';
   bundle_version: string | null;
@@ -77,6 +86,7 @@ export class ReportBuilder {
   bundleVersion: string | null = null;
   header: ExportHeader | null = null;
   counts = { operations: 0, agents: 0, agent_keys: 0, epochs: 0, anchored_epochs: 0 };
+  private unprocessable: string | null = null;
 
   constructor(private readonly trust: ExportVerificationReport['trust']) {}
 
@@ -95,6 +105,11 @@ export class ReportBuilder {
     this.findings.push({ where, check, status: 'not_covered', reason });
   }
 
+  /** The file cannot be processed at all (no check is made): `reason` says why. */
+  cannotProcess(reason: string): void {
+    this.unprocessable = `cannot process: ${reason}`;
+  }
+
   /** Pass when `ok`, else fail with `reason`. */
   check(where: string, check: ExportCheckName, ok: boolean, reason: string): boolean {
     if (ok) this.pass(check);
@@ -110,7 +125,8 @@ export class ReportBuilder {
       totals.not_covered += t.not_covered;
     }
     return {
-      valid: totals.failed === 0,
+      valid: totals.failed === 0 && this.unprocessable === null,
+      cannot_process: this.unprocessable,
       trust: this.trust,
       bundle_version: this.bundleVersion,
       export: this.header,

@@ -23,6 +23,7 @@ import { applyPlan } from '../../install/apply.js';
 import { ConfigError } from '../../install/config-error.js';
 import { checkScope, defaultScope, hookCommandLine, INSTALLERS, type InstallPlan, type Scope } from '../../install/targets.js';
 import { oneOf, parseOptions, required } from '../args.js';
+import { projectPathProblem } from '../../install/project-paths.js';
 import { CliError, usageError } from '../errors.js';
 
 const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
@@ -72,6 +73,13 @@ export async function agentInit(args: string[]): Promise<number> {
     } catch (error) {
       if (error instanceof ConfigError) throw new CliError(error.message);
       throw error;
+    }
+    // A hostile repository's links must not make us read or write outside it (project-paths.ts).
+    if (scope === 'project') {
+      for (const file of plan.files) {
+        const problem = projectPathProblem(projectDir, file.path);
+        if (problem !== null) throw new CliError(`refusing to install the hook: ${problem}`);
+      }
     }
     if (cliPath.includes('/_npx/')) {
       process.stderr.write(`warning: the hook runs ${cliPath}, inside npx's cache, which npm may delete; install the CLI for good with \`npm install -g @agent-ledger/client\`\n`);

@@ -4,10 +4,16 @@
  * record, and answers in the tool's own protocol: allow once the receipt is in; deny when the
  * agent is frozen or revoked (from the 60 s status cache without a request, docs/API.md §8), when
  * the service refuses the record, or, with on-error `deny` (the default), when the service
- * cannot be reached in time. Errors go to errors.log and stderr, never to stdout, where the
- * tool parses the answer; nothing here ever prints a stack trace.
+ * cannot be reached in time. On-error `allow` covers only that: a transport failure or a 5xx
+ * answer. Anything local (an event that cannot be read, a corrupt chain.json) denies
+ * whatever the policy, and a tool input that cannot be recorded as JSON (a lone surrogate,
+ * nesting over docs/PROTOCOL.md's limit, a number outside I-JSON) is recorded by the SHA-256
+ * of the raw stdin instead (`unrecordable_input`), so that no tool runs unrecorded because
+ * of what it was given. Errors go to errors.log and stderr, never to stdout, where the tool
+ * parses the answer; nothing here ever prints a stack trace.
  */
-import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol/core';
+import { createHash } from 'node:crypto';
+import { canonicalBytes, recordDepthProblem, sha256B64u } from '@agent-ledger/protocol/core';
 import { LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
 import type { OperationInput } from '../../sdk/client.js';
 import { logError, readConfig, readStatusCache, type AgentConfig } from '../../local/agent-state.js';
@@ -46,9 +52,16 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   }
   const { paths, config } = loaded;
   const deadline = started + (config.timeout_ms > 0 ? config.timeout_ms : DEFAULT_TIMEOUT_MS);
+  /** A service that cannot be reached or fails (5xx): the one case the on-error policy decides. */
   const onError = (reason: string, event?: ToolEvent): HookAnswer => {
     logError(paths, reason);
     return config.on_error === 'allow' ? withWarning(protocol.allow(), reason) : protocol.deny(`denied by agent-ledger: ${reason}; tool use blocked (on-error deny)`, event);
+  };
+  /** Anything else that keeps the record from being made: deny whatever the policy. */
+  const refuse = (reason: string, event?: ToolEvent): HookAnswer => {
+    logError(paths, reason);
+    const why = config.on_error === 'allow' ? ' (on-error allow covers only an unreachable or failing service)' : ' (on-error deny)';
+    return protocol.deny(`denied by agent-ledger: ${reason}; tool use blocked${why}`, event);
   };
 
   // A frozen or revoked agent (the 60 s status cache) is denied without a request; the event is
@@ -57,26 +70,31 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   const stopped = cached && (cached.status === 'frozen' || cached.status === 'revoked') ? `denied by agent-ledger: agent ${agentId} is ${cached.status}` : undefined;
 
   let event: ToolEvent;
+  let raw: Buffer;
   try {
-    const stdin = await readStdin({ deadline, ...(protocol.stdinIdleMs ? { idleMs: protocol.stdinIdleMs } : {}) });
-    const decoded = protocol.decode({ stdin, env });
+    raw = await readStdin({ deadline, ...(protocol.stdinIdleMs ? { idleMs: protocol.stdinIdleMs } : {}) });
+    const decoded = protocol.decode({ stdin: raw.toString('utf8'), env });
     if (stopped) return protocol.deny(stopped, decoded === 'foreign' ? undefined : decoded);
     if (decoded === 'foreign') return protocol.allow();
     event = decoded;
   } catch (error) {
     if (stopped) return protocol.deny(stopped);
-    return onError(error instanceof EventError ? `${flag} event: ${error.message}` : message(error));
+    return refuse(error instanceof EventError ? `${flag} event: ${error.message}` : message(error));
   }
 
+  const maxBytes = config.max_payload_bytes ?? DEFAULT_MAX_PAYLOAD_BYTES;
+  const parts = recordParts(flag, event, raw, maxBytes);
+  if ('unrecordable' in parts) return refuse(`the tool use cannot be recorded: ${parts.unrecordable}`, event);
+  if (parts.substituted !== null) logError(paths, `the tool input cannot be recorded as JSON (${parts.substituted}); recorded as unrecordable_input with the SHA-256 of stdin`);
   const input = (attempt: number): OperationInput => ({
     operation_type: 'tool.invoke',
-    subject: { kind: 'workspace', id: event.cwd ?? process.cwd() },
-    action: { verb: event.toolName, target: targetOf(event.toolInput) },
-    payload: payloadFor(flag, event, attempt > 0 ? 0 : (config.max_payload_bytes ?? DEFAULT_MAX_PAYLOAD_BYTES)),
+    subject: parts.subject,
+    action: parts.action,
+    payload: attempt > 0 ? parts.fallbackPayload : parts.payload,
   });
   try {
     await submitForAgent(paths, config, input, deadline);
-    return protocol.allow();
+    return parts.substituted === null ? protocol.allow() : withNote(protocol.allow(), `the tool input cannot be recorded as JSON (${parts.substituted}); recorded by the SHA-256 of stdin`);
   } catch (error) {
     if (error instanceof LedgerApiError) {
       if (error.code === 'AGENT_FROZEN' || error.code === 'AGENT_REVOKED') {
@@ -91,8 +109,57 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
       return onError(`the ledger at ${config.url} failed: ${error.message}`, event);
     }
     if (error instanceof LedgerTransportError) return onError(`the ledger at ${config.url} could not be reached: ${error.message}`, event);
-    return onError(message(error), event);
+    return refuse(message(error), event);
   }
+}
+
+type RecordParts =
+  | {
+      subject: Record<string, unknown>;
+      action: Record<string, unknown>;
+      payload: Record<string, unknown>;
+      /** The payload after PAYLOAD_TOO_LARGE: the hash form. */
+      fallbackPayload: Record<string, unknown>;
+      /** Why the tool input was replaced by `unrecordable_input`, or null when it was not. */
+      substituted: string | null;
+    }
+  | { unrecordable: string };
+
+/** Why `value` (subject, action and payload as members of one object, as in a record) cannot be signed and submitted, or null. */
+function unrecordable(parts: { subject: unknown; action: unknown; payload?: unknown }): string | null {
+  if (recordDepthProblem(parts) !== null) return 'nested deeper than the 64 levels of docs/PROTOCOL.md';
+  try {
+    canonicalBytes(parts);
+    return null;
+  } catch (error) {
+    return message(error);
+  }
+}
+
+/**
+ * The record's subject, action and payload. A tool input the record cannot carry as JSON
+ * becomes `{unrecordable_input: {sha256, reason}}` (sha256: hex of the raw stdin bytes), with
+ * the tool name and whatever target can be read; when even that cannot be recorded (the tool
+ * name or the working directory themselves are not JSON text), there is no record to make.
+ */
+function recordParts(flag: ToolFlag, event: ToolEvent, raw: Buffer, maxBytes: number): RecordParts {
+  const subject = { kind: 'workspace', id: event.cwd ?? process.cwd() };
+  let action: Record<string, unknown> = { verb: event.toolName, target: targetOf(event.toolInput) };
+  if (unrecordable({ subject, action }) !== null) action = { verb: event.toolName, target: '' };
+  const header = unrecordable({ subject, action });
+  if (header !== null) return { unrecordable: `the tool name or working directory: ${header}` };
+  let reason: string | null;
+  try {
+    const payload = payloadFor(flag, event, maxBytes);
+    reason = unrecordable({ subject, action, payload });
+    if (reason === null) return { subject, action, payload, fallbackPayload: payloadFor(flag, event, 0), substituted: null };
+  } catch (error) {
+    reason = message(error);
+  }
+  const substitute = { unrecordable_input: { sha256: createHash('sha256').update(raw).digest('hex'), reason } };
+  const left = unrecordable({ subject, action, payload: substitute });
+  if (left !== null) return { unrecordable: left };
+  return { subject, action, payload: substitute, fallbackPayload: substitute, substituted: reason };
 }
 
 /**
@@ -106,6 +173,11 @@ function payloadFor(flag: ToolFlag, event: ToolEvent, maxBytes: number): Record<
   const bytes = canonicalBytes(full);
   if (bytes.byteLength <= maxBytes) return full;
   return { truncated: true, sha256: sha256B64u(bytes), bytes: bytes.byteLength };
+}
+
+/** A note on stderr next to an answer. */
+function withNote(answer: HookAnswer, note: string): HookAnswer {
+  return { ...answer, stderr: `${answer.stderr ?? ''}agent-ledger: ${note}\n` };
 }
 
 /** On-error allow still tells the person, on stderr, that this call went unrecorded. */

@@ -9,6 +9,7 @@ import { readConfig } from '../../local/agent-state.js';
 import { submitForAgent } from '../../local/agent-submit.js';
 import { agentDir, agentFiles } from '../../local/paths.js';
 import { parseOptions, required } from '../args.js';
+import { recordDepthProblem } from '@agent-ledger/protocol/core';
 import { CliError } from '../errors.js';
 
 export async function submit(args: string[]): Promise<number> {
@@ -52,7 +53,12 @@ function readPayload(path: string): Record<string, unknown> | string | null {
   }
   try {
     const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value))) return value as Record<string, unknown> | string | null;
+    if (value === null || typeof value === 'string' || (typeof value === 'object' && !Array.isArray(value))) {
+      // Refused here, before anything is signed: the service would refuse the record (docs/PROTOCOL.md, Nesting limit).
+      const deep = recordDepthProblem({ payload: value });
+      if (deep !== null) throw new CliError(`--payload-file ${path}: ${deep}`);
+      return value as Record<string, unknown> | string | null;
+    }
     throw new CliError(`--payload-file ${path} holds JSON that is not an object, a string or null (docs/API.md §2.1)`);
   } catch (error) {
     if (error instanceof CliError) throw error;

@@ -27,6 +27,8 @@ export const VERIFY_EXIT = {
   failed: 1,
   /** nothing failed, but it was not verified against your trust anchors: no --jwks (only the keys inside the file), or a PDF whose pages carry no service signature */
   notTrusted: 3,
+  /** the export could not be processed at all (nested deeper than the protocol allows): neither verified nor shown to be changed */
+  cannotProcess: 4,
 } as const;
 
 export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]
@@ -49,6 +51,7 @@ Exit codes:
   2  wrong usage
   3  no check failed, but not verified against your trust anchors: signatures consistent
      with the keys inside the file (no --jwks), or a PDF whose pages carry no service signature
+  4  NOT checked: the export cannot be processed (nested deeper than the protocol allows)
 `;
 
 export async function verify(args: string[]): Promise<number> {
@@ -166,8 +169,9 @@ async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
   return bundles[0]!.bytes;
 }
 
-/** 0, 1 or 3 (VERIFY_EXIT) for a report and, for a PDF, the verdict on its pages. */
+/** 0, 1, 3 or 4 (VERIFY_EXIT) for a report and, for a PDF, the verdict on its pages. */
 function exitCode(result: ExportVerificationReport, pages: PagesVerdict | null): number {
+  if (result.cannot_process !== null) return VERIFY_EXIT.cannotProcess;
   if (!result.valid || pages?.status === 'failed') return VERIFY_EXIT.failed;
   if (result.trust !== 'trusted_jwks' || pages?.status === 'not_verified') return VERIFY_EXIT.notTrusted;
   return VERIFY_EXIT.verified;
@@ -186,8 +190,13 @@ function exportVerdict(file: string, kind: string, verified: { report: ExportVer
           ? `${anchors.failed} time-stamp signature${anchors.failed === 1 ? '' : 's'} did not verify against the TSA certificate you gave`
           : 'every time-stamp is signed by the TSA certificate you gave';
   if (json) {
-    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings };
+    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, cannot_process: result.cannot_process, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return code;
+  }
+  if (result.cannot_process !== null) {
+    // Neither verified nor shown to be changed: say so, with an exit code of its own.
+    process.stdout.write(`${file}: ${kind} NOT checked: ${result.cannot_process}\n`);
     return code;
   }
   const names = Object.keys(result.checks) as (keyof typeof result.checks)[];

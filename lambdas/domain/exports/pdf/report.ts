@@ -228,7 +228,9 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     'Checked when made',
     report.valid
       ? `the embedded bundle was self-consistent: ${report.totals.passed} checks passed, ${report.totals.not_covered} not covered (against the bundled JWKS: re-check it with yours, next page)`
-      : `the embedded bundle did NOT verify: ${report.totals.failed} checks failed`,
+      : report.cannot_process !== null
+        ? `the embedded bundle could NOT be checked (${report.cannot_process})`
+        : `the embedded bundle did NOT verify: ${report.totals.failed} checks failed`,
     report.valid ? undefined : RED,
   );
   pages.y -= 10;
