@@ -9,6 +9,7 @@ import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
+import { RecentOperations } from '../components/recent-operations.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
@@ -211,6 +212,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
           </>
         )}
       </Loaded>
+      {can('POST /v1/audit/query') && <RecentOperations agent_id={agent_id} />}
       {can('GET /v1/agents/{agent_id}/assignments') && <Assignments path={path} />}
     </>
   );
