@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInUser } from '../../test/support/identity-flows.js';
+import { signedInUser, verificationLink } from '../../test/support/identity-flows.js';
 import { apiClient, type Api } from '../../test/support/http-client.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../../test/support/ledger-fixtures.js';
 import { useLedgerStack } from '../../test/support/ledger-stack.js';
@@ -34,7 +34,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (dist) await rm(dist, { recursive: true, force: true });
 });
-const stack = useLedgerStack(() => ({ consoleDir: dist }));
+// Epochs of one second, so the chain strip's sealed part can be seen within the test.
+const stack = useLedgerStack(() => ({ env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200' }, consoleDir: dist }));
 
 let browser: Browser;
 let context: BrowserContext;
@@ -95,8 +96,8 @@ describe('the console says what agents did, and follows them live', () => {
     expect(await shown.getAttribute('title')).toBe(LONG_COMMAND);
     expect((await shown.textContent())!.endsWith('…')).toBe(true);
     expect(LONG_COMMAND.startsWith((await shown.textContent())!.slice(0, -1))).toBe(true);
-    expect(await bash.locator('td').nth(4).locator('code').getAttribute('title')).toBe(WORKSPACE);
-    expect(await bash.locator('td').nth(5).textContent()).toBe('allowed by the hook');
+    expect(await bash.locator('td').nth(3).locator('code').getAttribute('title')).toBe(WORKSPACE);
+    expect(await bash.locator('td').nth(4).textContent()).toBe('allowed by the hook');
     // Expanded, the details hold the whole command and workspace.
     await bash.locator('summary').click();
     expect(await bash.locator('details .whole').first().textContent()).toBe(LONG_COMMAND);
@@ -104,8 +105,8 @@ describe('the console says what agents did, and follows them live', () => {
     // A record that names its outcome shows it; a subject other than a workspace shows its kind.
     const deploy = rows.nth(2);
     expect(await deploy.locator('.verb').textContent()).toBe('deploy');
-    expect(await deploy.locator('td').nth(5).textContent()).toBe('failed');
-    expect(await deploy.locator('td').nth(4).locator('code').getAttribute('title')).toBe('service payments-api');
+    expect(await deploy.locator('td').nth(4).textContent()).toBe('failed');
+    expect(await deploy.locator('td').nth(3).locator('code').getAttribute('title')).toBe('service payments-api');
     await checkPage(page, 'operations-summary');
   }, TEST_TIMEOUT);
 
@@ -149,6 +150,24 @@ describe('the console says what agents did, and follows them live', () => {
     await page.getByLabel('Live: follow new records').check();
     await page.locator(`tr[data-arrived="${unseen}"]`).waitFor({ timeout: LIVE_TIMEOUT });
   }, 2 * TEST_TIMEOUT);
+
+  it('draws the chain from seq_no 1 to the head, the sealed part told apart from the open tail', async () => {
+    const head = chain.seqNo;
+    // Every operation of the organization (this agent's only) in an epoch: the whole chain sealed.
+    for (const deadline = Date.now() + 30_000; ; ) {
+      const epochs = (await api('GET', '/v1/epochs?limit=100')).body.epochs as { leaf_count: number }[];
+      if (epochs.reduce((sum, epoch) => sum + epoch.leaf_count, 0) >= head) break;
+      if (Date.now() > deadline) throw new Error('operations were not sealed in time');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await page.goto(`/agents/${encodeURIComponent(agentId)}`);
+    await heading(`Agent ${agentId}`).waitFor();
+    const strip = page.locator('.chain-strip');
+    await strip.waitFor({ timeout: 30_000 });
+    expect([await strip.getAttribute('data-head'), await strip.getAttribute('data-sealed')]).toEqual([String(head), String(head)]);
+    await page.getByRole('img', { name: `Chain strip: seq_no 1 to ${head}: 1 to ${head} sealed in epochs, no open tail.` }).waitFor();
+    await checkPage(page, 'agent-chain');
+  }, TEST_TIMEOUT);
 });
 
 describe('a way forward from the empty overview', () => {
@@ -189,4 +208,28 @@ describe('a way forward from the empty overview', () => {
     await checkPage(newcomer, 'overview-first-record');
     await fresh.close();
   }, 2 * TEST_TIMEOUT);
+});
+
+describe('the verification link lands in the console', () => {
+  it('verifies and shows the sign-in page saying so; opened again, it says the link was already used', async () => {
+    // Signed up through the API without a callbackURL: the mail's bare link must still land on a page.
+    const user = await signedInUser(stack.baseUrl, 'Mailbox', { verified: false });
+    const link = verificationLink(user.email);
+    expect(new URL(link).searchParams.has('callbackURL')).toBe(false);
+    const visitor = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-GB' });
+    const tab = await visitor.newPage();
+    await tab.goto(link);
+    await tab.getByText('Your email address is verified. Sign in to continue.').waitFor();
+    expect(new URL(tab.url()).pathname).toBe('/sign-in');
+    await checkPage(tab, 'sign-in-verified');
+
+    await tab.goto(link);
+    await tab.getByRole('alert').filter({ hasText: 'This verification link was already used.' }).waitFor();
+    expect(await tab.getByText('Your email address is verified.').count()).toBe(0);
+    await checkPage(tab, 'sign-in-link-used');
+
+    await tab.goto('/api/auth/verify-email?token=cut-short');
+    await tab.getByRole('alert').filter({ hasText: 'This verification link is not one we know' }).waitFor();
+    await visitor.close();
+  }, TEST_TIMEOUT);
 });

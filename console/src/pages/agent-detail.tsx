@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { ChainStrip } from '../components/chain-strip.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { RecentOperations } from '../components/recent-operations.js';
@@ -203,6 +204,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
                 )}
               </dd>
             </dl>
+            {can('GET /v1/epochs') && can('POST /v1/audit/query') && <ChainStrip agent_id={agent_id} head={data.chain.seq_no} />}
             <Keys keys={data.keys} agent={data.agent} path={path} onChange={detail.reload} />
             {can('POST /v1/audit/query') && (
               <p>
