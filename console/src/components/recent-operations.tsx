@@ -4,7 +4,7 @@
  * the newest are found by narrowing the window to the last hour, day, week or month until it
  * holds enough of them, then reading that window to its end.
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { arrivedText, LiveControl, useLiveOperations } from './live.js';
 import { summarize, WhatHappened } from './operation-summary.js';
@@ -42,6 +42,8 @@ export function RecentOperations({ agent_id }: { agent_id: string }) {
   const [live, setLive] = useState(true);
   const [announcement, setAnnouncement] = useState('');
   const seen = useMemo(() => new Set<string>(), [agent_id]);
+  // Another agent opened in the same page component: what arrived for the previous one goes.
+  useEffect(() => setArrived([]), [agent_id]);
   if (initial.data) for (const op of initial.data.operations) seen.add(op.operation_id);
   const newestSeen = initial.data ? Math.max(initial.data.asked - 5_000, ...initial.data.operations.map((op) => op.created_at)) : undefined;
   const { error } = useLiveOperations({
