@@ -126,7 +126,7 @@ describe('the console, end to end in Chromium', () => {
     await page.getByRole('button', { name: 'Create organization' }).click();
     await heading(page, 'Overview').waitFor();
     await expect.poll(() => page.getByText('No agents registered yet.').isVisible()).toBe(true);
-  });
+  }, 90_000);
 
   it('creates an API token, shown once with a copy button', async () => {
     const { page } = owner;

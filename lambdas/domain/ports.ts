@@ -128,6 +128,12 @@ export interface ProviderIdentity {
  */
 export type VerificationUrl = (token: string) => string;
 
+/** Why a verification token verified nothing. */
+export type VerificationFailure = 'expired' | 'used' | 'unknown';
+
+/** What redeeming a verification token gave: the proven email, or why not. */
+export type EmailConfirmation = { email: string } | { failure: VerificationFailure };
+
 export interface IdentityProvider {
   /**
    * Creates an email/password identity and sends the verification mail. An email it already
@@ -141,10 +147,11 @@ export interface IdentityProvider {
   resendVerification(email: string, verificationUrl: VerificationUrl): Promise<void>;
   /**
    * Redeems the token of a verification mail, once: the email whose ownership it proves, or
-   * null when the token is unknown, expired or already used. The provider records the
-   * address as verified too, so its later identities say emailVerified true.
+   * why it proves nothing (unknown, expired or already used; the console tells the person
+   * which). The provider records the address as verified too, so its later identities say
+   * emailVerified true.
    */
-  confirmEmail(token: string): Promise<string | null>;
+  confirmEmail(token: string): Promise<EmailConfirmation>;
   /**
    * The identity for a correct email and password, else null. Unknown email and wrong
    * password are indistinguishable, in result and (as far as possible) in time.

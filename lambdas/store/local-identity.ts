@@ -9,7 +9,7 @@
  * |---------------------|----------------------------------|-------------|
  * | credential          | LOCALIDP#<lower-cased email>     | CREDENTIAL  |
  * | dev OAuth code      | LOCALIDP#CODE#<sha256 of code>   | CODE        |  TTL 5 minutes
- * | verification token  | LOCALIDP#VERIFY#<sha256 of token>| VERIFY      |  TTL 24 hours, single use
+ * | verification token  | LOCALIDP#VERIFY#<sha256 of token>| VERIFY      |  TTL 24 hours, single use (kept, marked used_at, until the TTL)
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SocialProvider } from '../shared/social-provider.js';
@@ -37,6 +37,8 @@ export interface VerificationTokenItem {
   email: string;
   expires_at: number;
   expires_at_s: number;
+  /** When the link was followed (absent: not yet); a used token is kept until its TTL. */
+  used_at?: number;
 }
 
 export interface DevCodeItem {
@@ -110,5 +112,29 @@ export async function putDevCode(codeHash: string, item: DevCodeItem): Promise<v
   await dynamo().send(new PutCommand({ TableName: table(), Item: { ...localIdpKeys.devCode(codeHash), type: 'dev_oauth_code', ...item } }));
 }
 
-export const takeVerificationToken = (tokenHash: string) => takeItem<VerificationTokenItem>(localIdpKeys.verification(tokenHash));
+/**
+ * Marks a verification token used and returns it; 'used' when it was used before, 'unknown'
+ * when there is no such token (never issued, or removed by the table's TTL after expiry). The
+ * conditional write makes it single-use even when two requests race; the used item stays until
+ * its TTL so a second click can be told "already used" rather than "unknown".
+ */
+export async function useVerificationToken(tokenHash: string, now: number): Promise<VerificationTokenItem | 'used' | 'unknown'> {
+  const key = localIdpKeys.verification(tokenHash);
+  let item: VerificationTokenItem | undefined;
+  const first = await writeIfCondition(async () => {
+    const out = await dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: key,
+        UpdateExpression: 'SET used_at = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(used_at)',
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    item = out.Attributes as VerificationTokenItem;
+  });
+  if (first && item) return item;
+  return (await getItem(key)) ? 'used' : 'unknown';
+}
 export const takeDevCode = (codeHash: string) => takeItem<DevCodeItem>(localIdpKeys.devCode(codeHash));

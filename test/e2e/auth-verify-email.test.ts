@@ -118,6 +118,50 @@ describe('GET /api/auth/verify-email', () => {
   });
 });
 
+/** GET of `path` as a browser asks for a page (Accept names text/html), redirects not followed. */
+const asBrowser = (path: string) =>
+  fetch(`${stack.baseUrl}${path}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
+
+describe('GET /api/auth/verify-email opened by a browser lands in the console', () => {
+  it('redirects to /sign-in?verified=1 without a callbackURL, and to the callbackURL with one', async () => {
+    const user = await signedInUser(stack.baseUrl, 'Browser', { verified: false });
+    const landed = await asBrowser(pathOf(verificationLink(user.email)));
+    expect(landed.status).toBe(302);
+    expect(landed.headers.get('location')).toBe('/sign-in?verified=1');
+    expect((await call('GET', '/api/auth/get-session', { token: user.session })).json.user.emailVerified).toBe(true);
+
+    const email = uniqueEmail('browser-callback');
+    expect((await call('POST', '/api/auth/sign-up/email', { body: { name: 'C', email, password: 'password-1234', callbackURL: '/sign-in?verified=1&email=x' } })).status).toBe(200);
+    const withCallback = await asBrowser(pathOf(verificationLink(email)));
+    expect(withCallback.status).toBe(302);
+    // The callback policy answers the path as an absolute URL on this service's own origin.
+    const target = new URL(withCallback.headers.get('location')!, stack.baseUrl);
+    expect([target.origin, `${target.pathname}${target.search}`]).toEqual([new URL(stack.baseUrl).origin, '/sign-in?verified=1&email=x']);
+  });
+
+  it('says why a link failed: used, expired or unknown, while API clients keep their VALIDATION_ERROR', async () => {
+    const user = await signedInUser(stack.baseUrl, 'Twice', { verified: false });
+    const path = pathOf(verificationLink(user.email));
+    expect((await asBrowser(path)).status).toBe(302);
+    const used = await asBrowser(path);
+    expect([used.status, used.headers.get('location')]).toEqual([302, '/sign-in?verify_error=used']);
+    const again = await call('GET', path);
+    expect([again.status, again.json.error.code, again.json.error.message]).toEqual([400, 'VALIDATION_ERROR', 'query.token: invalid, expired or already used verification token']);
+
+    const late = await signedInUser(stack.baseUrl, 'Later', { verified: false });
+    const stale = await issueVerificationToken(late.email, Date.now() - VERIFICATION_TOKEN_TTL_MS - 1000);
+    const expired = await asBrowser(`/api/auth/verify-email?token=${stale}`);
+    expect([expired.status, expired.headers.get('location')]).toEqual([302, '/sign-in?verify_error=expired']);
+    expect((await call('GET', '/api/auth/get-session', { token: late.session })).json.user.emailVerified).toBe(false);
+
+    const unknown = await asBrowser('/api/auth/verify-email?token=not-a-token');
+    expect([unknown.status, unknown.headers.get('location')]).toEqual([302, '/sign-in?verify_error=unknown']);
+    // A callbackURL the policy refuses is refused before anything else, for browsers too (no open redirect).
+    const elsewhere = await asBrowser(`/api/auth/verify-email?token=x&callbackURL=${encodeURIComponent('https://evil.example.test/')}`);
+    expect(elsewhere.status).toBe(400);
+  });
+});
+
 describe('POST /api/auth/send-verification-email', () => {
   it('answers {status: true} for unknown, unverified and verified emails alike, and mails only the unverified', async () => {
     const unknown = uniqueEmail('nobody');

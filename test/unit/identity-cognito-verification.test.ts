@@ -77,7 +77,7 @@ describe('confirmEmail', () => {
     cognito.on(VerifyUserAttributeCommand).resolves({});
     cognito.on(RevokeTokenCommand).resolves({});
 
-    expect(await provider().confirmEmail(token)).toBe('a@example.test');
+    expect(await provider().confirmEmail(token)).toEqual({ email: 'a@example.test' });
     expect(cognito.commandCalls(InitiateAuthCommand)[0]!.args[0].input).toEqual({
       ClientId: 'client-123',
       AuthFlow: 'REFRESH_TOKEN_AUTH',
@@ -86,30 +86,34 @@ describe('confirmEmail', () => {
     expect(cognito.commandCalls(VerifyUserAttributeCommand)[0]!.args[0].input).toEqual({ AccessToken: 'fresh-access', AttributeName: 'email', Code: '123456' });
     expect(cognito.commandCalls(RevokeTokenCommand)[0]!.args[0].input).toEqual({ ClientId: 'client-123', Token: 'refresh-1' });
     expect(kept.size).toBe(0);
-    // Used: a second attempt has nothing to redeem with.
-    expect(await provider().confirmEmail(token)).toBeNull();
+    // Used: a second attempt has nothing to redeem with, and says so.
+    expect(await provider().confirmEmail(token)).toEqual({ failure: 'used' });
   });
 
-  it.each(['CodeMismatchException', 'ExpiredCodeException'])('answers null for %s and keeps the refresh token', async (name) => {
+  it.each([
+    ['CodeMismatchException', 'unknown'],
+    ['ExpiredCodeException', 'expired'],
+  ])('answers why for %s (%s) and keeps the refresh token', async (name, failure) => {
     kept.set('a@example.test', 'refresh-1');
     refreshable();
     cognito.on(VerifyUserAttributeCommand).rejects(named(name));
-    expect(await provider().confirmEmail(token)).toBeNull();
+    expect(await provider().confirmEmail(token)).toEqual({ failure });
     expect(kept.get('a@example.test')).toBe('refresh-1');
   });
 
-  it('answers null without calling Cognito for a malformed token or an address with nothing kept', async () => {
+  it('answers unknown for a malformed token and used for an address with nothing kept, without calling Cognito', async () => {
     for (const bad of ['', 'no-dot', `${Buffer.from('not an email').toString('base64url')}.123456`, `${Buffer.from('a@example.test').toString('base64url')}.`]) {
-      expect(await provider().confirmEmail(bad), bad).toBeNull();
+      expect(await provider().confirmEmail(bad), bad).toEqual({ failure: 'unknown' });
     }
-    expect(await provider().confirmEmail(verificationToken('nobody@example.test', '123456'))).toBeNull();
+    // Nothing kept: verified already (the token is forgotten then), or never signed up; both alike.
+    expect(await provider().confirmEmail(verificationToken('nobody@example.test', '123456'))).toEqual({ failure: 'used' });
     expect(cognito.calls()).toHaveLength(0);
   });
 
-  it('drops a refresh token Cognito no longer accepts', async () => {
+  it('drops a refresh token Cognito no longer accepts, and calls the link expired', async () => {
     kept.set('a@example.test', 'revoked');
     cognito.on(InitiateAuthCommand).rejects(named('NotAuthorizedException'));
-    expect(await provider().confirmEmail(token)).toBeNull();
+    expect(await provider().confirmEmail(token)).toEqual({ failure: 'expired' });
     expect(kept.size).toBe(0);
   });
 

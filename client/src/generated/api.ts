@@ -112,7 +112,7 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * The verification mail's link: marks the email verified ({status: true}, or 302 to callbackURL); an invalid, expired or used token is VALIDATION_ERROR.
+         * The verification mail's link: marks the email verified ({status: true}, or 302 to callbackURL); an invalid, expired or used token is VALIDATION_ERROR. A browser (Accept names text/html) is redirected instead: to callbackURL or /sign-in?verified=1, on failure to /sign-in?verify_error=expired|used|unknown.
          * @description Auth: public.
          */
         get: operations["VerifyEmail"];

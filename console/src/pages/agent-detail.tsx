@@ -7,8 +7,10 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { ChainStrip } from '../components/chain-strip.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
+import { RecentOperations } from '../components/recent-operations.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
@@ -202,6 +204,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
                 )}
               </dd>
             </dl>
+            {can('GET /v1/epochs') && can('POST /v1/audit/query') && <ChainStrip agent_id={agent_id} head={data.chain.seq_no} />}
             <Keys keys={data.keys} agent={data.agent} path={path} onChange={detail.reload} />
             {can('POST /v1/audit/query') && (
               <p>
@@ -211,6 +214,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
           </>
         )}
       </Loaded>
+      {can('POST /v1/audit/query') && <RecentOperations agent_id={agent_id} />}
       {can('GET /v1/agents/{agent_id}/assignments') && <Assignments path={path} />}
     </>
   );

@@ -1,12 +1,15 @@
 /** The organization's agents (docs/API.md §4.3; roles without read_all see only their assigned ones). */
 import { api, call } from '../api/client.js';
+import { ConnectAgent } from '../components/connect-agent.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
+import { useSession } from '../session.js';
 
 export function AgentsPage() {
+  const { can } = useSession();
   const agents = useResource(() => call(api.GET('/v1/agents')), []);
   return (
     <>
@@ -41,6 +44,7 @@ export function AgentsPage() {
           </Table>
         )}
       </Loaded>
+      {agents.data?.agents.length === 0 && can('POST /v1/agents/register') && <ConnectAgent canCreateToken={can('POST /v1/auth/token')} canQuery={can('POST /v1/audit/query')} />}
     </>
   );
 }

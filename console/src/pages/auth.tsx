@@ -1,6 +1,7 @@
 /**
  * Sign in, sign up and the email verification step (docs/API.md §4.1). The verification mail's
- * link (GET /api/auth/verify-email) comes back to /sign-in?verified=1; social buttons appear
+ * link (GET /api/auth/verify-email) comes back to /sign-in?verified=1, or ?verify_error= saying why it
+ * failed; social buttons appear
  * only for the providers GET /api/auth/providers lists.
  */
 import { useState } from 'preact/hooks';
@@ -34,6 +35,13 @@ function SocialButtons() {
   );
 }
 
+/** Why the verification link failed, as GET /api/auth/verify-email sends a browser here (?verify_error=). */
+const VERIFY_ERRORS: Record<string, string> = {
+  expired: 'This verification link has expired: links are valid for 24 hours. Sign in and ask for a new link from the “Check your email” page.',
+  used: 'This verification link was already used. If it was you, the address is verified: sign in.',
+  unknown: 'This verification link is not one we know: it may be cut short or mistyped. Open the link from the latest mail again.',
+};
+
 export function SignInPage() {
   const { refresh } = useSession();
   const { query, route } = useLocation();
@@ -50,6 +58,11 @@ export function SignInPage() {
       {query.verified === '1' && (
         <p class="notice" role="status">
           Your email address is verified. Sign in to continue.
+        </p>
+      )}
+      {query.verify_error !== undefined && (
+        <p class="error" role="alert">
+          Your email address was not verified. {VERIFY_ERRORS[query.verify_error] ?? VERIFY_ERRORS.unknown}
         </p>
       )}
       <form onSubmit={submitTo(signIn.run)}>

@@ -9,6 +9,8 @@ import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type RequestOf } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
+import { ArrivedWhileWatching } from '../components/arrived-operations.js';
+import { SUMMARY_COLUMNS, SummaryCells } from '../components/operation-summary.js';
 import { Pager, usePagedResource } from '../components/pager.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded } from '../components/states.js';
@@ -129,7 +131,7 @@ function AuditQuery() {
             <p role="status">
               {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
-            <Table caption="Operations matching the filters, oldest first" columns={['Received', 'Type', 'Agent', 'seq_no', 'Operation id']}>
+            <Table caption="Operations matching the filters, oldest first" columns={['Received', 'Type', ...SUMMARY_COLUMNS, 'Agent', 'seq_no', 'Operation id']}>
               {data.operations.map((op) => (
                 <tr key={op.operation_id}>
                   <td>
@@ -138,6 +140,7 @@ function AuditQuery() {
                   <td>
                     <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
                   </td>
+                  <SummaryCells op={op} />
                   <td>{op.agent_id}</td>
                   <td>{op.seq_no}</td>
                   <td>
@@ -150,6 +153,7 @@ function AuditQuery() {
           </>
         )}
       </Loaded>
+      {!applied.to && <ArrivedWhileWatching filter={{ ...(applied.agent_id ? { agent_id: applied.agent_id } : {}), ...(applied.operation_type ? { operation_type: applied.operation_type } : {}) }} listed={result.data?.operations} />}
     </section>
   );
 }

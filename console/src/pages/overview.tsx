@@ -2,8 +2,10 @@
  * The overview: agents by status, operations accepted in the last hour and day (audit query
  * totals, for the roles that may query), and the last epoch with its anchor.
  */
+import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { PageTitle, Status } from '../components/page.js';
+import { ConnectAgent } from '../components/connect-agent.js';
 import { ShortId } from '../components/copy.js';
 import { Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
@@ -18,8 +20,12 @@ async function countSince(ms: number): Promise<number> {
   return answer.total_count;
 }
 
-function AgentsByStatus() {
-  const agents = useResource(() => call(api.GET('/v1/agents')), []);
+function AgentsByStatus({ onLoaded }: { onLoaded: (count: number) => void }) {
+  const agents = useResource(async () => {
+    const answer = await call(api.GET('/v1/agents'));
+    onLoaded(answer.agents.length);
+    return answer;
+  }, []);
   return (
     <section class="tile" aria-labelledby="tile-agents">
       <h2 id="tile-agents">Agents</h2>
@@ -103,14 +109,17 @@ function LastEpoch() {
 
 export function OverviewPage() {
   const { can } = useSession();
+  // No agent yet: the way to connect one (and word of the first record) below the tiles.
+  const [agentCount, setAgentCount] = useState<number | undefined>(undefined);
   return (
     <>
       <PageTitle title="Overview" />
       <div class="tiles">
-        {can('GET /v1/agents') && <AgentsByStatus />}
+        {can('GET /v1/agents') && <AgentsByStatus onLoaded={setAgentCount} />}
         {can('POST /v1/audit/query') && <RecentOperations />}
         {can('GET /v1/epochs') && <LastEpoch />}
       </div>
+      {agentCount === 0 && <ConnectAgent canCreateToken={can('POST /v1/auth/token')} canQuery={can('POST /v1/audit/query')} />}
     </>
   );
 }

@@ -33,7 +33,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { LedgerError, conflict } from '../../shared/errors.js';
-import type { IdentityProvider, ProviderIdentity, SocialProvider } from '../../domain/ports.js';
+import type { EmailConfirmation, IdentityProvider, ProviderIdentity, SocialProvider, VerificationFailure } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
 import type { RefreshTokenStore } from './cognito-refresh-tokens.js';
 
@@ -56,8 +56,8 @@ const REJECTED_SIGN_IN = new Set([
   'PasswordResetRequiredException',
 ]);
 
-/** Failures of VerifyUserAttribute that mean "this code does not verify the address". */
-const REJECTED_CODE = new Set(['CodeMismatchException', 'ExpiredCodeException']);
+/** Failures of VerifyUserAttribute that mean "this code does not verify the address", and why. */
+const REJECTED_CODE: Record<string, VerificationFailure> = { CodeMismatchException: 'unknown', ExpiredCodeException: 'expired' };
 
 /** The token GET /api/auth/verify-email takes for a Cognito code: `<base64url of email>.<code>`. */
 export function verificationToken(email: string, code: string): string {
@@ -169,7 +169,10 @@ export class CognitoIdentityProvider implements IdentityProvider {
   /** The user's access token from their kept refresh token; undefined when there is none or Cognito refuses it. */
   private async accessTokenFor(email: string): Promise<{ accessToken: string; refreshToken: string } | undefined> {
     const refreshToken = await this.refreshTokens.load(email);
-    if (!refreshToken) return undefined;
+    return refreshToken ? this.accessTokenFrom(email, refreshToken) : undefined;
+  }
+
+  private async accessTokenFrom(email: string, refreshToken: string): Promise<{ accessToken: string; refreshToken: string } | undefined> {
     try {
       const result = await this.client.send(
         new InitiateAuthCommand({ ClientId: this.settings.clientId, AuthFlow: 'REFRESH_TOKEN_AUTH', AuthParameters: { REFRESH_TOKEN: refreshToken } }),
@@ -203,15 +206,22 @@ export class CognitoIdentityProvider implements IdentityProvider {
     }
   }
 
-  async confirmEmail(token: string): Promise<string | null> {
+  async confirmEmail(token: string): Promise<EmailConfirmation> {
     const parsed = parseVerificationToken(token);
-    if (!parsed) return null;
-    const tokens = await this.accessTokenFor(parsed.email);
-    if (!tokens) return null;
+    if (!parsed) return { failure: 'unknown' };
+    const refreshToken = await this.refreshTokens.load(parsed.email);
+    // The refresh token is kept from sign-up until the address is verified, then forgotten: none
+    // kept means the code was redeemed already (a fabricated token for an address never signed
+    // up answers the same, so the answer tells no accounts apart).
+    if (!refreshToken) return { failure: 'used' };
+    const tokens = await this.accessTokenFrom(parsed.email, refreshToken);
+    // Kept, but Cognito no longer accepts it (it outlived the code it was kept for).
+    if (!tokens) return { failure: 'expired' };
     try {
       await this.client.send(new VerifyUserAttributeCommand({ AccessToken: tokens.accessToken, AttributeName: 'email', Code: parsed.code }));
     } catch (error) {
-      if (REJECTED_CODE.has((error as Error).name)) return null;
+      const failure = REJECTED_CODE[(error as Error).name];
+      if (failure) return { failure };
       if ((error as Error).name === 'LimitExceededException' || (error as Error).name === 'TooManyFailedAttemptsException') {
         throw new LedgerError('RATE_LIMITED', 'too many verification attempts; retry later', { headers: { 'retry-after': '60' } });
       }
@@ -222,7 +232,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
     await this.client.send(new RevokeTokenCommand({ ClientId: this.settings.clientId, Token: tokens.refreshToken })).catch((error: unknown) => {
       logger.warn('refresh token not revoked', { error: (error as Error).name });
     });
-    return parsed.email;
+    return { email: parsed.email };
   }
 
   private async initiate(email: string, password: string) {

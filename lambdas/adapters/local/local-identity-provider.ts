@@ -6,7 +6,7 @@
  */
 import { config } from '../../config.js';
 import { conflict } from '../../shared/errors.js';
-import type { IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
+import type { EmailConfirmation, IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
 import { logger } from '../../logger.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
 import { getCredential, markCredentialVerified, putCredential, replacePasswordHash, type CredentialItem } from '../../store/local-identity.js';
@@ -47,12 +47,11 @@ export class LocalIdentityProvider implements IdentityProvider {
     });
   }
 
-  async confirmEmail(token: string): Promise<string | null> {
-    const email = await redeemVerificationToken(token);
-    if (!email) return null;
+  async confirmEmail(token: string): Promise<EmailConfirmation> {
+    const confirmation = await redeemVerificationToken(token);
     // No credential (a social-only user cannot get a link, but be safe): nothing to record there.
-    await markCredentialVerified(email);
-    return email;
+    if ('email' in confirmation) await markCredentialVerified(confirmation.email);
+    return confirmation;
   }
 
   async verifyPassword(email: string, password: string): Promise<ProviderIdentity | null> {

@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sha256B64u } from '@agent-ledger/protocol';
-import { putVerificationToken, takeVerificationToken, type VerificationTokenItem } from '../../store/local-identity.js';
+import type { EmailConfirmation } from '../../domain/ports.js';
+import { putVerificationToken, useVerificationToken, type VerificationTokenItem } from '../../store/local-identity.js';
 
 export const VERIFICATION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -30,9 +31,9 @@ export async function issueVerificationToken(email: string, now = Date.now()): P
   return token;
 }
 
-/** The email a token was issued for, if it is known and unexpired; the token is used up either way. */
-export async function redeemVerificationToken(token: string, now = Date.now()): Promise<string | null> {
-  // Taken (deleted and returned) at once, so the token is single-use even when two requests race.
-  const item = await takeVerificationToken(tokenHash(token));
-  return item && item.expires_at > now ? item.email : null;
+/** The email a token was issued for, if it is known, unused and unexpired, else why not; the token is used up either way. */
+export async function redeemVerificationToken(token: string, now = Date.now()): Promise<EmailConfirmation> {
+  const item = await useVerificationToken(tokenHash(token), now);
+  if (item === 'used' || item === 'unknown') return { failure: item };
+  return item.expires_at > now ? { email: item.email } : { failure: 'expired' };
 }

@@ -10,8 +10,7 @@
  */
 import { findUserByEmail, markEmailVerified } from '../../store/users.js';
 import { publicUrl } from '../../config.js';
-import { LedgerError } from '../../shared/errors.js';
-import type { Ports, VerificationUrl } from '../ports.js';
+import type { Ports, VerificationFailure, VerificationUrl } from '../ports.js';
 import { countVerificationMail } from '../rate-limit/verification-mail-throttle.js';
 import { checkCallbackUrl } from './callback-url.js';
 
@@ -34,13 +33,19 @@ export function verificationUrl(callbackUrl?: string): VerificationUrl {
 
 /**
  * GET /api/auth/verify-email: redeems the token and marks the user verified. Answers where
- * to send the browser when a callbackURL was given (checked before the token is spent).
+ * to send the browser when a callbackURL was given (checked before the token is spent), or why
+ * the token verified nothing (the handler turns that into VALIDATION_ERROR for API clients and
+ * into the console's sign-in page for a browser).
  */
-export async function verifyEmail({ identity }: Pick<Ports, 'identity'>, input: { token: string; callbackURL?: string | undefined }, now = Date.now()): Promise<{ location?: string }> {
+export async function verifyEmail(
+  { identity }: Pick<Ports, 'identity'>,
+  input: { token: string; callbackURL?: string | undefined },
+  now = Date.now(),
+): Promise<{ location?: string; failure?: undefined } | { failure: VerificationFailure; location?: undefined }> {
   const location = input.callbackURL === undefined ? undefined : checkCallbackUrl(input.callbackURL, undefined, 'query.callbackURL');
-  const email = await identity.confirmEmail(input.token);
-  if (!email) throw new LedgerError('VALIDATION_ERROR', 'query.token: invalid, expired or already used verification token');
-  const user = await findUserByEmail(email);
+  const confirmation = await identity.confirmEmail(input.token);
+  if ('failure' in confirmation) return { failure: confirmation.failure };
+  const user = await findUserByEmail(confirmation.email);
   // No user item yet (sign-up's second step failed): the provider now says verified, and the
   // user item made at the first sign-in takes that over (users.ts userForIdentity).
   if (user && !user.email_verified) await markEmailVerified(user.user_id, now);

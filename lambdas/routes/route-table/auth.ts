@@ -50,7 +50,8 @@ export const authRoutes = {
     handler: 'auth/verify-email',
     auth: 'public',
     summary:
-      "The verification mail's link: marks the email verified ({status: true}, or 302 to callbackURL); an invalid, expired or used token is VALIDATION_ERROR.",
+      "The verification mail's link: marks the email verified ({status: true}, or 302 to callbackURL); an invalid, expired or used token is VALIDATION_ERROR. " +
+      'A browser (Accept names text/html) is redirected instead: to callbackURL or /sign-in?verified=1, on failure to /sign-in?verify_error=expired|used|unknown.',
     request: { query: verifyEmailQuery },
     response: { status: 200, body: verifyEmailResponse },
     uses: ['table:write', 'identity', 'secrets:decrypt'],
