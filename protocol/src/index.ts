@@ -14,3 +14,4 @@ export * from './bundle/storedrow.js';
 export * from './bundle/writer.js';
 export * from './verify/report.js';
 export * from './verify/bundle.js';
+export * from './tlog/index.js';
