@@ -14,4 +14,6 @@ export * from './bundle/storedrow.js';
 export * from './bundle/writer.js';
 export * from './verify/report.js';
 export * from './verify/bundle.js';
+export * from './verify/since.js';
+export type { CheckedLog } from './verify/log.js';
 export * from './tlog/index.js';

@@ -27,6 +27,10 @@ export const EXPORT_CHECKS = [
   'receipt',
   'receipt_row',
   'inclusion',
+  // The organization's epoch log (docs/CHECKPOINTS.md "Verifying"), bundle 1.1.
+  'checkpoint',
+  'log_entry',
+  'log_sequence',
 ] as const;
 
 export type ExportCheckName = (typeof EXPORT_CHECKS)[number];
