@@ -244,3 +244,16 @@ export async function followUpEpochs(stage: FollowUpStage, limit: number): Promi
     return { org_id: orgId!, start_time: Number(start) };
   });
 }
+
+/** The organization's epoch with the greatest start_time below `before`, or the least at or after `from`: the log's neighbours of a range. */
+export async function epochItemNeighbour(orgId: string, side: { before: number } | { from: number }): Promise<EpochItem | undefined> {
+  const backwards = 'before' in side;
+  const page = await queryPage({
+    KeyConditionExpression: backwards ? 'pk = :pk AND sk < :at' : 'pk = :pk AND sk >= :at',
+    ExpressionAttributeValues: { ':pk': epochKeys.partition(orgId), ':at': epochKeys.epoch(orgId, backwards ? side.before : side.from).sk },
+    ScanIndexForward: !backwards,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  return page[0] === undefined ? undefined : stripKeys(page[0]);
+}

@@ -38,9 +38,10 @@ Usage:
       Chain head, service status and the last errors of one agent or all of them.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
       Sign and submit one record; prints its receipt and record as JSON.
-  agent-ledger verify FILE [--jwks FILE|URL] [--json]
+  agent-ledger verify FILE [--jwks FILE|URL] [--since OLDER] [--json]
       Verify a receipt (with its record), a JSON export bundle or a PDF export, offline
-      with --jwks FILE. Exit 0 only when everything verifies.
+      with --jwks FILE. Exit 0 only when everything verifies. --since OLDER: the export
+      must also extend the earlier export OLDER (same epochs, consistent checkpoints).
   agent-ledger export --from T --to T --format json|pdf [--out FILE] [--agent ID] [--type T]
       Create an export of the organization's records and download it.
 

@@ -1526,6 +1526,12 @@ export type components = {
             leaf_count: number;
             store_epoch_key: string;
             created_at: number;
+            /** @description The epoch's index in its organization's append-only log: 0, 1, 2, … without gaps (docs/CHECKPOINTS.md). */
+            epoch_index?: number;
+            /** @description root_hash of the epoch at epoch_index - 1; 32 zero bytes (b64u) at index 0. */
+            prev_root_hash?: string;
+            /** @description C2SP tlog-checkpoint signed note of the organization's log right after this epoch: origin agent-ledger/<org_id>, size, base64 root, Ed25519 signature by the service key. */
+            checkpoint?: string;
         };
         EpochAnchor: {
             tsa_url: string;

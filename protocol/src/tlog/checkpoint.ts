@@ -75,8 +75,18 @@ export function noteKeyId(keyName: string, publicKeyRaw: Uint8Array): Uint8Array
  * const note = await signCheckpoint(cp, jwk.x, (m) => signer.sign(m));
  */
 export async function signCheckpoint(checkpoint: Checkpoint, publicKey: string, sign: (message: Uint8Array) => Promise<Uint8Array>): Promise<string> {
+  return assembleCheckpoint(checkpoint, publicKey, await sign(utf8.encode(checkpointText(checkpoint))));
+}
+
+/**
+ * The signed note from a checkpoint and the Ed25519 signature of its text by the key whose
+ * raw public half is `publicKey` (b64u). Throws unless the signature verifies.
+ *
+ * @example
+ * assembleCheckpoint(cp, jwk.x, sign(key, new TextEncoder().encode(checkpointText(cp))));
+ */
+export function assembleCheckpoint(checkpoint: Checkpoint, publicKey: string, signature: Uint8Array): string {
   const text = checkpointText(checkpoint);
-  const signature = await sign(utf8.encode(text));
   if (!verify(publicKey, utf8.encode(text), signature)) throw checkpointError('the checkpoint signature does not verify with the given public key');
   const keyId = noteKeyId(checkpoint.origin, b64uDecode(publicKey));
   const line = new Uint8Array(4 + signature.byteLength);

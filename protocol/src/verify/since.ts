@@ -37,7 +37,7 @@ function compare(older: CheckedLog, newer: CheckedLog, findings: ExtensionFindin
     return null;
   }
   if (m > n) {
-    findings.push({ where: 'checkpoint', reason: `the newer log has ${n} epochs, the older one ${m}: epoch index ${n} to ${m - 1} were dropped` });
+    findings.push({ where: 'checkpoint', reason: `the newer log has ${n} epochs, the older one ${m}: ${m - n === 1 ? `epoch index ${n} was` : `epoch indexes ${n} to ${m - 1} were`} dropped` });
     return null;
   }
   // Name the first rewritten index: the leaves the two exports share must be the same.

@@ -1,8 +1,10 @@
 /**
- * `agent-ledger verify FILE [--jwks FILE|URL] [--json]`: checks, offline when the JWKS is a
+ * `agent-ledger verify FILE [--jwks FILE|URL] [--since OLDER] [--json]`: checks, offline when the JWKS is a
  * file, a receipt (with the record it acknowledges, as `agent-ledger submit` writes it), a
  * JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a PDF export (the
  * bundle it embeds). Prints one line per check; exits 0 only when every check that ran passed.
+ * With `--since OLDER` (an earlier export, JSON or PDF), FILE must also extend OLDER's epoch
+ * log (docs/CHECKPOINTS.md "Extending an earlier export").
  */
 import { readFileSync } from 'node:fs';
 import type { ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
@@ -15,7 +17,7 @@ import { CliError, usageError } from '../errors.js';
 type Jwks = { keys: Jwk[] };
 
 export async function verify(args: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(args, { jwks: { type: 'string' }, json: { type: 'boolean' } }, 1);
+  const { values, positionals } = parseOptions(args, { jwks: { type: 'string' }, json: { type: 'boolean' }, since: { type: 'string' } }, 1);
   const file = positionals[0];
   if (!file) throw usageError('verify needs a FILE (a receipt JSON, an export bundle or a PDF export)');
   let bytes: Buffer;
@@ -24,6 +26,7 @@ export async function verify(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  if (values.since !== undefined) return verifySince(file, bytes, values.since, values.jwks, values.json);
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     const bundle = await bundleOfPdf(bytes);
     return exportVerdict(file, 'PDF export', await verifyBundle(bundle, values.jwks), values.json);
@@ -68,6 +71,37 @@ async function verifyBundle(bundle: Uint8Array, jwksSource: string | undefined):
   const { verifyExportBundle } = await import('@agent-ledger/protocol');
   const jwks = jwksSource === undefined ? undefined : await loadJwks(jwksSource);
   return verifyExportBundle(bundle, jwks === undefined ? {} : { jwks });
+}
+
+/** The bundle bytes of a JSON export or of the one a PDF export embeds. */
+async function bundleBytes(file: string, bytes: Buffer): Promise<Uint8Array> {
+  return bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? bundleOfPdf(bytes) : bytes;
+}
+
+/** `verify NEW --since OLDER`: both verify, and NEW's epoch log extends OLDER's (docs/CHECKPOINTS.md). */
+async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksSource: string | undefined, json: boolean | undefined): Promise<number> {
+  let olderBytes: Buffer;
+  try {
+    olderBytes = readFileSync(olderFile);
+  } catch (error) {
+    throw new CliError(`cannot read ${olderFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { verifyExtends } = await import('@agent-ledger/protocol');
+  const jwks = jwksSource === undefined ? undefined : await loadJwks(jwksSource);
+  const result = verifyExtends(await bundleBytes(olderFile, olderBytes), await bundleBytes(file, bytes), jwks === undefined ? {} : { jwks });
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ file, since: olderFile, valid: result.valid, sizes: result.sizes, consistency_proof: result.consistency_proof, findings: result.findings, older: { valid: result.older.valid, findings: result.older.findings }, newer: { valid: result.newer.valid, findings: result.newer.findings } }, null, 2)}\n`);
+    return result.valid ? 0 : 1;
+  }
+  const lines = result.findings.map((f) => `  failed: ${f.where}: ${f.reason}`);
+  for (const [name, side] of [['older', result.older], ['newer', result.newer]] as const) {
+    for (const f of side.findings.filter((x) => x.status === 'failed').slice(0, 10)) lines.push(`  ${name}: failed: ${f.where}: ${f.reason}`);
+  }
+  const sizes = result.sizes ? `epoch log: ${result.sizes.older} epochs in ${olderFile}, ${result.sizes.newer} in ${file}` : 'epoch log: not comparable';
+  const trust = jwks === undefined ? 'trust: checkpoints checked against the JWKS inside the bundles only; pass --jwks FILE|URL' : 'trust: checkpoints checked against the JWKS you gave';
+  const verdict = result.valid ? `${file}: extends ${olderFile} (consistency proof verified)` : `${file}: does NOT extend ${olderFile}`;
+  process.stdout.write([sizes, ...lines, trust, verdict].join('\n') + '\n');
+  return result.valid ? 0 : 1;
 }
 
 async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
