@@ -93,6 +93,7 @@ const GRANTS: Record<Resource, Statements> = {
   'table:write': (scope, resources) => [...tableRead(scope, resources), allow(TABLE_WRITE_ACTIONS, [tableArns(scope, resources).table])],
   'data:read': bucketStatements('dataBucket', []),
   'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
+  'data:erase': bucketStatements('dataBucket', ['s3:DeleteObject']),
   'anchors:read': bucketStatements('anchorsBucket', []),
   'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
   signer: onKey('signerKey', SIGN_ACTIONS),

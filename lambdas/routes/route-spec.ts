@@ -27,6 +27,8 @@ export type Resource =
   | 'table:write'
   | 'data:read'
   | 'data:write'
+  /** Deleting an erased payload's object (POST /v1/operations/:id/erase-payload), nothing else. */
+  | 'data:erase'
   | 'anchors:read'
   | 'anchors:write'
   /** Signing receipts with the service key (kms:Sign, and the public key for the kid). */

@@ -908,6 +908,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/operations/{operation_id}/erase-payload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erases the operation's stored payload (inline copy and object), keeps payload_hash so every proof still verifies, marks the operation and records operation.payload_erase in the admin log. Idempotent: a second call answers the first mark.
+         * @description Roles: org_owner.
+         */
+        post: operations["ErasePayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/epochs": {
         parameters: {
             query?: never;
@@ -1516,6 +1536,12 @@ export type components = {
             /** @description the payload's name in the store, payloads/<org_id>/<operation_id>/<payload_hash>.json; a payload up to LEDGER_INLINE_PAYLOAD_BYTES is kept in the operation row, a larger one is an object of the data bucket (docs/STORAGE.md) */
             store_payload_key: string;
             created_at: number;
+        };
+        /** @description The payload was erased by this owner (user id), at this time, for this reason; payload_hash stays. */
+        PayloadErasure: {
+            by: string;
+            at: number;
+            reason: string;
         };
         Epoch: {
             epoch_id: string;
@@ -3492,6 +3518,7 @@ export interface operations {
                         payload?: {
                             [key: string]: unknown;
                         } | string | null;
+                        payload_erased?: components["schemas"]["PayloadErasure"];
                     };
                 };
             };
@@ -3538,6 +3565,47 @@ export interface operations {
                             audit_path: string[];
                             root_hash: string;
                         };
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ErasePayload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the payload is erased (kept in the admin log and the mark). */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operation_id: string;
+                        payload_erased: components["schemas"]["PayloadErasure"];
                     };
                 };
             };

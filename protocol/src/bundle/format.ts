@@ -104,6 +104,8 @@ export type ExportOperation = {
   receipt: Receipt;
   /** present once an epoch covers the operation (docs/PROTOCOL.md "Merkle epochs") */
   proof?: InclusionProof;
+  /** bundle 1.1: the payload was erased by an owner (user id, Unix ms, reason); `payload` is then absent */
+  payload_erased?: { by: string; at: number; reason: string };
 };
 
 /** An agent key (docs/API.md §2.5) that signed at least one record of the bundle. */
