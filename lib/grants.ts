@@ -102,6 +102,7 @@ const GRANTS: Record<Resource, Statements> = {
   ],
   'data:read': bucketStatements('dataBucket', []),
   'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
+  'data:erase': bucketStatements('dataBucket', ['s3:DeleteObject']),
   'anchors:read': bucketStatements('anchorsBucket', []),
   'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
   signer: onKey('signerKey', SIGN_ACTIONS),

@@ -160,8 +160,10 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
     ];
   };
   switch (use) {
+    // data:erase: DeleteObject for erasing a payload (POST /v1/operations/:id/erase-payload), the one route that deletes.
     case 'data:read':
     case 'data:write':
+    case 'data:erase':
       return objects('dataBucket', 'data');
     case 'anchors:read':
     case 'anchors:write':

@@ -27,6 +27,7 @@ import { pdfAttachments } from '../client/src/verify/pdf-attachment.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken, type Api } from '../test/support/http-client.js';
 import { newKey, registerAgent } from '../test/support/ledger-fixtures.js';
+import { signer } from '../lambdas/runtime/signer.js';
 
 const OPS = Number(process.env.BENCH_EXPORT_OPS ?? 100_000);
 const PDF_OPS = Math.min(OPS, Number(process.env.BENCH_PDF_OPS ?? 10_000));
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     const { sealedUntil } = await import('../lambdas/store/sealer-state.js');
     const { epochMs, epochGraceMs } = config();
     // As the scheduled sealer finds it a minute after the last operation (seeding took longer than that).
-    const seal = await sealOrganization(orgId, { now: t0 + DAY_MS + 60_000, epochMs, graceMs: epochGraceMs, settleMs: 0, anchorWanted: false });
+    const seal = await sealOrganization(orgId, { now: t0 + DAY_MS + 60_000, epochMs, graceMs: epochGraceMs, settleMs: 0, anchorWanted: false, signer: signer() });
     const sealedEnd = (await sealedUntil(orgId)) ?? 0;
     const open = Math.max(0, Math.ceil((t0 + DAY_MS - sealedEnd) / spacing));
     log(`sealed ${seal.epochs.length} epochs in ${((performance.now() - sealStarted) / 1000).toFixed(1)} s; about ${open} operations after sealed_until stay open`);

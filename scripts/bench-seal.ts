@@ -23,6 +23,7 @@ import { applyEnv, localEnv } from '../local/env.js';
 import { ensureLocalKeys } from '../local/keys.js';
 import { startS3Local } from '../local/s3-local.js';
 import { ensureTable } from '../local/table.js';
+import { signer } from '../lambdas/runtime/signer.js';
 
 const OPERATIONS = Number(process.env.BENCH_SEAL_OPERATIONS ?? 100_000);
 const WRITE_CONCURRENCY = 16;
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
       leaseUntil: Date.now() + HARD_TIMEOUT_MS,
       holder: 'bench',
       tsa: undefined,
+      signer: signer(),
     });
     const sealMs = performance.now() - started;
     clearInterval(sampler);

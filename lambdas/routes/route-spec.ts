@@ -33,6 +33,8 @@ export type Resource =
   | 'table:rate-counter'
   | 'data:read'
   | 'data:write'
+  /** Deleting an erased payload's object (POST /v1/operations/:id/erase-payload), nothing else. */
+  | 'data:erase'
   | 'anchors:read'
   | 'anchors:write'
   /** Signing receipts with the service key (kms:Sign, and the public key for the kid). */

@@ -36,7 +36,9 @@ export type AdminAction =
   | 'webhook.delete'
   /** Not in docs/API.md §6.3: a webhook whose deliveries kept failing was disabled, and one was enabled again. */
   | 'webhook.disable'
-  | 'webhook.enable';
+  | 'webhook.enable'
+  /** An operation's payload erased by an owner (POST /v1/operations/:id/erase-payload). */
+  | 'operation.payload_erase';
 
 export interface AdminEvent {
   event_id: string;

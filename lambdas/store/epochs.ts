@@ -16,7 +16,8 @@
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
+import { logHeadKey, type LogHead } from './epoch-log.js';
+import { CONDITION_FAILED, transact, getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
 
 /** The epoch resource (docs/API.md §2.11). */
 export interface Epoch {
@@ -31,6 +32,15 @@ export interface Epoch {
   /** Key of the leaf list in the anchors bucket. */
   store_epoch_key: string;
   created_at: number;
+  /**
+   * The epoch's place in its organization's append-only log (docs/CHECKPOINTS.md): absent on
+   * epochs sealed before the log existed.
+   */
+  epoch_index?: number;
+  /** root_hash of the epoch at epoch_index - 1 (32 zero bytes at index 0). */
+  prev_root_hash?: string;
+  /** The C2SP tlog-checkpoint signed note of the log right after this epoch was appended. */
+  checkpoint?: string;
 }
 
 /** An epoch's RFC 3161 anchor (docs/API.md §2.11). */
@@ -66,6 +76,10 @@ export interface EpochItem extends Epoch {
   follow_up?: FollowUpStage;
   /** The members counted by agent and type; absent on epochs sealed before counts existed, or too varied to keep. */
   counts?: EpochCounts;
+  /** b64u SHA-256 of the epoch's log entry (protocol tlog/entry.ts): the log's leaf, kept to serve proofs. */
+  log_entry_hash?: string;
+  /** The log tree's compact range after this epoch: what the log head holds (epoch-log.ts). */
+  log_frontier?: string[];
 }
 
 export const epochKeys = {
@@ -78,10 +92,12 @@ export const epochKeys = {
 };
 
 const EPOCH_FIELDS = ['epoch_id', 'org_id', 'start_time', 'end_time', 'root_hash', 'leaf_count', 'store_epoch_key', 'created_at'] as const;
+const LOG_FIELDS = ['epoch_index', 'prev_root_hash', 'checkpoint'] as const;
 
-/** The docs/API.md §2.11 fields only. */
+/** The docs/API.md §2.11 fields only (the log's three when the epoch is in the log). */
 export function epochOf(item: EpochItem): Epoch {
-  return Object.fromEntries(EPOCH_FIELDS.map((field) => [field, item[field]])) as unknown as Epoch;
+  const fields = item.epoch_index === undefined ? EPOCH_FIELDS : [...EPOCH_FIELDS, ...LOG_FIELDS];
+  return Object.fromEntries(fields.map((field) => [field, item[field]])) as unknown as Epoch;
 }
 
 export function anchorOf(item: EpochItem): EpochAnchor | null {
@@ -91,22 +107,55 @@ export function anchorOf(item: EpochItem): EpochAnchor | null {
 
 const stripKeys = (raw: Record<string, unknown>) => strip<EpochItem>(raw, INDEX_ATTRIBUTES);
 
-/** Creates the epoch unless its window already has one; false when it did (another run won). */
-export function createEpochItem(item: EpochItem): Promise<boolean> {
-  return writeIfCondition(() =>
-    dynamo().send(
-      new PutCommand({
+/** The log head moved since the sealer read it: another sealer appended first (re-read and retry). */
+export class LogHeadMovedError extends Error {
+  constructor(orgId: string, index: number) {
+    super(`the epoch log of ${orgId} is no longer at size ${index}`);
+    this.name = 'LogHeadMovedError';
+  }
+}
+
+/**
+ * Creates the epoch unless its window already has one; false when it did (another run won).
+ * An epoch with an `epoch_index` is appended to its organization's log in the same
+ * transaction: the head moves from size `epoch_index` to `epoch_index + 1`, and only from
+ * there (LogHeadMovedError otherwise), so no two epochs share an index and none is skipped.
+ */
+export async function createEpochItem(item: EpochItem): Promise<boolean> {
+  const put = {
+    TableName: table(),
+    Item: {
+      ...epochKeys.epoch(item.org_id, item.start_time),
+      ...(item.follow_up ? epochKeys.followUp(item.follow_up, item.org_id, item.start_time) : {}),
+      type: 'epoch',
+      ...item,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  if (item.epoch_index === undefined) return writeIfCondition(() => dynamo().send(new PutCommand(put)));
+  const index = item.epoch_index;
+  const head: LogHead = {
+    org_id: item.org_id,
+    size: index + 1,
+    frontier: item.log_frontier ?? [],
+    last_root_hash: item.root_hash,
+    checkpoint: item.checkpoint ?? '',
+    updated_at: item.created_at,
+  };
+  const result = await transact([
+    { Put: put },
+    {
+      Put: {
         TableName: table(),
-        Item: {
-          ...epochKeys.epoch(item.org_id, item.start_time),
-          ...(item.follow_up ? epochKeys.followUp(item.follow_up, item.org_id, item.start_time) : {}),
-          type: 'epoch',
-          ...item,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    ),
-  );
+        Item: { ...logHeadKey(item.org_id), type: 'epoch_log_head', ...head },
+        ConditionExpression: index === 0 ? 'attribute_not_exists(pk)' : '#size = :size',
+        ...(index === 0 ? {} : { ExpressionAttributeNames: { '#size': 'size' }, ExpressionAttributeValues: { ':size': index } }),
+      },
+    },
+  ]);
+  if (result.committed) return true;
+  if (result.reasons[0]?.code === CONDITION_FAILED) return false;
+  throw new LogHeadMovedError(item.org_id, index);
 }
 
 export const readEpochItem = (orgId: string, startTime: number) => getItem<EpochItem>(epochKeys.epoch(orgId, startTime), INDEX_ATTRIBUTES);
@@ -194,4 +243,17 @@ export async function followUpEpochs(stage: FollowUpStage, limit: number): Promi
     const [start, orgId] = String(item.gsi3sk).split('#');
     return { org_id: orgId!, start_time: Number(start) };
   });
+}
+
+/** The organization's epoch with the greatest start_time below `before`, or the least at or after `from`: the log's neighbours of a range. */
+export async function epochItemNeighbour(orgId: string, side: { before: number } | { from: number }): Promise<EpochItem | undefined> {
+  const backwards = 'before' in side;
+  const page = await queryPage({
+    KeyConditionExpression: backwards ? 'pk = :pk AND sk < :at' : 'pk = :pk AND sk >= :at',
+    ExpressionAttributeValues: { ':pk': epochKeys.partition(orgId), ':at': epochKeys.epoch(orgId, backwards ? side.before : side.from).sk },
+    ScanIndexForward: !backwards,
+    Limit: 1,
+    ConsistentRead: true,
+  });
+  return page[0] === undefined ? undefined : stripKeys(page[0]);
 }

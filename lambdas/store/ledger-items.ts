@@ -174,6 +174,8 @@ export interface OperationItem {
    * under objectKeys.payload, or was erased.
    */
   payload_json?: string;
+  /** Set once the payload was erased (who, when, why); the payload is gone, payload_hash stays. */
+  payload_erased?: PayloadErasure;
   /**
    * The receipt's queue message id: the id of the operation.accepted event this row carries
    * (the transactional outbox; docs/EVENTS.md). Made before the commit, like the rest of the
@@ -198,3 +200,12 @@ export interface OperationItem {
 }
 
 export const TYPE = { agent: 'agent', tombstone: 'agent_tombstone', key: 'agent_key', operation: 'operation', nonce: 'nonce' } as const;
+
+/** An erased payload's mark (POST /v1/operations/:id/erase-payload). */
+export interface PayloadErasure {
+  /** user id of the owner who erased it */
+  by: string;
+  /** Unix ms */
+  at: number;
+  reason: string;
+}

@@ -3,7 +3,7 @@
  * implementation (S3 in AWS, s3rver locally), so no port: this is the only module that talks
  * S3 for the ledger.
  */
-import { GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { config } from '../config.js';
 import { s3 } from './clients.js';
 
@@ -54,4 +54,9 @@ export async function objectExists(key: string): Promise<boolean> {
     if (isMissing(error)) return false;
     throw error;
   }
+}
+
+/** Deletes a data bucket object; deleting one that is already gone succeeds (S3 semantics). */
+export async function deleteDataObject(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: key }));
 }

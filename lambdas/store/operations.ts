@@ -24,8 +24,9 @@ import {
   table,
   transact,
   TRANSACTION_CONFLICT,
+  type TransactItem,
 } from './dynamo.js';
-import { ledgerKeys, TYPE, type AgentStatus, type OperationItem } from './ledger-items.js';
+import { ledgerKeys, TYPE, type AgentStatus, type OperationItem, type PayloadErasure } from './ledger-items.js';
 
 export async function readOperation(orgId: string, operationId: string): Promise<OperationItem | null> {
   return (await getItem<OperationItem>(ledgerKeys.operation(orgId, operationId), INDEX_ATTRIBUTES)) ?? null;
@@ -156,4 +157,27 @@ export async function commitOperation(row: OperationItem, expected: ExpectedHead
     nonceUsed: nonce?.code === CONDITION_FAILED,
     conflict: result.reasons.some((reason) => reason.code === TRANSACTION_CONFLICT),
   };
+}
+
+/**
+ * Marks the operation's payload erased and drops the row's inline copy, with the admin event
+ * in the same transaction. False when it was erased already (the first mark stays). The
+ * object of a large payload is deleted by the caller after this commit.
+ */
+export async function markPayloadErased(orgId: string, operationId: string, mark: PayloadErasure, event: TransactItem): Promise<boolean> {
+  const result = await transact([
+    {
+      Update: {
+        TableName: table(),
+        Key: ledgerKeys.operation(orgId, operationId),
+        UpdateExpression: 'SET payload_erased = :mark REMOVE payload_json',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(payload_erased)',
+        ExpressionAttributeValues: { ':mark': mark },
+      },
+    },
+    event,
+  ]);
+  if (result.committed) return true;
+  if (result.reasons[0]?.code === CONDITION_FAILED) return false;
+  throw new Error(`erasing the payload of ${operationId}: ${result.reasons.map((r) => r.code).join(', ')}`);
 }

@@ -9,6 +9,7 @@ import { config } from '../config.js';
 import { runSealer, type SealerReport } from '../domain/epochs/run-sealer.js';
 import { logger } from '../logger.js';
 import { MetricUnit, recordMetrics } from '../metrics.js';
+import { signer } from '../runtime/signer.js';
 import { timestampAuthority } from '../runtime/timestamp-authority.js';
 
 /** Time kept back from the Lambda deadline for the follow-up writes after the last organization. */
@@ -32,6 +33,7 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
     holder: context.awsRequestId,
     settleMs: epochSettleMs,
     tsa: timestampAuthority(),
+    signer: signer(),
   });
   const { errors, ...counts } = report;
   logger.info('epoch sealer run', { ...counts, failures: errors.length });

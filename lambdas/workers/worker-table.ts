@@ -19,7 +19,8 @@ export const workerList: readonly WorkerSpec[] = [
     id: 'SealEpochs',
     handler: 'seal-epochs',
     trigger: { kind: 'schedule' },
-    uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write'],
+    // signer: each new epoch's log checkpoint (docs/CHECKPOINTS.md).
+    uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write', 'signer'],
     // One schedule period: a longer run overlaps the next, which the per-organization lease allows.
     timeoutSeconds: 300,
     // scripts/bench-seal.ts, sealing one epoch of 100,000 operations: the whole benchmark

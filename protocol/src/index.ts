@@ -16,3 +16,6 @@ export * from './bundle/pdfsignature.js';
 export * from './verify/report.js';
 export * from './verify/bundle.js';
 export { ANCHOR_LATE_BOUND_MS, type TimeStampSignatureVerdict } from './verify/material.js';
+export * from './verify/since.js';
+export type { CheckedLog } from './verify/log.js';
+export * from './tlog/index.js';

@@ -7,6 +7,17 @@
 import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import {
+  EXPORT_BUNDLE_VERSION,
+  GENESIS_PREV_ROOT,
+  MerkleTree,
+  assembleCheckpoint,
+  checkpointText,
+  logEntryHash,
+  logLeafHash,
+  logOrigin,
+  type EpochLogEntry,
+  type ExportLog,
+  type ExportLogEntry,
   ExportBundleWriter,
   GENESIS,
   OP_VERSION,
@@ -273,7 +284,7 @@ export function materialize(s: Scenario): ExportBundle {
   const epochIds = new Set(operations.flatMap((o) => (o.proof ? [o.proof.epoch_id] : [])));
   const epochs = s.orgEpochs.filter((e) => epochIds.has(e.epoch.epoch_id));
   const body = {
-    bundle_version: '1.0',
+    bundle_version: EXPORT_BUNDLE_VERSION,
     export: s.header,
     operations,
     summary: {
@@ -284,7 +295,7 @@ export function materialize(s: Scenario): ExportBundle {
       proofs: operations.filter((o) => o.proof !== undefined).length,
       payloads: operations.filter((o) => Object.hasOwn(o, 'payload')).length,
     },
-    verification_material: { agent_keys: agentKeys, epochs, service_jwks: s.jwks },
+    verification_material: { agent_keys: agentKeys, epochs, log: scenarioLog(s), service_jwks: s.jwks },
   };
   const digest = sha256(canonicalBytes(body));
   return {
@@ -320,7 +331,7 @@ export async function writeBundle(s: Scenario, pause: (step: number) => boolean 
     if (candidate === undefined) break;
     await next(w.offerEpoch(candidate));
   }
-  await next(w.endEpochs(s.jwks));
+  await next(w.endEpochs(s.jwks, scenarioLog(s)));
   await next(w.finish({ service_kid: s.serviceKid, signature: sign(s.serviceKey, w.bodyDigest()) }));
   const size = chunks.reduce((n, c) => n + c.byteLength, 0);
   const bytes = new Uint8Array(size);
@@ -330,4 +341,37 @@ export async function writeBundle(s: Scenario, pause: (step: number) => boolean 
     offset += c.byteLength;
   }
   return { bytes, checkpoints };
+}
+
+/**
+ * The organization's epoch log (docs/CHECKPOINTS.md): every epoch of the scenario by
+ * start_time, indexed from 0, `rewrite` applied before hashing (a dishonest operator).
+ */
+export function scenarioLogEntries(s: Scenario, rewrite?: (entries: EpochLogEntry[]) => void): EpochLogEntry[] {
+  const entries: EpochLogEntry[] = [];
+  for (const { epoch } of s.orgEpochs) {
+    const before = entries.at(-1);
+    const { epoch_id, org_id, start_time, end_time, root_hash, leaf_count } = epoch;
+    entries.push({ epoch_id, org_id, epoch_index: entries.length, start_time, end_time, root_hash, leaf_count, prev_root_hash: before?.root_hash ?? GENESIS_PREV_ROOT });
+  }
+  rewrite?.(entries);
+  return entries;
+}
+
+/** The log as the service exports it at `size`: signed checkpoint, leaves, the entries around the range. */
+export function scenarioLog(s: Scenario, size?: number, all: EpochLogEntry[] = scenarioLogEntries(s)): ExportLog {
+  const log = all.slice(0, size ?? all.length);
+  const n = log.length;
+  const leaves = log.map(logEntryHash);
+  const tree = new MerkleTree(leaves.map(logLeafHash));
+  const cp = { origin: logOrigin(s.header.org_id), size: n, root_hash: b64uEncode(tree.root()) };
+  const checkpoint = assembleCheckpoint(cp, s.jwks.keys[0]!.x, sign(s.serviceKey, utf8(checkpointText(cp))));
+  const q = s.header.query;
+  const overlapping = log.filter((e) => e.start_time < q.end_time && e.end_time > q.start_time);
+  const after = log.findIndex((e) => e.start_time >= q.end_time);
+  const first = overlapping[0]?.epoch_index ?? (after < 0 ? n : after);
+  const last = overlapping.at(-1)?.epoch_index ?? first - 1;
+  const picked = log.slice(Math.max(0, first - 1), Math.min(n, last + 2));
+  const entries: ExportLogEntry[] = picked.map((e) => ({ ...e, audit_path: tree.auditPath(e.epoch_index).map(b64uEncode) }));
+  return { checkpoint, leaves, entries };
 }

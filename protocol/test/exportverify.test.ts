@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  assembleCheckpoint,
+  checkpointText,
+  parseCheckpoint,
   EXPORT_CHECKS,
   b64Decode,
   b64Encode,
@@ -49,7 +52,7 @@ describe('a valid bundle verifies', () => {
     expect(failed(report)).toEqual([]);
     expect(report.valid).toBe(true);
     expect(report.trust).toBe('bundled_jwks');
-    expect(report.bundle_version).toBe('1.0');
+    expect(report.bundle_version).toBe('1.1');
     expect(report.export).toEqual(base.header);
     expect(report.counts).toEqual({ operations: 24, agents: 3, agent_keys: 4, epochs: 3, anchored_epochs: 2 });
     for (const check of ['signature', 'chain_hash', 'chain_link', 'receipt', 'receipt_row', 'row', 'scope', 'order'] as const) {
@@ -86,9 +89,9 @@ describe('a valid bundle verifies', () => {
     expect(pretty.findings[0]!.check).toBe('canonical');
     // I-JSON (RFC 7493 §2.3): a repeated member would let two parsers read two bundles.
     const text = new TextDecoder().decode(bytes);
-    const repeated = text.replace('{"body":{"bundle_version":"1.0",', '{"body":{"bundle_version":"1.0","bundle_version":"1.0",');
+    const repeated = text.replace('{"body":{"bundle_version":"1.1",', '{"body":{"bundle_version":"1.1","bundle_version":"1.1",');
     expect(failed(verifyExportBundle(repeated))).toEqual(['bundle']);
-    const shortened = text.replace('"bundle_version":"1.0"', '"bundle_version":"1.1"');
+    const shortened = text.replace('"bundle_version":"1.1"', '"bundle_version":"2.0"');
     expect(verifyExportBundle(shortened).findings.map((f) => [f.where, f.check])).toEqual([['bundle', 'bundle']]);
   });
 
@@ -247,12 +250,16 @@ describe('attacks on the evidence', () => {
       op.receipt = finishReceipt(op.receipt, jwk.kid, sign(impostor.privateKey, receiptSigningInput(receiptHash(op.receipt))));
     }
     b.body.verification_material.service_jwks = { keys: [jwk] };
+    // The impostor signs the epoch log's checkpoint too (docs/CHECKPOINTS.md).
+    const log = b.body.verification_material.log!;
+    const cp = parseCheckpoint(log.checkpoint!).checkpoint;
+    log.checkpoint = assembleCheckpoint(cp, jwk.x, sign(impostor.privateKey, new TextEncoder().encode(checkpointText(cp))));
     const digest = sha256(canonicalBytes(b.body));
     b.manifest = { body_sha256: b64uEncode(digest), service_kid: jwk.kid, signature: b64uEncode(sign(impostor.privateKey, digest)) };
     expect(verifyExportBundle(b).valid).toBe(true); // self-consistent: which is why trust matters
     const r = verifyExportBundle(b, { jwks: base.jwks });
     expect(r.valid).toBe(false);
-    expect(failed(r)).toEqual(['manifest.signature', ...ops(b).map((_, i) => `operations[${i}].receipt`)]);
+    expect(failed(r)).toEqual(['manifest.signature', ...ops(b).map((_, i) => `operations[${i}].receipt`), 'verification_material.log.checkpoint']);
     expect(notCovered(r)).toContain('service_jwks.keys[0]');
   });
 

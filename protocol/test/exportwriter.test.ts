@@ -12,7 +12,7 @@ import {
   type ExportOperation,
   type ExportWriterCheckpoint,
 } from '../src/index.js';
-import { E, T0, base, exportOf, materialize, writeBundle, type Scenario } from './exportscenario.js';
+import { E, T0, base, exportOf, materialize, writeBundle, type Scenario, scenarioLog } from './exportscenario.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -86,7 +86,7 @@ describe('ExportBundleWriter writes exactly JCS(bundle)', () => {
     const w = await afterOperations(base);
     w.endOperations(base.orgKeys);
     for (const e of base.orgEpochs) w.offerEpoch(e);
-    w.endEpochs(base.jwks);
+    w.endEpochs(base.jwks, scenarioLog(base));
     expect(b64uEncode(w.bodyDigest())).toBe(bundle.manifest.body_sha256);
   });
 

@@ -1,7 +1,7 @@
 // Loads the conformance vectors kept in protocol/test/vectors/ (the same files serve every implementation).
 import { readFileSync } from 'node:fs';
 
-export function loadVectors<T>(name: 'jcs.json' | 'records.json' | 'receipt.json' | 'merkle.json'): T {
+export function loadVectors<T>(name: 'jcs.json' | 'records.json' | 'receipt.json' | 'merkle.json' | 'checkpoint.json'): T {
   return JSON.parse(readFileSync(new URL(`./vectors/${name}`, import.meta.url), 'utf8')) as T;
 }
 

@@ -55,6 +55,7 @@ const ROUTES: { name: string; allowed: readonly Role[]; call: (api: Api, f: Fixt
   { name: 'POST /v1/operations', allowed: WRITERS, call: (api, f) => api('POST', '/v1/operations', f.chain.record()) },
   { name: 'GET /v1/operations/:id', allowed: ROLES, call: (api, f) => api('GET', `/v1/operations/${f.operationId}`) },
   { name: 'POST verify', allowed: ROLES, call: (api, f) => api('POST', `/v1/operations/${f.operationId}/verify`) },
+  { name: 'POST erase-payload', allowed: ['org_owner'], call: (api, f) => api('POST', `/v1/operations/${f.operationId}/erase-payload`, { reason: 'a leaked secret' }) },
 ];
 
 describe('roles (docs/API.md §4.3, §4.5)', () => {

@@ -55,6 +55,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'POST /v1/operations': AGENT_WRITERS,
   'GET /v1/operations/{operation_id}': ALL_ROLES,
   'POST /v1/operations/{operation_id}/verify': ALL_ROLES,
+  'POST /v1/operations/{operation_id}/erase-payload': ['org_owner'],
   'POST /v1/audit/query': AUDITORS,
   'GET /v1/admin/events': AUDITORS,
   'GET /v1/epochs': ALL_ROLES,

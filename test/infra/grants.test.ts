@@ -40,6 +40,8 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     'data:read': bucket(dataBucket, []),
     // Multipart uploads are PutObject to IAM; the exports worker aborts a failed export's upload.
     'data:write': bucket(dataBucket, ['s3:PutObject', 's3:AbortMultipartUpload']),
+    // Erasing a payload deletes its object (POST /v1/operations/:id/erase-payload).
+    'data:erase': bucket(dataBucket, ['s3:DeleteObject']),
     'anchors:read': bucket(anchorsBucket, []),
     'anchors:write': bucket(anchorsBucket, ['s3:PutObject']),
     signer: [[arnOf(stack.keys.signer), ['kms:Sign', 'kms:GetPublicKey']]],

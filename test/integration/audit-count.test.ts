@@ -18,6 +18,7 @@ import type { OperationItem } from '../../lambdas/store/ledger-items.js';
 import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 import { seedOperations, type SeedAgent } from '../support/operation-seed.js';
+import { signer } from '../../lambdas/runtime/signer.js';
 
 /** A UTC midnight in the past: the seeded days are T, T + 1 day, ... */
 const T = Date.UTC(2024, 0, 1);
@@ -76,7 +77,7 @@ async function expectExact(org: SeededOrg, epochMs: number, only?: 'unfiltered a
   expect(counted.map((count, i) => [queries[i], count])).toEqual(queries.map((query) => [query, byHand(org, query)]));
 }
 
-const seal = (orgId: string, epochMs: number, now: number) => sealOrganization(orgId, { now, epochMs, graceMs: 1_000, settleMs: 0, anchorWanted: false });
+const seal = (orgId: string, epochMs: number, now: number) => sealOrganization(orgId, { now, epochMs, graceMs: 1_000, settleMs: 0, anchorWanted: false, signer: signer() });
 
 describe.each([
   ['one-hour windows (dividing a day)', HOUR],

@@ -13,6 +13,7 @@ import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/ru
 import { epochsOf, fixtureOp, hasFollowUp, writeOperationRows } from '../support/epoch-fixtures.js';
 import { startOpensslTsa, type OpensslTsa } from '../support/openssl-tsa.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { signer } from '../../lambdas/runtime/signer.js';
 
 const E = 1_000;
 const T = 1_700_000_000_000;
@@ -35,6 +36,7 @@ function run(now: number, overrides: Partial<SealerRunOptions> = {}) {
     holder: randomUUID(),
     settleMs: 0,
     tsa: new Rfc3161Client(tsa.url),
+    signer: signer(),
     ...overrides,
   });
 }

@@ -16,6 +16,7 @@ import { runSealer } from '../../lambdas/domain/epochs/run-sealer.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { epochsOf, fixtureOp, rawOperationRow, writeOperationRows } from '../support/epoch-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { signer } from '../../lambdas/runtime/signer.js';
 
 const E = 1_000;
 const T = 1_700_000_000_000;
@@ -36,6 +37,7 @@ async function sealedOrg(count: number, window: number): Promise<{ org: string; 
     holder: randomUUID(),
     settleMs: 0,
     tsa: undefined,
+    signer: signer(),
   });
   expect(report.errors).toEqual([]);
   const rows = await Promise.all(ops.map((op) => rawOperationRow(org, op.operation_id)));

@@ -30,6 +30,7 @@ import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/le
 import { useLedgerStack } from '../support/ledger-stack.js';
 import type * as EpochStore from '../../lambdas/store/epochs.js';
 import type * as SealerState from '../../lambdas/store/sealer-state.js';
+import { signer } from '../../lambdas/runtime/signer.js';
 
 /** Where the next simulated crash happens (vi.mock factories below read it). */
 const crash = vi.hoisted(() => ({ at: undefined as 'before-commit' | 'before-progress' | undefined }));
@@ -88,6 +89,7 @@ function sealer(now: number, overrides: Partial<SealerRunOptions> = {}) {
     leaseUntil: Date.now() + 120_000,
     holder: randomUUID(),
     tsa: undefined,
+    signer: signer(),
     ...overrides,
   });
 }

@@ -41,10 +41,12 @@ Usage:
       service answers and the key matches the registered one; says what to fix, exit 1 if not.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
       Sign and submit one record; prints its receipt and record as JSON.
-  agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]
+  agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--since OLDER] [--json]
       Verify a receipt (with its record), a JSON export bundle or a PDF export, offline
       with --jwks FILE. Exit 0 only when everything verifies against the keys you gave;
       3 when nothing failed but no --jwks was given (\`agent-ledger verify --help\`).
+      --since OLDER: the export must also extend the earlier export OLDER (same epochs,
+      consistent checkpoints).
   agent-ledger export --from T --to T --format json|pdf [--out FILE] [--agent ID] [--type T]
       Create an export of the organization's records and download it.
 

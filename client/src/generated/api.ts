@@ -908,6 +908,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/operations/{operation_id}/erase-payload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erases the operation's stored payload (inline copy and object), keeps payload_hash so every proof still verifies, marks the operation and records operation.payload_erase in the admin log. Idempotent: a second call answers the first mark.
+         * @description Roles: org_owner.
+         */
+        post: operations["ErasePayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/epochs": {
         parameters: {
             query?: never;
@@ -1517,6 +1537,12 @@ export type components = {
             store_payload_key: string;
             created_at: number;
         };
+        /** @description The payload was erased by this owner (user id), at this time, for this reason; payload_hash stays. */
+        PayloadErasure: {
+            by: string;
+            at: number;
+            reason: string;
+        };
         Epoch: {
             epoch_id: string;
             org_id: string;
@@ -1526,6 +1552,12 @@ export type components = {
             leaf_count: number;
             store_epoch_key: string;
             created_at: number;
+            /** @description The epoch's index in its organization's append-only log: 0, 1, 2, … without gaps (docs/CHECKPOINTS.md). */
+            epoch_index?: number;
+            /** @description root_hash of the epoch at epoch_index - 1; 32 zero bytes (b64u) at index 0. */
+            prev_root_hash?: string;
+            /** @description C2SP tlog-checkpoint signed note of the organization's log right after this epoch: origin agent-ledger/<org_id>, size, base64 root, Ed25519 signature by the service key. */
+            checkpoint?: string;
         };
         EpochAnchor: {
             tsa_url: string;
@@ -3486,6 +3518,7 @@ export interface operations {
                         payload?: {
                             [key: string]: unknown;
                         } | string | null;
+                        payload_erased?: components["schemas"]["PayloadErasure"];
                     };
                 };
             };
@@ -3532,6 +3565,47 @@ export interface operations {
                             audit_path: string[];
                             root_hash: string;
                         };
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ErasePayload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                operation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the payload is erased (kept in the admin log and the mark). */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        operation_id: string;
+                        payload_erased: components["schemas"]["PayloadErasure"];
                     };
                 };
             };

@@ -11,7 +11,9 @@
  * insert is also its epoch.created event (domain/outbox.ts).
  */
 import { getLeafListText, putLeafList } from '../../store/epoch-leaf-lists.js';
-import { createEpochItem, readEpochItem, type EpochCounts, type EpochItem } from '../../store/epochs.js';
+import { createEpochItem, LogHeadMovedError, readEpochItem, type EpochCounts, type EpochItem } from '../../store/epochs.js';
+import type { Signer } from '../ports.js';
+import { appendToLog } from './epoch-log.js';
 import type { MemberCandidate } from './epoch.js';
 import { epochIdFor } from './epoch-id.js';
 import { buildLeafList, leafListKey, parseLeafList, serializeLeafList, type LeafList } from './leaf-list.js';
@@ -26,7 +28,12 @@ export interface EpochToCommit {
   anchorWanted: boolean;
   /** The members counted by agent and type (epoch-counts.ts), when small enough to keep. */
   counts?: EpochCounts | undefined;
+  /** Signs the log's checkpoint (docs/CHECKPOINTS.md): the service's receipt signer. */
+  signer: Signer;
 }
+
+/** Appends retried when another sealer moved the log head in between (each retry re-reads it). */
+const LOG_APPEND_ATTEMPTS = 5;
 
 /** The committed leaf list of an epoch, checked against its root. */
 export async function loadLeafList(item: EpochItem): Promise<LeafList> {
@@ -43,7 +50,7 @@ export async function commitEpoch(input: EpochToCommit): Promise<{ item: EpochIt
   const list = buildLeafList({ epoch_id: epochId, org_id: orgId, start_time: startTime, end_time: startTime + epochMs }, input.members);
   const key = leafListKey(orgId, startTime, epochId, list.root_hash);
   await putLeafList(key, serializeLeafList(list));
-  const item: EpochItem = {
+  const base: EpochItem = {
     epoch_id: epochId,
     org_id: orgId,
     start_time: startTime,
@@ -56,7 +63,18 @@ export async function commitEpoch(input: EpochToCommit): Promise<{ item: EpochIt
     ...(input.anchorWanted ? { follow_up: 'anchor' as const } : {}),
     ...(input.counts ? { counts: input.counts } : {}),
   };
-  if (await createEpochItem(item)) return { item, created: true };
+  const { signer } = input;
+  for (let attempt = 1; ; attempt++) {
+    // Index, predecessor and checkpoint from the log head as it is now; the create is
+    // conditioned on that head, so a sealer that appended meanwhile makes this one re-read.
+    const item = await appendToLog(base, signer);
+    try {
+      if (await createEpochItem(item)) return { item, created: true };
+      break;
+    } catch (error) {
+      if (!(error instanceof LogHeadMovedError) || attempt >= LOG_APPEND_ATTEMPTS) throw error;
+    }
+  }
   const winner = await readEpochItem(orgId, startTime);
   if (!winner) throw new Error(`epoch ${orgId}/${startTime} vanished after a failed create`);
   return { item: winner, created: false };

@@ -43,6 +43,7 @@ async function sealAll(options: SealerRunOptions, clock: () => number, report: S
     graceMs: options.graceMs,
     settleMs: options.settleMs,
     anchorWanted: options.tsa !== undefined,
+    signer: options.signer,
   };
   await forEachBounded(orgs, ORG_CONCURRENCY, async (orgId) => {
     // Most candidates are sealed up to `end` already: one read, no lease.

@@ -28,6 +28,7 @@ import { epochItemsBetween, type EpochItem } from '../../store/epochs.js';
 import { firstOperationBefore, operationsInRange, type WindowOperation } from '../../store/operation-windows.js';
 import { recordSealedUntil, sealedUntil } from '../../store/sealer-state.js';
 import { forEachBounded } from '../../shared/bounded.js';
+import type { Signer } from '../ports.js';
 import { commitEpoch } from './commit-epoch.js';
 import { recordCompletedDays } from './day-counts.js';
 import { countMembers } from './epoch-counts.js';
@@ -41,6 +42,8 @@ export interface SealSettings {
   settleMs: number;
   /** A time-stamping authority is configured: new epochs owe an RFC 3161 anchor. */
   anchorWanted: boolean;
+  /** Signs each new epoch's log checkpoint (commit-epoch.ts): the service's receipt signer. */
+  signer: Signer;
 }
 
 export interface OrganizationSeal {
@@ -91,7 +94,7 @@ export async function sealOrganization(orgId: string, settings: SealSettings): P
       // A window with an epoch keeps it (a crashed run committed it, or an earlier version sealed it).
       if (sealed.has(startTime)) continue;
       const counts = countMembers(windowMembers);
-      epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted, counts }));
+      epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted, counts, signer: settings.signer }));
     }
     await recordCompletedDays(orgId, { after: recorded ?? from, end, epochMs });
   }

@@ -1,5 +1,5 @@
 /** What one sealer run is given and what it reports (run-sealer.ts runs it, run-follow-ups.ts does its second half). */
-import type { TimestampAuthority } from '../ports.js';
+import type { Signer, TimestampAuthority } from '../ports.js';
 
 export interface SealerRunOptions {
   /** The instant windows are judged against (the run's start). */
@@ -15,6 +15,8 @@ export interface SealerRunOptions {
   /** Wait between fencing an organization and reading its windows (LEDGER_EPOCH_SETTLE_MS). */
   settleMs: number;
   tsa: TimestampAuthority | undefined;
+  /** Signs each new epoch's log checkpoint (docs/CHECKPOINTS.md): the service's receipt signer. */
+  signer: Signer;
   clock?: () => number;
   /** Older unanchored epochs retried in this run; default ANCHOR_RETRIES_PER_RUN (run-follow-ups.ts). */
   anchorRetries?: number;

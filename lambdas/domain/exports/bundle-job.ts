@@ -14,6 +14,7 @@ import { ExportBundleWriter, type ExportAgentKey, type ExportHeader, type Export
 import { readKey } from '../../store/agents.js';
 import { completeUpload, objectSize } from '../../store/export-objects.js';
 import { OperationScan, type OperationFilter } from '../../store/operation-index.js';
+import { exportLog } from '../epochs/export-log.js';
 import { epochsWithAnchors } from '../epochs/read-epochs.js';
 import { loadEvidencePage, type ExportEvidence } from '../ledger/evidence.js';
 import type { Ports } from '../ports.js';
@@ -111,7 +112,11 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
     await boundary(false);
   }
   await writeEpochs(run.header.org_id, writer, sink);
-  if (writer.phase === 'epochs') sink.write(writer.endEpochs({ keys: await run.ports.signer.jwks() }));
+  if (writer.phase === 'epochs') {
+    const { org_id, query } = run.header;
+    const [keys, log] = await Promise.all([run.ports.signer.jwks(), exportLog(org_id, query.start_time, query.end_time)]);
+    sink.write(writer.endEpochs({ keys }, log));
+  }
   const [kid, signature] = await Promise.all([run.ports.signer.kid(), run.ports.signer.sign(writer.bodyDigest())]);
   sink.write(writer.finish({ service_kid: kid, signature }));
   // Every byte uploaded and that state saved before completing: a run that crashes after the

@@ -75,6 +75,7 @@ export async function loadEvidencePage(
       row: storedOperationView(row),
       record: signedRecord(row),
       ...payloads[i],
+      ...(row.payload_erased ? { payload_erased: row.payload_erased } : {}),
       receipt,
       ...(member ? { proof: member.proof } : {}),
     };

@@ -25,6 +25,7 @@ export interface OperationEvidence {
 }
 
 export async function payloadText(row: OperationItem): Promise<string | null> {
+  if (row.payload_erased !== undefined) return null;
   if (row.payload_json !== undefined) return row.payload_json;
   return getJsonText(payloadKeyOf(row));
 }

@@ -46,5 +46,6 @@ export async function readOperationWithReceipt(caller: OrgCaller, operationId: s
     previous_operation_id: row.prev_operation_id ?? null,
     // Absent once erased (docs/PROTOCOL.md: a payload can be erased while everything still verifies).
     ...(payloadText === null ? {} : parsePayload(payloadText)),
+    ...(row.payload_erased ? { payload_erased: row.payload_erased } : {}),
   };
 }

@@ -6,7 +6,7 @@
  */
 import { AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
-import { getOperationResponse, operationParams, operationRecordSchema, submitResponse, verifyResponse } from '../schemas/operations.js';
+import { erasePayloadBody, erasePayloadResponse, getOperationResponse, operationParams, operationRecordSchema, submitResponse, verifyResponse } from '../schemas/operations.js';
 
 
 export const operationRoutes = {
@@ -43,5 +43,17 @@ export const operationRoutes = {
     response: { status: 200, body: verifyResponse },
     // signer: the JWKS the receipt check verifies against; anchors:read: the Merkle check reads the epoch's leaf list.
     uses: ['table:read', 'data:read', 'signer', 'anchors:read'],
+  }),
+  erasePayload: route({
+    id: 'ErasePayload',
+    method: 'POST',
+    path: '/v1/operations/{operation_id}/erase-payload',
+    handler: 'operations/erase-payload',
+    auth: ['org_owner'],
+    summary:
+      "Erases the operation's stored payload (inline copy and object), keeps payload_hash so every proof still verifies, marks the operation and records operation.payload_erase in the admin log. Idempotent: a second call answers the first mark.",
+    request: { params: operationParams, body: erasePayloadBody },
+    response: { status: 200, body: erasePayloadResponse },
+    uses: ['table:write', 'data:erase'],
   }),
 };

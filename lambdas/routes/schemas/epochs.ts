@@ -13,6 +13,13 @@ export const epochSchema = z
     leaf_count: z.number().int().positive(),
     store_epoch_key: z.string(),
     created_at: unixMs,
+    // The organization's append-only epoch log (docs/CHECKPOINTS.md); absent on epochs sealed before it existed.
+    epoch_index: z.number().int().nonnegative().optional().describe("The epoch's index in its organization's append-only log: 0, 1, 2, … without gaps (docs/CHECKPOINTS.md)."),
+    prev_root_hash: z.string().optional().describe('root_hash of the epoch at epoch_index - 1; 32 zero bytes (b64u) at index 0.'),
+    checkpoint: z
+      .string()
+      .optional()
+      .describe("C2SP tlog-checkpoint signed note of the organization's log right after this epoch: origin agent-ledger/<org_id>, size, base64 root, Ed25519 signature by the service key."),
   })
   .meta({ id: 'Epoch' });
 

@@ -130,6 +130,11 @@ export const submitResponse = z.object({ receipt: receiptSchema });
  * never completed: since receipts are signed before the commit (docs/STORAGE.md), every
  * operation accepted now has one.
  */
+/** An erased payload's mark (POST /v1/operations/:operation_id/erase-payload): who erased it, when, why. */
+export const payloadErasureSchema = z
+  .object({ by: z.string(), at: unixMs, reason: z.string() })
+  .meta({ id: 'PayloadErasure', description: 'The payload was erased by this owner (user id), at this time, for this reason; payload_hash stays.' });
+
 export const getOperationResponse = z.object({
   operation: storedOperationSchema,
   receipt: receiptReferenceSchema.nullable(),
@@ -142,6 +147,8 @@ export const getOperationResponse = z.object({
   /** The agent's operation at seq_no − 1, whose chain_hash prev_chain_hash must equal; null for the first. */
   previous_operation_id: z.string().nullable(),
   payload: z.union([jsonObject, z.string(), z.null()]).optional(),
+  /** Present once the payload was erased (then `payload` is absent). */
+  payload_erased: payloadErasureSchema.optional(),
 });
 
 /** RFC 9162 inclusion proof as docs/PROTOCOL.md "Merkle epochs" describes it. */
@@ -164,3 +171,9 @@ export const verifyResponse = z.object({
   }),
   proof: inclusionProofSchema.optional(),
 });
+
+export const erasePayloadBody = z.strictObject({
+  reason: z.string().trim().min(1).max(500).describe('Why the payload is erased (kept in the admin log and the mark).'),
+});
+
+export const erasePayloadResponse = z.object({ operation_id: z.string(), payload_erased: payloadErasureSchema });

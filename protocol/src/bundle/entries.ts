@@ -47,6 +47,7 @@ export function operationEntry(operation: ExportOperation): ExportOperation {
     receipt: pickFields(operation.receipt, RECEIPT_FIELDS),
   };
   if (Object.hasOwn(operation, 'payload')) entry.payload = operation.payload;
+  if (operation.payload_erased !== undefined) entry.payload_erased = pickFields(operation.payload_erased, ['by', 'at', 'reason']);
   if (operation.proof !== undefined) entry.proof = pickFields(operation.proof, PROOF_FIELDS);
   return entry;
 }

@@ -1,5 +1,6 @@
 /**
- * The JSON export bundle, version 1.0 (docs/EXPORT.md): every matching operation with the
+ * The JSON export bundle, version 1.1 (docs/EXPORT.md; 1.1 adds the organization's epoch log,
+ * docs/CHECKPOINTS.md, and erased payloads' marks): every matching operation with the
  * evidence to check it (record, receipt, inclusion proof), the epochs and keys that
  * evidence needs, and a manifest binding all of it with one service signature.
  *
@@ -11,10 +12,14 @@
 import type { Ed25519Jwk } from '../jwk.js';
 import type { InclusionProof } from '../merkle.js';
 import type { Receipt } from '../receipt.js';
+import type { EpochLogEntry } from '../tlog/entry.js';
 import { RECORD_FIELDS, type OperationRecord } from '../record.js';
 
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
-export const EXPORT_BUNDLE_VERSION = '1.0';
+export const EXPORT_BUNDLE_VERSION = '1.1';
+
+/** Versions the verifier reads; 1.0 bundles carry no epoch log (append-only checks are not possible). */
+export const READABLE_BUNDLE_VERSIONS: readonly string[] = ['1.0', '1.1'];
 
 /** The filter the export was made with (docs/API.md §4.8); null when a filter was not given. */
 export type ExportQuery = {
@@ -99,6 +104,8 @@ export type ExportOperation = {
   receipt: Receipt;
   /** present once an epoch covers the operation (docs/PROTOCOL.md "Merkle epochs") */
   proof?: InclusionProof;
+  /** bundle 1.1: the payload was erased by an owner (user id, Unix ms, reason); `payload` is then absent */
+  payload_erased?: { by: string; at: number; reason: string };
 };
 
 /** An agent key (docs/API.md §2.5) that signed at least one record of the bundle. */
@@ -155,12 +162,33 @@ export type ExportSummary = {
   payloads: number;
 };
 
+/** An entry of the organization's epoch log with its RFC 9162 inclusion path in the log at the checkpoint. */
+export type ExportLogEntry = EpochLogEntry & {
+  /** b64u node hashes, leaf's sibling first, in the log tree of the checkpoint's size */
+  audit_path: string[];
+};
+
+/**
+ * `verification_material.log` (bundle 1.1, docs/CHECKPOINTS.md "In an export"): the
+ * organization's epoch log as of the export.
+ */
+export type ExportLog = {
+  /** C2SP tlog-checkpoint signed note of the log; null when the log was empty */
+  checkpoint: string | null;
+  /** every entry hash of the log, index 0 to size - 1 (the leaves of the checkpoint's tree) */
+  leaves: string[];
+  /** the log entries of the epochs overlapping the export's range, plus the one before and the one after, by index */
+  entries: ExportLogEntry[];
+};
+
 /** `body.verification_material`: the keys and epochs the evidence is checked against. */
 export type ExportVerificationMaterial = {
   /** sorted by (agent_id, kid) */
   agent_keys: ExportAgentKey[];
   /** sorted by start_time */
   epochs: ExportEpoch[];
+  /** bundle 1.1: the epoch log (docs/CHECKPOINTS.md) */
+  log?: ExportLog;
   /** the service JWKS (docs/PROTOCOL.md "Receipt"): current and retired receipt keys */
   service_jwks: { keys: Ed25519Jwk[] };
 };

@@ -99,11 +99,24 @@ export const HEADER_SHAPE: Shape = {
   query: 'object',
 };
 export const QUERY_SHAPE: Shape = { start_time: 'int', end_time: 'int', agent_id: 'string|null', operation_type: 'string|null' };
-export const MATERIAL_SHAPE: Shape = { agent_keys: 'array', epochs: 'array', service_jwks: 'object' };
+export const MATERIAL_SHAPE: Shape = { agent_keys: 'array', epochs: 'array', 'log?': 'object', service_jwks: 'object' };
+export const LOG_SHAPE: Shape = { checkpoint: 'string|null', leaves: 'array', entries: 'array' };
+export const LOG_ENTRY_SHAPE: Shape = {
+  epoch_id: 'string',
+  org_id: 'string',
+  epoch_index: 'int',
+  start_time: 'int',
+  end_time: 'int',
+  root_hash: 'string',
+  leaf_count: 'int',
+  prev_root_hash: 'string',
+  audit_path: 'array',
+};
 export const JWKS_SHAPE: Shape = { keys: 'array' };
 export const MANIFEST_SHAPE: Shape = { body_sha256: 'string', service_kid: 'string', signature: 'string' };
 export const SUMMARY_SHAPE: Shape = { operations: 'int', agents: 'int', agent_keys: 'int', epochs: 'int', proofs: 'int', payloads: 'int' };
-export const OPERATION_SHAPE: Shape = { row: 'object', record: 'object', 'payload?': 'any', receipt: 'object', 'proof?': 'object' };
+export const OPERATION_SHAPE: Shape = { row: 'object', record: 'object', 'payload?': 'any', 'payload_erased?': 'object', receipt: 'object', 'proof?': 'object' };
+export const ERASURE_SHAPE: Shape = { by: 'string', at: 'int', reason: 'string' };
 export const ROW_SHAPE: Shape = {
   operation_id: 'string',
   org_id: 'string',
@@ -193,6 +206,7 @@ export function operationProblem(entry: unknown): string | null {
     ['receipt', RECEIPT_SHAPE],
   ];
   if (Object.hasOwn(e, 'proof')) parts.push(['proof', PROOF_SHAPE]);
+  if (Object.hasOwn(e, 'payload_erased')) parts.push(['payload_erased', ERASURE_SHAPE]);
   for (const [name, shape] of parts) {
     const problem = shapeProblem(e[name], shape);
     if (problem !== null) return `${name}: ${problem}`;

@@ -30,6 +30,7 @@ import {
   type ExportEpoch,
   type ExportEpochRecord,
   type ExportHeader,
+  type ExportLog,
   type ExportOperation,
   type ExportSummary,
 } from './format.js';
@@ -38,6 +39,7 @@ import { canonicalBytes, canonicalize } from '../jcs.js';
 import { jwkThumbprint, type Ed25519Jwk } from '../jwk.js';
 import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
 import { WindowSet } from '../windowset.js';
+import { LOG_ENTRY_FIELDS, logOrigin, type EpochLogEntry } from '../tlog/entry.js';
 
 /** Where the writer is: which call may come next. */
 export type ExportWriterPhase = 'new' | 'operations' | 'epochs' | 'signing' | 'done';
@@ -92,6 +94,8 @@ const OPERATIONS_CLOSE = `],${member('summary')}`;
 const MATERIAL_OPEN = `,${member('verification_material')}{${member('agent_keys')}`;
 const EPOCHS_OPEN = `,${member('epochs')}[`;
 const EPOCHS_CLOSE = `],${member('service_jwks')}`;
+const EPOCHS_CLOSE_LOG = `],${member('log')}`;
+const LOG_CLOSE = `,${member('service_jwks')}`;
 const MANIFEST_OPEN = `,${member('manifest')}`;
 
 /** Bound on the in-memory cross-check of repeated epoch references (not checkpointed). */
@@ -464,10 +468,13 @@ export class ExportBundleWriter {
    * Close `epochs`, write the service JWKS and close the body. Throws unless exactly the
    * epochs pointed to were offered, and unless the JWKS holds every receipt's key.
    *
+   * `log` is the organization's epoch log as of the export (docs/CHECKPOINTS.md "In an
+   * export"); the verifier, not the writer, checks it against the epochs.
+   *
    * @example
-   * await upload(w.endEpochs({ keys: await signer.jwks() }));
+   * await upload(w.endEpochs({ keys: await signer.jwks() }, log));
    */
-  endEpochs(serviceJwks: { keys: readonly Ed25519Jwk[] }): Uint8Array {
+  endEpochs(serviceJwks: { keys: readonly Ed25519Jwk[] }, log?: ExportLog): Uint8Array {
     this.expect('epochs', 'endEpochs');
     if (this.state.offered !== this.state.epochs || !this.offeredSum.equals(this.epochSum)) {
       throw writerError(
@@ -485,7 +492,8 @@ export class ExportBundleWriter {
     }
     const unknown = [...this.receiptKids].filter((kid) => !kids.has(kid));
     if (unknown.length > 0) throw writerError(`the service JWKS lacks receipt key(s) ${unknown.join(', ')}`);
-    const out = this.emit([EPOCHS_CLOSE, canonicalize({ keys }), '}}'], true);
+    const logText = log === undefined ? null : canonicalize(exactLog(log, this.state.header.org_id));
+    const out = this.emit([...(logText === null ? [EPOCHS_CLOSE] : [EPOCHS_CLOSE_LOG, logText, LOG_CLOSE]), canonicalize({ keys }), '}}'], true);
     this.state.body_sha256 = b64uEncode((this.hasher as ResumableSha256).digest());
     this.hasher = null;
     this.state.service_jwks = keys;
@@ -525,6 +533,17 @@ export class ExportBundleWriter {
     this.state.phase = 'done';
     return out;
   }
+}
+
+/** The log with exactly its docs/CHECKPOINTS.md members, refused when it is another organization's. */
+function exactLog(log: ExportLog, orgId: string): ExportLog {
+  if (log === null || typeof log !== 'object' || !Array.isArray(log.leaves) || !Array.isArray(log.entries)) throw writerError('log must have leaves and entries');
+  if (log.checkpoint !== null && !String(log.checkpoint).startsWith(`${logOrigin(orgId)}\n`)) throw writerError("the log's checkpoint is not of this organization");
+  const entries = log.entries.map((e) => {
+    if (e.org_id !== orgId) throw writerError(`log entry ${String(e.epoch_index)} belongs to another organization`);
+    return { ...pickFields<EpochLogEntry>(e, LOG_ENTRY_FIELDS), audit_path: [...e.audit_path] };
+  });
+  return { checkpoint: log.checkpoint, leaves: [...log.leaves], entries };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -6,7 +6,8 @@ import { b64uDecode } from '../base64url.js';
 import { sha256 } from '../hash.js';
 import { canonicalBytes } from '../jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
-import { EXPORT_BUNDLE_VERSION, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
+import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
+import { checkEpochLog, type CheckedLog } from './log.js';
 import { checkServiceJwks, indexAgentKeys, indexEpochs, kidProblem, type TimeStampSignatureVerdict } from './material.js';
 import { checkChainCompleteness, checkEpochCompleteness } from './completeness.js';
 import { checkChainLinks, checkOperation, type OperationTally } from './operations.js';
@@ -173,34 +174,47 @@ function checkSummary(report: ReportBuilder, declared: unknown, actual: ExportSu
  * if (!report.valid) for (const f of report.findings) console.log(f.status, f.where, f.reason);
  */
 export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions = {}): ExportVerificationReport {
+  return verifyExportBundleAndLog(bundle, options).report;
+}
+
+/**
+ * {@link verifyExportBundle}, and the bundle's epoch log when it checked out (bundle 1.1,
+ * docs/CHECKPOINTS.md): what `verify --since` compares (since.ts).
+ */
+export function verifyExportBundleAndLog(bundle: unknown, options: VerifyExportOptions = {}): { report: ExportVerificationReport; log: CheckedLog | null } {
+  const report = new ReportBuilder(options.jwks === undefined ? 'bundled_jwks' : 'trusted_jwks');
+  const log = verifyInto(report, bundle, options);
+  return { report: report.build(), log };
+}
+
+function verifyInto(report: ReportBuilder, bundle: unknown, options: VerifyExportOptions): CheckedLog | null {
   // A trusted JWKS that is not one trusts no key: never fall back to the bundled keys.
   const given = options.jwks;
   const trusted = given === undefined ? null : given !== null && Array.isArray(given.keys) ? given : { keys: [] };
-  const report = new ReportBuilder(trusted !== null ? 'trusted_jwks' : 'bundled_jwks');
   if (trusted !== null && trusted.keys.length === 0) report.fail('options.jwks', 'service_key', 'the trusted JWKS has no keys');
   const text = typeof bundle === 'string' || bundle instanceof Uint8Array;
   const parsed = text ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
-  if (parsed === undefined || parsed === null) return report.build();
+  if (parsed === undefined || parsed === null) return null;
   const value = parsed.value;
-  if (!text && tooDeep(report, value)) return report.build();
+  if (!text && tooDeep(report, value)) return null;
 
   const top = shapeProblem(value, BUNDLE_SHAPE) ?? shapeProblem((value as ExportBundle).body, BODY_SHAPE);
   if (top !== null) {
     report.fail('bundle', 'bundle', `not an export bundle: ${top}`);
-    return report.build();
+    return null;
   }
   const b = value as ExportBundle;
   const body = b.body;
   report.bundleVersion = body.bundle_version;
-  if (body.bundle_version !== EXPORT_BUNDLE_VERSION) {
-    report.fail('bundle', 'bundle', `bundle_version ${body.bundle_version} is not ${EXPORT_BUNDLE_VERSION}; this verifier reads ${EXPORT_BUNDLE_VERSION} only`);
-    return report.build();
+  if (!READABLE_BUNDLE_VERSIONS.includes(body.bundle_version)) {
+    report.fail('bundle', 'bundle', `bundle_version ${body.bundle_version} is not one this verifier reads (${READABLE_BUNDLE_VERSIONS.join(', ')})`);
+    return null;
   }
   const material = body.verification_material;
   const materialProblem = shapeProblem(material, MATERIAL_SHAPE) ?? shapeProblem(material.service_jwks, JWKS_SHAPE);
   if (materialProblem !== null) {
     report.fail('verification_material', 'bundle', materialProblem);
-    return report.build();
+    return null;
   }
   const header = headerOf(body.export);
   report.header = header;
@@ -261,5 +275,5 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
     proofs: tally.proofs,
     payloads: tally.payloads,
   });
-  return report.build();
+  return checkEpochLog(report, body, header, jwks);
 }

@@ -161,7 +161,13 @@ export function checkOperation(
     report.check(`${at}.signature`, 'signature', ok, `the signature does not verify over signing_input with key ${record.agent_pubkey_kid}`);
   }
 
-  if (Object.hasOwn(op, 'payload')) {
+  if (Object.hasOwn(op, 'payload') && op.payload_erased !== undefined) {
+    report.fail(`${at}.payload`, 'payload', 'the operation is marked erased but carries a payload');
+  } else if (op.payload_erased !== undefined) {
+    // Erased by an owner: not a tampering; signature, chain, receipt and inclusion cover payload_hash only.
+    const e = op.payload_erased;
+    report.notCovered(`${at}.payload`, 'payload', `payload erased by ${e.by} at ${new Date(e.at).toISOString()}: ${e.reason}`);
+  } else if (Object.hasOwn(op, 'payload')) {
     tally.payloads += 1;
     if (header !== null && !header.include_payloads) {
       report.fail(`${at}.payload`, 'payload', 'a payload is present although export.include_payloads is false');

@@ -34,6 +34,10 @@ export const EXPORT_CHECKS = [
   'inclusion',
   'chain_complete',
   'epoch_complete',
+  // The organization's epoch log (docs/CHECKPOINTS.md "Verifying"), bundle 1.1.
+  'checkpoint',
+  'log_entry',
+  'log_sequence',
 ] as const;
 
 export type ExportCheckName = (typeof EXPORT_CHECKS)[number];

@@ -1,9 +1,11 @@
 /**
- * `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]`: checks, offline when
- * the JWKS is a file, a receipt (with the record it acknowledges, as `agent-ledger submit`
- * writes it), a JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a PDF
- * export (the bundle it embeds, and the service's signature over the PDF's bytes). Prints one
- * line per check; the exit codes are VERIFY_EXIT's.
+ * `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--since OLDER] [--json]`: checks,
+ * offline when the JWKS is a file, a receipt (with the record it acknowledges, as `agent-ledger
+ * submit` writes it), a JSON export bundle (docs/EXPORT.md, through verifyExportBundle), or a
+ * PDF export (the bundle it embeds, and the service's signature over the PDF's bytes). Prints
+ * one line per check; the exit codes are VERIFY_EXIT's. With `--since OLDER` (an earlier
+ * export, JSON or PDF), FILE must also extend OLDER's epoch log (docs/CHECKPOINTS.md
+ * "Extending an earlier export").
  */
 import { readFileSync } from 'node:fs';
 import type { ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
@@ -31,7 +33,7 @@ export const VERIFY_EXIT = {
   cannotProcess: 4,
 } as const;
 
-export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--json]
+export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--since OLDER] [--json]
 
 Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/EXPORT.md).
 
@@ -43,6 +45,9 @@ Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/E
                    the TSA publishes it: every RFC 3161 anchor's CMS signature and certificate
                    chain is checked against it. Without it the anchors' imprint and time are
                    checked, their signatures are not (the report says so).
+  --since OLDER    an earlier export (JSON or PDF) this one must extend: the epochs both hold
+                   are the same, and the newer checkpoint is consistent with the older one
+                   (docs/CHECKPOINTS.md); a rewritten or dropped epoch fails.
   --json           the full report as JSON.
 
 Exit codes:
@@ -57,7 +62,7 @@ Exit codes:
 export async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, json: { type: 'boolean' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     1,
   );
   if (values.help) {
@@ -72,6 +77,7 @@ export async function verify(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  if (values.since !== undefined) return verifySince(file, bytes, values.since, values.jwks, values.json);
   const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'] };
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     const bundle = await bundleOfPdf(bytes);
@@ -152,6 +158,39 @@ async function verifyBundle(bundle: Uint8Array, options: ExportOptions): Promise
     }
   }
   return { report, jwks };
+}
+
+/** The bundle bytes of a JSON export or of the one a PDF export embeds. */
+async function bundleBytes(file: string, bytes: Buffer): Promise<Uint8Array> {
+  return bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? bundleOfPdf(bytes) : bytes;
+}
+
+/** `verify NEW --since OLDER`: both verify, and NEW's epoch log extends OLDER's (docs/CHECKPOINTS.md). */
+async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksSource: string | undefined, json: boolean | undefined): Promise<number> {
+  let olderBytes: Buffer;
+  try {
+    olderBytes = readFileSync(olderFile);
+  } catch (error) {
+    throw new CliError(`cannot read ${olderFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { verifyExtends } = await import('@agent-ledger/protocol');
+  const jwks = jwksSource === undefined ? undefined : await loadJwks(jwksSource);
+  const result = verifyExtends(await bundleBytes(olderFile, olderBytes), await bundleBytes(file, bytes), jwks === undefined ? {} : { jwks });
+  // Verified only against the auditor's keys: without --jwks a valid extension is 3, as for one export.
+  const code = !result.valid ? VERIFY_EXIT.failed : jwks === undefined ? VERIFY_EXIT.notTrusted : VERIFY_EXIT.verified;
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ file, since: olderFile, valid: result.valid, exit_code: code, sizes: result.sizes, consistency_proof: result.consistency_proof, findings: result.findings, older: { valid: result.older.valid, findings: result.older.findings }, newer: { valid: result.newer.valid, findings: result.newer.findings } }, null, 2)}\n`);
+    return code;
+  }
+  const lines = result.findings.map((f) => `  failed: ${f.where}: ${f.reason}`);
+  for (const [name, side] of [['older', result.older], ['newer', result.newer]] as const) {
+    for (const f of side.findings.filter((x) => x.status === 'failed').slice(0, 10)) lines.push(`  ${name}: failed: ${f.where}: ${f.reason}`);
+  }
+  const sizes = result.sizes ? `epoch log: ${result.sizes.older} epochs in ${olderFile}, ${result.sizes.newer} in ${file}` : 'epoch log: not comparable';
+  const trust = jwks === undefined ? 'trust: checkpoints checked against the JWKS inside the bundles only; pass --jwks FILE|URL' : 'trust: checkpoints checked against the JWKS you gave';
+  const verdict = result.valid ? `${file}: extends ${olderFile} (consistency proof verified)` : `${file}: does NOT extend ${olderFile}`;
+  process.stdout.write([sizes, ...lines, trust, verdict].join('\n') + '\n');
+  return code;
 }
 
 async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {

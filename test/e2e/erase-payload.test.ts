@@ -1,0 +1,75 @@
+/**
+ * POST /v1/operations/:operation_id/erase-payload: an owner erases a payload, inline and as a
+ * data bucket object (docs/STORAGE.md), while payload_hash, the signature, the chain and the
+ * receipt still verify; the operation is marked (who, when, why), the admin log records it
+ * once, a second call answers the same mark, and bad input is a VALIDATION_ERROR. Roles and
+ * tenancy: operation-access-roles-and-tenancy.test.ts and roles.test.ts.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import type { Api } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
+
+const stack = useLedgerStack();
+let orgId: string;
+let owner: Api;
+
+beforeAll(async () => {
+  const seeded = await stack.org('org_owner');
+  orgId = seeded.orgId;
+  owner = seeded.api.org_owner!;
+});
+
+async function operationWith(payload: Record<string, unknown>) {
+  const agentId = uniqueAgentId();
+  const key = newKey('k1');
+  await registerAgent(owner, agentId, [key]);
+  const chain = new ClientChain(orgId, agentId, key);
+  const { record, res } = await chain.submit(owner, { payload });
+  expect(res.status).toBe(200);
+  return { agentId, operationId: record.operation_id, payloadHash: record.payload_hash };
+}
+
+describe('erasing a payload', () => {
+  it.each([
+    ['inline in the row', { secret: 'AKIA-leaked' }],
+    ['an object of the data bucket', { secret: 'AKIA-leaked', padding: 'x'.repeat(4000) }],
+  ])('%s: gone from GET, marked, logged once, every check still passes, idempotent', async (_where, payload) => {
+    const { operationId, payloadHash } = await operationWith(payload);
+    expect((await owner('GET', `/v1/operations/${operationId}`)).body.payload).toEqual(payload);
+
+    const first = await owner('POST', `/v1/operations/${operationId}/erase-payload`, { reason: 'a secret leaked into a tool call' });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ operation_id: operationId, payload_erased: { by: expect.any(String), at: expect.any(Number), reason: 'a secret leaked into a tool call' } });
+
+    const read = (await owner('GET', `/v1/operations/${operationId}`)).body;
+    expect(read).not.toHaveProperty('payload');
+    expect(read.payload_erased).toEqual(first.body.payload_erased);
+    expect(read.operation.payload_hash).toBe(payloadHash);
+
+    const verified = await owner('POST', `/v1/operations/${operationId}/verify`);
+    expect(verified.status).toBe(200);
+    expect(JSON.stringify(verified.body)).not.toContain('AKIA-leaked');
+    expect(verified.body).toMatchObject({ valid: true, checks: { signature: true, chain: true, receipt: true } });
+
+    // Idempotent: the same mark, no second admin event.
+    const again = await owner('POST', `/v1/operations/${operationId}/erase-payload`, { reason: 'another reason' });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const events = (await owner('GET', '/v1/admin/events?limit=100')).body.events as { action: string; target_id: string; details: string | null }[];
+    const mine = events.filter((e) => e.action === 'operation.payload_erase' && e.target_id === operationId);
+    expect(mine).toHaveLength(1);
+    expect(JSON.parse(mine[0]!.details!)).toMatchObject({ reason: 'a secret leaked into a tool call', payload_hash: payloadHash });
+  });
+
+  it('refuses a missing or empty reason and unknown members with VALIDATION_ERROR, and an unknown operation with NOT_FOUND', async () => {
+    const { operationId } = await operationWith({ n: 1 });
+    for (const body of [{}, { reason: '' }, { reason: '   ' }, { reason: 'r', extra: 1 }, { reason: 'x'.repeat(501) }, { reason: 7 }]) {
+      const res = await owner('POST', `/v1/operations/${operationId}/erase-payload`, body);
+      expect(`${JSON.stringify(body).slice(0, 40)} ${res.status} ${res.body.error?.code}`).toBe(`${JSON.stringify(body).slice(0, 40)} 400 VALIDATION_ERROR`);
+    }
+    expect((await owner('GET', `/v1/operations/${operationId}`)).body.payload).toEqual({ n: 1 });
+    const unknown = await owner('POST', '/v1/operations/01938c2e-7a10-7000-8000-000000000000/erase-payload', { reason: 'r' });
+    expect(unknown.status).toBe(404);
+  });
+});
