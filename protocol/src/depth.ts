@@ -26,7 +26,12 @@ export const MAX_RECORD_DEPTH = 64;
  */
 export const MAX_BUNDLE_DEPTH = MAX_RECORD_DEPTH + 4;
 
-/** A record, or another JSON document, nests deeper than its limit. Code `NESTING_TOO_DEEP`. */
+/**
+ * A record, or another JSON document, nests deeper than its limit. Code `NESTING_TOO_DEEP`.
+ *
+ * @example
+ * try { assertRecordDepth(record); } catch (e) { if (e instanceof NestingTooDeepError) console.error(e.message); }
+ */
 export class NestingTooDeepError extends ProtocolError {
   constructor(message: string) {
     super('NESTING_TOO_DEEP', message);

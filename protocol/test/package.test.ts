@@ -71,7 +71,7 @@ describe('package rules', () => {
     for (const n of names) expect(api, n).toHaveProperty(n);
     expect(api.OP_VERSION).toBe('1.0');
     expect(api.RECEIPT_VERSION).toBe('1.0');
-    expect(api.EXPORT_BUNDLE_VERSION).toBe('1.0');
+    expect(api.EXPORT_BUNDLE_VERSION).toBe('1.1');
   });
 
   it('errors carry their codes and names', () => {

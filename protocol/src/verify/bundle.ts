@@ -180,6 +180,10 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
 /**
  * {@link verifyExportBundle}, and the bundle's epoch log when it checked out (bundle 1.1,
  * docs/CHECKPOINTS.md): what `verify --since` compares (since.ts).
+ *
+ * @example
+ * const { report, log } = verifyExportBundleAndLog(bytes, { jwks: trustedJwks });
+ * if (report.valid && log) console.log(log.checkpoint.size);
  */
 export function verifyExportBundleAndLog(bundle: unknown, options: VerifyExportOptions = {}): { report: ExportVerificationReport; log: CheckedLog | null } {
   const report = new ReportBuilder(options.jwks === undefined ? 'bundled_jwks' : 'trusted_jwks');
