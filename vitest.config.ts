@@ -48,6 +48,9 @@ export default defineConfig({
           include: ['test/infra/**/*.test.ts'],
           isolate: false,
           fileParallelism: false,
+          // One file at a time is another worker count than the other projects', which vitest runs as a group
+          // of its own: after them, while DynamoDB Local and Chromium are done with the two cores.
+          sequence: { groupOrder: 1 },
           // A file's beforeAll synthesizes (CPU only, the process's first synthesis several times the rest): room for a loaded machine.
           hookTimeout: 180_000,
         },

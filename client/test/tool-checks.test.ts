@@ -101,14 +101,14 @@ describe('Codex: a hook Codex does not trust records nothing, and every command 
     const hooksJson = join(home, '.codex', 'hooks.json');
     const configToml = join(home, '.codex', 'config.toml');
     mkdirSync(join(home, '.codex'), { recursive: true });
-    const original = `model = "gpt-5-codex"\n\n[hooks.state."${hooksJson}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:0000"\n\n[projects."/home/dev"]\ntrust_level = "trusted"\n`;
+    const original = `model = "gpt-5-codex"\n\n[hooks.state."${hooksJson}:pre_tool_use:0:0"]\ntrusted_hash = "sha256:0000"\n\n[projects."/home/dev/app"]\ntrust_level = "trusted"\n`;
     writeFileSync(configToml, original);
     const init = await runCli(['agent', 'init', '--tool', 'codex', '--agent-id', agentId, '--trust'], { env, cwd: project });
     expect(init.code, init.stderr).toBe(0);
     const text = readFileSync(configToml, 'utf8');
     const parsed = parseToml(text) as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed TOML
     expect(parsed.model).toBe('gpt-5-codex');
-    expect(parsed.projects['/home/dev'].trust_level).toBe('trusted');
+    expect(parsed.projects['/home/dev/app'].trust_level).toBe('trusted');
     expect(parsed.hooks.state[`${hooksJson}:pre_tool_use:0:0`].trusted_hash).toBe(codexHookHash(undefined, readJson(hooksJson).hooks.PreToolUse[0].hooks[0]));
     expect(text.replace(/trusted_hash = "sha256:[0-9a-f]{64}"/, 'trusted_hash = "sha256:0000"')).toBe(original);
   });

@@ -12,21 +12,10 @@
  */
 import { getItem, queryPages } from './dynamo.js';
 import { epochKeys } from './epochs.js';
+import { logHeadKey, type LogHead } from './epoch-log-head.js';
 
-export interface LogHead {
-  org_id: string;
-  /** Entries in the log: the next epoch_index. */
-  size: number;
-  /** The RFC 9162 compact range of the log tree (protocol tlog/frontier.ts), b64u. */
-  frontier: string[];
-  /** root_hash of the last epoch appended: the next epoch's prev_root_hash. */
-  last_root_hash: string;
-  /** The signed checkpoint of the log at `size`. */
-  checkpoint: string;
-  updated_at: number;
-}
+export { logHeadKey, type LogHead };
 
-export const logHeadKey = (orgId: string) => ({ pk: `ORG#${orgId}#EPOCHLOG`, sk: 'HEAD' });
 
 /** Strongly consistent: the sealer decides the next index on it. */
 export const readLogHead = (orgId: string) => getItem<LogHead>(logHeadKey(orgId));

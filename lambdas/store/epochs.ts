@@ -16,7 +16,7 @@
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
-import { logHeadKey, type LogHead } from './epoch-log.js';
+import { logHeadKey, type LogHead } from './epoch-log-head.js';
 import { CONDITION_FAILED, transact, getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
 
 /** The epoch resource (docs/API.md §2.11). */

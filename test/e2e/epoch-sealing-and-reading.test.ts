@@ -125,8 +125,9 @@ describe('GET /v1/epochs', () => {
     expect(all.length).toBeGreaterThan(1);
     expect(all.map((e) => e.start_time)).toEqual([...all.map((e) => e.start_time)].sort((a, b) => b - a));
     for (const epoch of all) {
+      // docs/API.md §2.11, and the place of each epoch in the organization's append-only log (docs/CHECKPOINTS.md).
       expect(Object.keys(epoch).sort()).toEqual(
-        ['created_at', 'end_time', 'epoch_id', 'leaf_count', 'org_id', 'root_hash', 'start_time', 'store_epoch_key'].sort(),
+        ['created_at', 'end_time', 'epoch_id', 'leaf_count', 'org_id', 'root_hash', 'start_time', 'store_epoch_key', 'epoch_index', 'prev_root_hash', 'checkpoint'].sort(),
       );
       expect(epoch).toMatchObject({ org_id: org, end_time: epoch.start_time + EPOCH_MS });
     }

@@ -48,17 +48,18 @@ describe('the sealer', () => {
     expect(resourceOf(sealer(synth).function).Properties.Timeout).toBe(300);
   });
 
-  it('may read and write the table and put leaf lists in the anchors bucket, nothing else (epoch.created leaves through the outbox)', () => {
+  it('may read and write the table, put leaf lists in the anchors bucket and sign checkpoints, nothing else (epoch.created leaves through the outbox)', () => {
     const { data, queues, keys } = synth.stack;
     const fn = sealer(synth);
     expect(actionsOn(fn, data.table)).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchGetItem']));
     expect(actionsOn(fn, data.anchorsBucket)).toEqual(expect.arrayContaining(['s3:PutObject', 's3:GetObject']));
     expect(actionsOn(fn, queues.queues.events)).toEqual([]);
     const all = rootStatementsOf(fn).flatMap(actionsOf);
-    expect(all.some((action) => action.startsWith('kms:'))).toBe(false);
+    // The one KMS use: signing each epoch's checkpoint of the organization's log (docs/CHECKPOINTS.md).
+    expect(all.filter((action) => action.startsWith('kms:')).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
     expect(all.some((action) => action.includes('Delete') && action.startsWith('s3:'))).toBe(false);
     expect(actionsOn(fn, data.dataBucket)).toEqual([]);
-    expect(actionsOn(fn, keys.signer)).toEqual([]);
+    expect(actionsOn(fn, keys.signer).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
   });
 
   it('gets the TSA URL from context, and a grace period longer than the submit function may run', () => {
@@ -73,11 +74,15 @@ describe('the sealer', () => {
 });
 
 describe('epoch routes', () => {
-  it('list and get read the table only', () => {
+  it('list and get read the table only (and count their request, lambdas/store/rate-counters.ts)', () => {
     for (const spec of [routes.listEpochs, routes.getEpoch]) {
-      const all = rootStatementsOf(routeFunction(synth, spec)).flatMap(actionsOf);
+      const statements = rootStatementsOf(routeFunction(synth, spec));
+      const all = statements.flatMap(actionsOf);
       expect(all).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      expect(all.filter((action) => /^(dynamodb:(Put|Update|Delete|BatchWrite)|s3:|sqs:|kms:)/.test(action))).toEqual([]);
+      // The one write: the organization's request counter, under its partition condition only.
+      const writes = statements.filter((statement) => actionsOf(statement).some((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action)));
+      expect(writes.map((statement) => [actionsOf(statement), statement.Condition])).toEqual([[['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }]]);
+      expect(all.filter((action) => /^(s3:|sqs:|kms:)/.test(action))).toEqual([]);
     }
   });
 

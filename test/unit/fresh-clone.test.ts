@@ -1,8 +1,7 @@
 /**
- * A fresh clone passes (issue: "A repository that stands on its own"): the working tree's
- * files (`git ls-files`, tracked and untracked-but-not-ignored, as they are on disk) are
- * copied into a new temporary directory with nothing beside them, so no `../shared` or any
- * other neighbour exists, and the protocol's tests run there with protocol/vitest.config.ts.
+ * A fresh clone passes: the working tree's files (`git ls-files`, tracked and
+ * untracked-but-not-ignored, as they are on disk) are copied into a new temporary directory
+ * with nothing beside them, so no sibling folder of the repository exists, and the protocol's tests run there with protocol/vitest.config.ts.
  *
  * node_modules is the repository's, entry by entry, except the workspace links
  * (@agent-ledger/*), which point into the copy: `@agent-ledger/protocol` must resolve to the

@@ -6,10 +6,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Schemas } from '../api/client.js';
 import { arrivedText, LiveControl, type LiveFilter, useLiveOperations } from './live.js';
-import { SUMMARY_COLUMNS, SummaryCells } from './operation-summary.js';
+import { OPERATION_COLUMNS, OperationCells } from './operation-summary.js';
 import { ErrorText } from './states.js';
 import { Table } from './table.js';
-import { Time } from './time.js';
 
 type Stored = Schemas['StoredOperation'];
 
@@ -44,18 +43,10 @@ export function ArrivedWhileWatching({ filter, listed }: { filter: LiveFilter; l
       {arrived.length === 0 ? (
         <p class="muted">{live ? 'Nothing new yet; new records matching the filters appear here.' : 'Live is off.'}</p>
       ) : (
-        <Table caption="Operations that arrived while the page was open, newest first" columns={['Received', 'Type', ...SUMMARY_COLUMNS, 'Agent', 'seq_no']}>
+        <Table caption="Operations that arrived while the page was open, newest first" columns={OPERATION_COLUMNS}>
           {arrived.map((op) => (
             <tr key={op.operation_id} data-arrived={op.operation_id}>
-              <td>
-                <Time ms={op.created_at} />
-              </td>
-              <td>
-                <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
-              </td>
-              <SummaryCells op={op} />
-              <td>{op.agent_id}</td>
-              <td>{op.seq_no}</td>
+              <OperationCells op={op} />
             </tr>
           ))}
         </Table>

@@ -6,6 +6,7 @@
  * the list, whole on hover (`title`) and in the expandable details.
  */
 import type { Schemas } from '../api/client.js';
+import { Time } from './time.js';
 
 type Stored = Pick<Schemas['StoredOperation'], 'operation_type' | 'subject' | 'action'>;
 
@@ -101,3 +102,23 @@ export function SummaryCells({ op }: { op: Stored }) {
 }
 
 export const SUMMARY_COLUMNS = ['Tool or verb and target', 'Workspace', 'Outcome'];
+
+/** The columns of {@link OperationCells}, in order. */
+export const OPERATION_COLUMNS = ['Received', 'Type', ...SUMMARY_COLUMNS, 'Agent', 'seq_no'];
+
+/** One operation's cells in every operations table: when, its type (linking to it), what happened, who, where in its chain. */
+export function OperationCells({ op }: { op: Schemas['StoredOperation'] }) {
+  return (
+    <>
+      <td>
+        <Time ms={op.created_at} />
+      </td>
+      <td>
+        <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
+      </td>
+      <SummaryCells op={op} />
+      <td>{op.agent_id}</td>
+      <td>{op.seq_no}</td>
+    </>
+  );
+}

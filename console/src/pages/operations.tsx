@@ -10,12 +10,11 @@ import { useLocation } from 'preact-iso';
 import { api, call, type RequestOf } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
 import { ArrivedWhileWatching } from '../components/arrived-operations.js';
-import { SUMMARY_COLUMNS, SummaryCells } from '../components/operation-summary.js';
+import { OPERATION_COLUMNS, OperationCells } from '../components/operation-summary.js';
 import { Pager, usePagedResource } from '../components/pager.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded } from '../components/states.js';
 import { Table } from '../components/table.js';
-import { Time } from '../components/time.js';
 import { useSession } from '../session.js';
 
 interface Filters {
@@ -131,18 +130,10 @@ function AuditQuery() {
             <p role="status">
               {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
-            <Table caption="Operations matching the filters, oldest first" columns={['Received', 'Type', ...SUMMARY_COLUMNS, 'Agent', 'seq_no', 'Operation id']}>
+            <Table caption="Operations matching the filters, oldest first" columns={[...OPERATION_COLUMNS, 'Operation id']}>
               {data.operations.map((op) => (
                 <tr key={op.operation_id}>
-                  <td>
-                    <Time ms={op.created_at} />
-                  </td>
-                  <td>
-                    <a href={`/operations/${op.operation_id}`}>{op.operation_type}</a>
-                  </td>
-                  <SummaryCells op={op} />
-                  <td>{op.agent_id}</td>
-                  <td>{op.seq_no}</td>
+                  <OperationCells op={op} />
                   <td>
                     <ShortId value={op.operation_id} label="operation id" />
                   </td>
