@@ -1,4 +1,4 @@
-"""`python -m agent_ledger verify FILE --jwks FILE|URL [--json]`: checks an export bundle
+"""`python -m agent_ledger verify FILE --jwks FILE|URL [--tsa-ca FILE] [--json]`: checks an export bundle
 offline and prints the report in the vocabulary of `agent-ledger verify`.
 
 Exit codes: 0 verified against the keys you gave; 1 a check failed; 2 usage; 3 consistent
@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="verify an export bundle (JSON) offline")
     verify.add_argument("file")
     verify.add_argument("--jwks", help="the service JWKS you trust: a file or an https URL (/.well-known/service/jwks.json)")
+    verify.add_argument("--tsa-ca", help="the time-stamping authority's certificate (PEM or DER) to check each RFC 3161 token's signature against")
     verify.add_argument("--json", action="store_true", help="print the whole report as JSON")
     try:
         args = parser.parse_args(argv)
@@ -60,10 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         data = Path(args.file).read_bytes()
         jwks = _load_jwks(args.jwks) if args.jwks else None
+        tsa_ca = Path(args.tsa_ca).read_bytes() if args.tsa_ca else None
     except (OSError, ValueError) as error:
         print(f"agent-ledger: {error}", file=sys.stderr)
         return EXIT_USAGE
-    report = verify_export(data, jwks=jwks)
+    try:
+        report = verify_export(data, jwks=jwks, tsa_ca=tsa_ca)
+    except ValueError as error:  # a --tsa-ca file that holds no certificate
+        print(f"agent-ledger: --tsa-ca: {error}", file=sys.stderr)
+        return EXIT_USAGE
     if args.json:
         print(json.dumps({"file": args.file, "kind": "export bundle", **report.to_json()}, indent=2))
     elif report.unprocessable:

@@ -11,7 +11,9 @@ from ..canonical import CanonicalizationError, canonical_bytes, parse_strict
 from ..errors import ProtocolError
 from ..receipt import service_signature_valid
 from . import shape
-from .material import check_service_jwks, index_agent_keys, index_epochs
+from .completeness import check_chain_completeness, check_epoch_completeness
+from .material import check_service_jwks, index_agent_keys, index_epochs, kid_problem
+from .tsa_signature import timestamp_verdict
 from .operations import Context, Tally, check_chain_links, check_operation
 from .report import Report
 
@@ -63,7 +65,7 @@ def _parse(report: Report, data: bytes) -> tuple[Any, bytes | None] | None:
     return value, body_bytes
 
 
-def _manifest(report: Report, bundle: dict[str, Any], jwks: dict[str, Any], body_bytes: bytes | None) -> None:
+def _manifest(report: Report, bundle: dict[str, Any], jwks: dict[str, Any], trusted: bool, body_bytes: bytes | None) -> None:
     problem = shape.shape_problem(bundle["manifest"], shape.MANIFEST)
     if problem is not None:
         report.fail("manifest", "manifest_digest", problem)
@@ -76,8 +78,9 @@ def _manifest(report: Report, bundle: dict[str, Any], jwks: dict[str, Any], body
         digest = None
     claimed = b64u.decode(m["body_sha256"]) if shape.is_hash(m["body_sha256"]) else None
     report.check("manifest.body_sha256", "manifest_digest", digest is not None and digest == claimed, "body_sha256 is not the SHA-256 of the canonical body: the body was changed")
-    signed = claimed is not None and service_signature_valid(jwks, m["service_kid"], m["body_sha256"], m["signature"])
-    report.check("manifest.signature", "manifest_signature", signed, f"the signature does not verify over body_sha256 with service key {m['service_kid']}")
+    unknown = kid_problem(jwks, m["service_kid"], trusted)
+    signed = unknown is None and claimed is not None and service_signature_valid(jwks, m["service_kid"], m["body_sha256"], m["signature"])
+    report.check("manifest.signature", "manifest_signature", signed, unknown or f"the signature does not verify over body_sha256 with service key {m['service_kid']}")
 
 
 def _summary(report: Report, declared: Any, actual: dict[str, int]) -> None:
@@ -89,10 +92,12 @@ def _summary(report: Report, declared: Any, actual: dict[str, int]) -> None:
     report.check("summary", "summary", not off, "; ".join(f"{k} is {declared[k]}, counted {actual[k]}" for k in off))
 
 
-def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None) -> Report:
+def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca: bytes | None = None) -> Report:
     """Checks an export bundle's bytes. With `jwks` (a service JWKS the auditor trusts) the
     manifest and every receipt must verify with its keys; without it, only with the bundled
-    ones, and the report's trust says so."""
+    ones, and the report's trust says so. With `tsa_ca` (PEM or DER certificates of the
+    time-stamping authority the auditor trusts) each RFC 3161 token's signature and
+    certificate chain are checked; without it the report says they were not."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     trusted = None if jwks is None else (jwks if isinstance(jwks, dict) and isinstance(jwks.get("keys"), list) else {"keys": []})
@@ -123,13 +128,14 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None) -> Repo
 
     bundled = material["service_jwks"]
     effective = trusted if trusted is not None else bundled
-    _manifest(report, value, effective, body_bytes)
+    _manifest(report, value, effective, trusted is not None, body_bytes)
     check_service_jwks(report, bundled["keys"], trusted["keys"] if trusted is not None else None)
 
     keys = index_agent_keys(material["agent_keys"])
-    epochs = index_epochs(report, material["epochs"], header["org_id"] if header else None)
+    verdict = timestamp_verdict(tsa_ca) if tsa_ca is not None else None
+    epochs = index_epochs(report, material["epochs"], header["org_id"] if header else None, verdict)
     tally = Tally()
-    ctx = Context(report, header, keys, epochs, effective)
+    ctx = Context(report, header, keys, epochs, effective, trusted is not None)
     checked: list[dict[str, Any] | None] = []
     previous = None
     for i, raw in enumerate(body["operations"]):
@@ -138,6 +144,13 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None) -> Repo
         if op is not None:
             previous = op
     check_chain_links(report, checked)
+    if header is not None:
+        check_chain_completeness(report, header, checked)
+        check_epoch_completeness(report, header, epochs)
+    # docs/EXPORT.md: the bundled JWKS holds every receipt's service_kid.
+    for kid, i in tally.receipt_kids.items():
+        if kid_problem(bundled, kid, False) is not None:
+            report.fail("service_jwks", "service_key", f"the bundled JWKS does not list service key {kid}, which signed operations[{i}].receipt")
     if tally.omitted_payloads:
         report.not_covered("export.include_payloads", "payload", f"payloads were left out of the export ({tally.omitted_payloads} operations)", tally.omitted_payloads)
     for k in keys.values():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, Callable
 
 from .. import b64u
 from ..curve import public_key_problem
@@ -31,6 +32,26 @@ class IndexedEpoch:
     problem: str | None
     used: bool = False
     leaves: set[int] = field(default_factory=set)
+
+
+# How long after its epoch's window ends an anchor's genTime may be and still count as on
+# time (docs/EXPORT.md "Time-stamps"): a day covers a TSA outage and the sealer's retries.
+ANCHOR_LATE_BOUND_MS = 24 * 60 * 60 * 1000
+
+# The verdict on one token's CMS signature and certificate chain (None: signed by a TSA that
+# chains to the certificate the auditor trusts; a string: why not); made by tsa_signature.py.
+TimeStampVerdict = Callable[[str], "str | None"]
+
+
+def kid_problem(jwks: dict[str, Any], kid: Any, trusted: bool) -> str | None:
+    """Why a signature by `kid` cannot be checked against `jwks` at all, or None when the
+    JWKS lists that kid: not a bad signature, an untrusted or unknown key."""
+    keys = jwks.get("keys") if isinstance(jwks, dict) else None
+    if isinstance(keys, list) and any(isinstance(k, dict) and k.get("kid") == kid for k in keys):
+        return None
+    if trusted:
+        return f"untrusted key: service key {kid} is not in the JWKS you gave (signed by a key you do not trust)"
+    return f"unknown kid: service key {kid} is not in the bundled service_jwks"
 
 
 def key_id(agent_id: str, kid: str) -> str:
@@ -117,8 +138,13 @@ def _anchor_problem(anchor: Any, epoch: dict[str, Any]) -> str | None:
     return None
 
 
-def index_epochs(report: Report, entries: list[Any], org_id: str | None) -> dict[str, IndexedEpoch]:
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def index_epochs(report: Report, entries: list[Any], org_id: str | None, signature_verdict: TimeStampVerdict | None = None) -> dict[str, IndexedEpoch]:
     index: dict[str, IndexedEpoch] = {}
+    unchecked: list[str] = []
     previous_start = -1
     for i, raw in enumerate(entries):
         problem = shape.shape_problem(raw, shape.EPOCH_ENTRY)
@@ -145,8 +171,32 @@ def index_epochs(report: Report, entries: list[Any], org_id: str | None) -> dict
         if "anchor" not in raw:
             report.not_covered(f"epochs[{i}].anchor", "anchor", "the epoch has no RFC 3161 anchor")
             continue
+        where = f"epochs[{i}].anchor"
         reason = _anchor_problem(raw["anchor"], epoch)
         if reason is None:
             report.counts["anchored_epochs"] += 1
-        report.check(f"epochs[{i}].anchor", "anchor", reason is None, reason or "")
+        if not report.check(where, "anchor", reason is None, reason or ""):
+            continue
+        anchored, end = raw["anchor"]["anchored_at"], epoch["end_time"]
+        late = anchored - end
+        report.check(
+            where,
+            "anchor_time",
+            anchored >= end and late <= ANCHOR_LATE_BOUND_MS,
+            f"genTime {_iso(anchored)} is before the epoch's window ended ({_iso(end)}): the root cannot have existed yet"
+            if anchored < end
+            else f"late: genTime {_iso(anchored)} is {round(late / 60_000)} minutes after the epoch's window ended, more than the {ANCHOR_LATE_BOUND_MS // 3_600_000} h bound",
+        )
+        if signature_verdict is None:
+            unchecked.append(where)
+        else:
+            verdict = signature_verdict(raw["anchor"]["tsa_token"])
+            report.check(where, "anchor_signature", verdict is None, verdict or "")
+    if unchecked:
+        report.not_covered(
+            unchecked[0] if len(unchecked) == 1 else "epochs",
+            "anchor_signature",
+            f"the time-stamps' signatures were not checked ({len(unchecked)} token{'' if len(unchecked) == 1 else 's'}): no TSA certificate was given to check them against (--tsa-ca FILE)",
+            len(unchecked),
+        )
     return index

@@ -11,7 +11,7 @@ from ..errors import ProtocolError
 from ..receipt import verify_receipt
 from ..record import GENESIS, chain_hash, payload_hash, verify_record_signature
 from . import shape
-from .material import IndexedEpoch, IndexedKey, key_id
+from .material import IndexedEpoch, IndexedKey, key_id, kid_problem
 from .report import Report
 
 _SHARED = (
@@ -27,6 +27,8 @@ class Context:
     keys: dict[str, IndexedKey]
     epochs: dict[str, IndexedEpoch]
     jwks: dict[str, Any]
+    # whether `jwks` is the auditor's rather than the bundle's own
+    trusted: bool = False
 
 
 @dataclass
@@ -35,6 +37,8 @@ class Tally:
     proofs: int = 0
     payloads: int = 0
     omitted_payloads: int = 0
+    # service_kid of every receipt -> the first operation whose receipt names it
+    receipt_kids: dict[str, int] = field(default_factory=dict)
 
 
 def js_equal(a: Any, b: Any) -> bool:
@@ -182,7 +186,10 @@ def check_operation(ctx: Context, i: int, raw: Any, tally: Tally, previous: dict
     except ProtocolError:
         recomputed = None
     report.check(f"{at}.chain_hash", "chain_hash", recomputed == row["chain_hash"], "chain_hash does not recompute from prev_chain_hash and the record")
-    report.check(f"{at}.receipt", "receipt", verify_receipt(op["receipt"], ctx.jwks), "receipt_hash does not recompute or service_signature does not verify with the JWKS")
+    kid = op["receipt"]["service_kid"]
+    tally.receipt_kids.setdefault(kid, i)
+    unknown = kid_problem(ctx.jwks, kid, ctx.trusted)
+    report.check(f"{at}.receipt", "receipt", unknown is None and verify_receipt(op["receipt"], ctx.jwks), unknown or "receipt_hash does not recompute or service_signature does not verify with the JWKS")
     off = _receipt_mismatch(op)
     report.check(f"{at}.receipt_row", "receipt_row", off is None, f"receipt.{off or ''} does not match the row")
     _inclusion(ctx, f"{at}.inclusion", op, tally)

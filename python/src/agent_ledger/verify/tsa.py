@@ -19,6 +19,7 @@ class Tlv:
     tag: int  # the identifier octet (class, constructed bit, number < 31)
     value: bytes
     end: int
+    raw: bytes = b""  # the whole element, header included
 
 
 def _fail(message: str) -> None:
@@ -42,7 +43,7 @@ def read_tlv(data: bytes, offset: int = 0) -> Tlv:
         pos += count
     if pos + length > len(data):
         _fail("DER element runs past its container")
-    return Tlv(tag, data[pos : pos + length], pos + length)
+    return Tlv(tag, data[pos : pos + length], pos + length, data[offset : pos + length])
 
 
 def children(tlv: Tlv, what: str) -> list[Tlv]:
