@@ -11,13 +11,18 @@ from ..canonical import CanonicalizationError, canonical_bytes, parse_strict
 from ..errors import ProtocolError
 from ..receipt import service_signature_valid
 from . import shape
+from .log import check_epoch_log
 from .completeness import check_chain_completeness, check_epoch_completeness
 from .material import check_service_jwks, index_agent_keys, index_epochs, kid_problem
 from .tsa_signature import timestamp_verdict
 from .operations import Context, Tally, check_chain_links, check_operation
 from .report import Report
 
-BUNDLE_VERSION = "1.0"
+# The bundle versions this verifier reads (docs/EXPORT.md): 1.1 adds the epoch log.
+READABLE_BUNDLE_VERSIONS = ("1.0", "1.1")
+BUNDLE_VERSION = "1.1"
+# A bundle of records within the protocol's nesting limit nests at most this deep (docs/PROTOCOL.md "Limits").
+MAX_BUNDLE_DEPTH = 68
 _HEAD = b'{"body":'
 _MANIFEST = b',"manifest":'
 
@@ -37,11 +42,11 @@ def _parse(report: Report, data: bytes) -> tuple[Any, bytes | None] | None:
         report.fail("bundle", "bundle", "the file is not UTF-8")
         return None
     try:
-        value = parse_strict(data)
+        value = parse_strict(data, MAX_BUNDLE_DEPTH)
     except CanonicalizationError as error:
         message = str(error)
         if "nesting deeper" in message:
-            report.unprocessable = f"cannot process: {message}"
+            report.unprocessable = f"cannot process: nesting deeper than {MAX_BUNDLE_DEPTH} levels"
             return None
         if "repeated member" in message:
             # JSON.parse keeps the last of repeated members; the file is then not canonical.
@@ -114,8 +119,8 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca:
         return report
     body = value["body"]
     report.bundle_version = body["bundle_version"]
-    if body["bundle_version"] != BUNDLE_VERSION:
-        report.fail("bundle", "bundle", f"bundle_version {body['bundle_version']} is not {BUNDLE_VERSION}; this verifier reads {BUNDLE_VERSION} only")
+    if body["bundle_version"] not in READABLE_BUNDLE_VERSIONS:
+        report.fail("bundle", "bundle", f"bundle_version {body['bundle_version']} is not one this verifier reads ({', '.join(READABLE_BUNDLE_VERSIONS)})")
         return report
     material = body["verification_material"]
     problem = shape.shape_problem(material, shape.MATERIAL) or shape.shape_problem(material["service_jwks"], shape.JWKS)
@@ -166,4 +171,5 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca:
         "operations": len(body["operations"]), "agents": len(tally.agents), "agent_keys": len(material["agent_keys"]),
         "epochs": len(material["epochs"]), "proofs": tally.proofs, "payloads": tally.payloads,
     })
+    check_epoch_log(report, body, header, effective)
     return report

@@ -166,7 +166,13 @@ def check_operation(ctx: Context, i: int, raw: Any, tally: Tally, previous: dict
         ok = indexed.problem is None and verify_record_signature(record, b64u.decode(indexed.key["public_key"]))
         report.check(f"{at}.signature", "signature", ok, f"the signature does not verify over signing_input with key {record['agent_pubkey_kid']}")
 
-    if "payload" in op:
+    if "payload" in op and "payload_erased" in op:
+        report.fail(f"{at}.payload", "payload", "the operation is marked erased but carries a payload")
+    elif "payload_erased" in op:
+        # Erased by an owner: not a tampering; signature, chain, receipt and inclusion cover payload_hash only.
+        e = op["payload_erased"]
+        report.not_covered(f"{at}.payload", "payload", f"payload erased by {e['by']} at {e['at']}: {e['reason']}")
+    elif "payload" in op:
         tally.payloads += 1
         if header is not None and not header["include_payloads"]:
             report.fail(f"{at}.payload", "payload", "a payload is present although export.include_payloads is false")

@@ -10,7 +10,7 @@ CHECKS = (
     "bundle", "canonical", "manifest_digest", "manifest_signature", "summary", "service_key", "agent_key",
     "epoch", "anchor", "operation", "scope", "order", "row", "signature", "payload", "chain_hash",
     "chain_link", "receipt", "receipt_row", "inclusion", "anchor_signature", "anchor_time", "chain_complete",
-    "epoch_complete",
+    "epoch_complete", "checkpoint", "log_entry", "log_sequence",
 )
 
 

@@ -57,11 +57,17 @@ BUNDLE = {"body": "object", "manifest": "object"}
 BODY = {"bundle_version": "string", "export": "object", "operations": "array", "summary": "object", "verification_material": "object"}
 HEADER = {"export_id": "string", "org_id": "string", "format": "string", "include_payloads": "bool", "generated_at": "int", "query": "object"}
 QUERY = {"start_time": "int", "end_time": "int", "agent_id": "string|null", "operation_type": "string|null"}
-MATERIAL = {"agent_keys": "array", "epochs": "array", "service_jwks": "object"}
+MATERIAL = {"agent_keys": "array", "epochs": "array", "log?": "object", "service_jwks": "object"}
+LOG = {"checkpoint": "string|null", "leaves": "array", "entries": "array"}
+LOG_ENTRY = {
+    "epoch_id": "string", "org_id": "string", "epoch_index": "int", "start_time": "int", "end_time": "int",
+    "root_hash": "string", "leaf_count": "int", "prev_root_hash": "string", "audit_path": "array",
+}
 JWKS = {"keys": "array"}
 MANIFEST = {"body_sha256": "string", "service_kid": "string", "signature": "string"}
 SUMMARY = {"operations": "int", "agents": "int", "agent_keys": "int", "epochs": "int", "proofs": "int", "payloads": "int"}
-OPERATION = {"row": "object", "record": "object", "payload?": "any", "receipt": "object", "proof?": "object"}
+OPERATION = {"row": "object", "record": "object", "payload?": "any", "payload_erased?": "object", "receipt": "object", "proof?": "object"}
+ERASURE = {"by": "string", "at": "int", "reason": "string"}
 ROW = {
     "operation_id": "string", "org_id": "string", "agent_id": "string", "seq_no": "int", "operation_type": "string",
     "issued_at": "int", "ttl_ms": "int", "nonce": "string", "subject": "string", "action": "string",
@@ -93,6 +99,8 @@ def operation_problem(entry: Any) -> str | None:
     parts = [("row", ROW), ("record", RECORD), ("receipt", RECEIPT)]
     if "proof" in entry:
         parts.append(("proof", PROOF))
+    if "payload_erased" in entry:
+        parts.append(("payload_erased", ERASURE))
     for name, part in parts:
         problem = shape_problem(entry[name], part)
         if problem is not None:
