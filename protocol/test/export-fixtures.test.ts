@@ -1,0 +1,24 @@
+// The export conformance fixtures (fixtures/exports/, written by
+// fixtures/record-export-fixtures.ts): this verifier reaches exactly the recorded verdict and
+// failing places; the Python verifier is held to the same file (python/tests/test_conformance.py).
+import { describe, expect, it } from 'vitest';
+import { verifyExportBundle } from '../src/index.js';
+import { fixtureJwks, loadExportFixtures } from './fixtures/export-fixtures.js';
+
+describe('export conformance fixtures', () => {
+  const jwks = fixtureJwks();
+  const fixtures = loadExportFixtures();
+
+  it('has genuine and tampered cases', () => {
+    expect(fixtures.filter((f) => f.expected.valid).length).toBeGreaterThanOrEqual(3);
+    expect(fixtures.filter((f) => !f.expected.valid).length).toBeGreaterThanOrEqual(8);
+  });
+
+  for (const { name, bytes, expected } of fixtures) {
+    it(`${name}: ${expected.why}`, () => {
+      const report = verifyExportBundle(bytes, { jwks });
+      expect(report.valid).toBe(expected.valid);
+      expect(report.findings.filter((f) => f.status === 'failed').map((f) => ({ where: f.where, check: f.check }))).toEqual(expected.failed);
+    });
+  }
+});

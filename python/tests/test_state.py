@@ -1,0 +1,60 @@
+"""The CLI's files: owner-only secrets, atomic chain state, and the lock shared with the CLI's hook."""
+import json
+import os
+import threading
+
+import pytest
+
+from agent_ledger.state import AgentFiles, AgentLock, ChainHead, StateError, read_owner_only, write_atomic
+
+
+def test_secrets_readable_by_others_are_refused(tmp_path):
+    secret = tmp_path / "key"
+    write_atomic(secret, b"pem", 0o600)
+    assert read_owner_only(secret, "agent key") == b"pem"
+    os.chmod(secret, 0o644)
+    with pytest.raises(StateError, match="chmod 600"):
+        read_owner_only(secret, "agent key")
+    link = tmp_path / "link"
+    link.symlink_to(secret)
+    with pytest.raises(StateError, match="symbolic link"):
+        read_owner_only(link, "agent key")
+
+
+def test_chain_state_round_trips_and_corruption_says_how_to_heal(tmp_path):
+    files = AgentFiles("bot-1", tmp_path)
+    assert files.read_chain() is None
+    files.write_chain(ChainHead(3, "A" * 43), "op-3")
+    assert json.loads(files.chain.read_text()) == {"seq_no": 3, "chain_hash": "A" * 43, "operation_id": "op-3"}
+    assert files.read_chain() == ChainHead(3, "A" * 43)
+    files.chain.write_text("{")
+    with pytest.raises(StateError, match="rm "):
+        files.read_chain()
+
+
+def test_agent_ids_stay_inside_the_home(tmp_path):
+    for bad in ("../x", "a/b", "", ".hidden"):
+        with pytest.raises(StateError):
+            AgentFiles(bad, tmp_path)
+
+
+def test_the_lock_serializes_and_breaks_a_dead_holder(tmp_path):
+    path = tmp_path / "lock"
+    path.write_text(json.dumps({"pid": 2**22 + 12345, "host": os.uname().nodename, "at": 0, "token": "dead"}))
+    inside, overlaps = [], []
+
+    def worker():
+        with AgentLock(path):
+            inside.append(1)
+            if len(inside) > 1:
+                overlaps.append(1)
+            threading.Event().wait(0.01)
+            inside.pop()
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not overlaps
+    assert not path.exists()
