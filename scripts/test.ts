@@ -1,5 +1,6 @@
 /**
- * `npm test`: the static checks (`npm run typecheck`, `npm run lint`) and every vitest project,
+ * `npm test`: the static checks (`npm run typecheck`, `npm run lint`), every vitest project and
+ * the Python implementation's tests (`npm run test:python`),
  * then the time each took.
  *
  * The static checks run beside vitest rather than before it: each is one single-threaded
@@ -61,6 +62,14 @@ async function staticChecks(stream: boolean): Promise<Result[]> {
   return results;
 }
 
+/**
+ * The Python implementation's tests (python/, scripts/test-python.sh): after vitest, since its
+ * end-to-end test starts a local stack of its own. A run narrowed to some files skips it.
+ */
+function python(): Promise<Result> {
+  return run('python (pytest)', npm, ['run', '--silent', 'test:python'], { stream: true });
+}
+
 function vitest(timesFile: string): Promise<Result> {
   const args = ['run', '--reporter=default', `--reporter=${join(root, 'scripts', 'test-times-reporter.ts')}`, ...process.argv.slice(2)];
   return run('vitest', 'vitest', args, { stream: true, env: { LEDGER_TEST_TIMES: timesFile } });
@@ -70,7 +79,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
 const status = (result: Result) => (result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`);
 const counts = (group: GroupTime) => `${group.files} files, ${group.tests} tests; the files' own time summed: ${seconds(group.filesMs).trim()}`;
 
-function table(checks: Result[], tests: Result | undefined, times: ProjectTimes | undefined, totalMs: number, serial: boolean): string {
+function table(checks: Result[], tests: Result | undefined, times: ProjectTimes | undefined, extra: Result[], totalMs: number, serial: boolean): string {
   const lines = [`npm test: time per part (wall clock${serial ? '' : '; typecheck and lint ran beside vitest'})`];
   for (const check of checks) lines.push(`  ${check.name.padEnd(28)}${seconds(check.ms)}  ${status(check)}`);
   if (tests) {
@@ -82,6 +91,7 @@ function table(checks: Result[], tests: Result | undefined, times: ProjectTimes 
     }
     lines.push(`  ${'vitest (all projects)'.padEnd(28)}${seconds(tests.ms)}  ${status(tests)}`);
   }
+  for (const part of extra) lines.push(`  ${part.name.padEnd(28)}${seconds(part.ms)}  ${status(part)}`);
   lines.push(`  ${'npm test'.padEnd(28)}${seconds(totalMs)}`);
   return lines.join('\n');
 }
@@ -103,14 +113,15 @@ async function main(): Promise<number> {
         if (check.output.trim()) process.stdout.write(`\n> npm run ${check.name}\n${check.output}`);
       }
     }
+    const extra = process.argv.length > 2 ? [] : [await python()];
     let times: ProjectTimes | undefined;
     try {
       times = JSON.parse(readFileSync(timesFile, 'utf8')) as ProjectTimes;
     } catch {
       times = undefined; // vitest stopped before its end (the table then has its total only)
     }
-    process.stdout.write(`\n${table(checks, tests, times, performance.now() - start, serial)}\n`);
-    return [...checks, ...(tests ? [tests] : [])].every((result) => result.code === 0) ? 0 : 1;
+    process.stdout.write(`\n${table(checks, tests, times, extra, performance.now() - start, serial)}\n`);
+    return [...checks, ...(tests ? [tests] : []), ...extra].every((result) => result.code === 0) ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

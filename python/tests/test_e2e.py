@@ -114,13 +114,13 @@ def test_chain_freeze_and_export(service, token, tmp_path):
         return command.upper()
 
     assert [shell("ls"), shell("make"), shell("make test")] == ["LS", "MAKE", "MAKE TEST"]
-    with ledger.record("deploy", action={"verb": "deploy", "target": "staging"}, outcome=True):
+    with ledger.record("deploy.release", action={"verb": "deploy", "target": "staging"}, outcome=True):
         ran.append("deploy")
     assert ledger.last.receipt["seq_no"] == 5  # three calls, the deploy and its outcome
 
     # The chain head lives where the CLI keeps it; a second client resumes from it.
     again = LedgerClient(service, token)
-    assert again.submit(type(agent).load("py-e2e", home=tmp_path), "note", subject={"kind": "x", "id": "y"}, action={"verb": "note", "target": ""}).head.seq_no == 6
+    assert again.submit(type(agent).load("py-e2e", home=tmp_path), "note.add", subject={"kind": "x", "id": "y"}, action={"verb": "note", "target": ""}).head.seq_no == 6
 
     client.freeze_agent("py-e2e", "investigating")
     with pytest.raises(AgentBlockedError) as refused:
@@ -133,10 +133,10 @@ def test_chain_freeze_and_export(service, token, tmp_path):
     while True:
         detail = client.get_export(job["export_id"])
         status = detail.get("export", detail).get("status")
-        if status in ("completed", "failed") or time.monotonic() > deadline:
+        if status in ("done", "failed") or time.monotonic() > deadline:
             break
         time.sleep(0.5)
-    assert status == "completed", detail
+    assert status == "done", detail
     bundle = client.download_export(job["export_id"])
     report = verify_export(bundle, jwks=client.jwks())
     assert report.valid, [f.__dict__ for f in report.findings if f.status == "failed"]

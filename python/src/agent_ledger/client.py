@@ -221,7 +221,8 @@ class LedgerClient:
         Raises AgentBlockedError when the agent may not act (frozen, revoked)."""
         files, config = agent.files, agent.config
         private = agent.private_key()
-        with AgentLock(files.lock).acquire(timeout_s=max(self.timeout, 5.0)):
+        lock = AgentLock(files.lock).acquire(timeout_s=max(self.timeout, 5.0))
+        try:
             head = files.read_chain()
             for resyncs in range(_MAX_RESYNCS + 1):
                 if head is None:
@@ -255,6 +256,8 @@ class LedgerClient:
                 new_head = ChainHead(receipt["seq_no"], receipt["chain_hash"])
                 files.write_chain(new_head, record["operation_id"])
                 return Submitted(record, receipt, new_head)
+        finally:
+            lock.release()
         raise AssertionError("unreachable")
 
     def _check_receipt(self, receipt: Any, record: dict[str, Any], head: ChainHead) -> None:

@@ -24,7 +24,7 @@ class Ledger:
     >>> ledger = Ledger(LedgerClient.from_login(), Agent.load("py-bot"))
     >>> @ledger.recorded("tool.invoke")
     ... def run_shell(command: str) -> str: ...
-    >>> with ledger.record("deploy", subject={"kind": "service", "id": "api"}, action={"verb": "deploy", "target": "prod"}):
+    >>> with ledger.record("deploy.release", subject={"kind": "service", "id": "api"}, action={"verb": "deploy", "target": "prod"}):
     ...     deploy()
     """
 
