@@ -168,6 +168,24 @@ describe('the console says what agents did, and follows them live', () => {
     await page.getByRole('img', { name: `Chain strip: seq_no 1 to ${head}: 1 to ${head} sealed in epochs, no open tail.` }).waitFor();
     await checkPage(page, 'agent-chain');
   }, TEST_TIMEOUT);
+
+  it("erases an operation's payload behind a confirmation, and every proof still verifies", async () => {
+    const id = await submit(hookRecord('Bash', 'export AWS_SECRET_ACCESS_KEY=leaked && ./deploy.sh'));
+    await page.goto(`/operations/${id}`);
+    await heading('Operation').waitFor();
+    await page.getByRole('button', { name: 'Erase payload' }).click();
+    const dialog = page.getByRole('dialog', { name: "Erase this operation's payload for good?" });
+    await dialog.getByLabel('Reason').fill('a secret the agent leaked into a tool call');
+    await checkPage(page, 'operation-erase-dialog');
+    await dialog.getByRole('button', { name: 'Erase payload' }).click();
+    await page.locator('[data-erased]').getByText('a secret the agent leaked into a tool call').waitFor();
+    const got = await api('GET', `/v1/operations/${id}`);
+    expect(got.body.payload).toBeUndefined();
+    expect(got.body.payload_erased).toMatchObject({ reason: 'a secret the agent leaked into a tool call' });
+    const verified = await api('POST', `/v1/operations/${id}/verify`);
+    expect(verified.body.valid).toBe(true);
+    await checkPage(page, 'operation-erased');
+  }, TEST_TIMEOUT);
 });
 
 describe('a way forward from the empty overview', () => {

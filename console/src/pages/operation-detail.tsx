@@ -4,11 +4,56 @@
  */
 import type { InclusionProof, Jwk } from '@agent-ledger/protocol';
 import { ApiError, api, call } from '../api/client.js';
+import { ConfirmButton } from '../components/confirm.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
 import type { Check, StoredRow } from '../verify/checks.js';
+import { useSession } from '../session.js';
+
+/**
+ * The payload, or who erased it, when and why; an owner may erase it (docs/API.md §4.5
+ * erase-payload): the stored copy goes, payload_hash and every proof stay.
+ */
+function Payload({
+  got,
+  onErased,
+}: {
+  got: { operation: { operation_id: string }; payload?: unknown; payload_erased?: { by: string; at: number; reason: string } };
+  onErased: () => void;
+}) {
+  const { can } = useSession();
+  const erased = got.payload_erased;
+  if (erased) {
+    return (
+      <p class="muted" data-erased>
+        Erased by {erased.by} on <Time ms={erased.at} />: {erased.reason}. The signature, chain, receipt and Merkle proof still verify (the record binds the
+        payload through payload_hash only).
+      </p>
+    );
+  }
+  if (!('payload' in got)) return <p class="muted">Not stored (still bound by payload_hash).</p>;
+  return (
+    <>
+      <Json label="Payload">{pretty(got.payload)}</Json>
+      {can('POST /v1/operations/{operation_id}/erase-payload') && (
+        <ConfirmButton
+          label="Erase payload"
+          title="Erase this operation's payload for good?"
+          confirmLabel="Erase payload"
+          askReason
+          danger
+          onConfirm={(reason) =>
+            call(api.POST('/v1/operations/{operation_id}/erase-payload', { params: { path: { operation_id: got.operation.operation_id } }, body: { reason } })).then(onErased)
+          }
+        >
+          <p>The stored payload is deleted (for a leaked secret, or a deletion request). The record, its signature, its chain link, its receipt and its Merkle proof stay and keep verifying; exports mark the payload as erased, with your reason.</p>
+        </ConfirmButton>
+      )}
+    </>
+  );
+}
 
 function pretty(value: unknown): string {
   return JSON.stringify(value, null, 2);
@@ -152,7 +197,7 @@ export function OperationDetailPage({ operation_id }: { operation_id: string }) 
                 <h3>Action</h3>
                 <Json label="Action">{prettyJsonText(got.operation.action)}</Json>
                 <h3>Payload</h3>
-                {'payload' in got ? <Json label="Payload">{pretty(got.payload)}</Json> : <p class="muted">Erased (still bound by payload_hash).</p>}
+                <Payload got={got} onErased={result.reload} />
               </section>
               <section aria-labelledby="receipt">
                 <h2 id="receipt">Receipt</h2>
