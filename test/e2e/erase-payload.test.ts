@@ -6,6 +6,8 @@
  * tenancy: operation-access-roles-and-tenancy.test.ts and roles.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { verifyExportBundle } from '@agent-ledger/protocol';
+import { downloadExport, exportWhenDone } from '../support/export-flow.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -60,6 +62,24 @@ describe('erasing a payload', () => {
     const mine = events.filter((e) => e.action === 'operation.payload_erase' && e.target_id === operationId);
     expect(mine).toHaveLength(1);
     expect(JSON.parse(mine[0]!.details!)).toMatchObject({ reason: 'a secret leaked into a tool call', payload_hash: payloadHash });
+  });
+
+  it('an export made after the erasure verifies offline against the service JWKS, the payload reported erased (not tampered)', async () => {
+    const start = Date.now() - 1000;
+    const { operationId, agentId } = await operationWith({ secret: 'AKIA-leaked-for-export' });
+    expect((await owner('POST', `/v1/operations/${operationId}/erase-payload`, { reason: 'leaked credentials' })).status).toBe(200);
+    const created = await owner('POST', '/v1/exports', { format: 'json', start_time: start, end_time: Date.now() + 1000, agent_id: agentId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const done = await exportWhenDone(owner, created.body.export.export_id);
+    const { bytes } = await downloadExport(owner, done.export.export_id, 'json');
+    expect(Buffer.from(bytes).toString('utf8')).not.toContain('AKIA-leaked-for-export');
+    const jwks = (await owner('GET', '/.well-known/service/jwks.json')).body;
+    const report = verifyExportBundle(bytes, { jwks });
+    expect(report.findings.filter((f) => f.status === 'failed')).toEqual([]);
+    expect(report.valid).toBe(true);
+    const erased = report.findings.find((f) => f.check === 'payload' && f.where === 'operations[0].payload');
+    expect(erased).toMatchObject({ status: 'not_covered', reason: expect.stringContaining('payload erased by') });
+    expect(erased!.reason).toContain('leaked credentials');
   });
 
   it('refuses a missing or empty reason and unknown members with VALIDATION_ERROR, and an unknown operation with NOT_FOUND', async () => {
