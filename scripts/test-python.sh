@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 has_all() { "$1" -c 'import sys, cryptography, pytest, build, hatchling; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; }
 python="${PYTHON:-}"
 if [ -z "$python" ]; then
-  for candidate in /usr/bin/python3 python3; do
+  # Every python3 on PATH, in PATH order (a version manager's first, then Debian's).
+  for candidate in $(type -ap python3); do
     if has_all "$candidate"; then python="$candidate"; break; fi
   done
 fi

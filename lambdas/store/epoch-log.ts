@@ -14,8 +14,6 @@ import { getItem, queryPages } from './dynamo.js';
 import { epochKeys } from './epochs.js';
 import { logHeadKey, type LogHead } from './epoch-log-head.js';
 
-export { logHeadKey, type LogHead };
-
 
 /** Strongly consistent: the sealer decides the next index on it. */
 export const readLogHead = (orgId: string) => getItem<LogHead>(logHeadKey(orgId));

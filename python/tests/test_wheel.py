@@ -1,5 +1,6 @@
 """The package builds offline into a wheel (hatchling) that holds the whole package and
 works on its own: unpacked into an empty directory, its command verifies an export."""
+import os
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,6 @@ def test_wheel_builds_offline_and_runs(tmp_path):
     zipfile.ZipFile(wheel).extractall(site)
     fixtures = REPO / "protocol" / "test" / "fixtures" / "exports"
     run = subprocess.run([sys.executable, "-m", "agent_ledger", "verify", str(fixtures / "cases" / "genuine-all.json"), "--jwks", str(fixtures / "jwks.json")],
-                         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"}, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+                         env={**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PYTHONPATH": str(site)}, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip().endswith("export bundle verified")
