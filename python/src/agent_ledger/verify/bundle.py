@@ -4,6 +4,7 @@ the protocol's limits) is reported as unprocessable, distinctly from a failed ch
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from .. import b64u
@@ -50,8 +51,6 @@ def _parse(report: Report, data: bytes) -> tuple[Any, bytes | None] | None:
             return None
         if "repeated member" in message:
             # JSON.parse keeps the last of repeated members; the file is then not canonical.
-            import json
-
             value = json.loads(data)
         else:
             report.fail("bundle", "bundle", "the file is not JSON")
