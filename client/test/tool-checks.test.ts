@@ -52,7 +52,7 @@ describe('Codex: a hook Codex does not trust records nothing, and every command 
     const status = await runCli(['status', '--agent', agentId], { env });
     expect(status.code).toBe(1);
     expect(status.stdout).toMatch(/hook +installed but not trusted: nothing is recorded/);
-    const doctor = await runCli(['doctor', '--agent', agentId], { env });
+    const doctor = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/FIX +installed but not trusted: nothing is recorded/);
     expect(doctor.stdout).toMatch(/ok +.*hooks\.json holds the hook/);
@@ -69,7 +69,7 @@ describe('Codex: a hook Codex does not trust records nothing, and every command 
     expect(state[`${hooksJson}:pre_tool_use:0:0`].trusted_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const after = await runCli(['status', '--agent', agentId], { env });
     expect(after.stdout).toMatch(/hook +trusted: Codex runs the hook/);
-    expect((await runCli(['doctor', '--agent', agentId], { env })).code).toBe(0);
+    expect((await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 })).code).toBe(0);
 
     // Another init changes nothing; an edit of the entry (its timeout) voids the trust, as in Codex.
     const again = await runCli(['agent', 'init', '--tool', 'codex', '--agent-id', agentId, '--trust'], { env, cwd: project });
@@ -213,7 +213,7 @@ describe('doctor', () => {
     const { home, project, env } = place('doctor');
     const agentId = 'doctor-claude';
     expect((await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', agentId], { env, cwd: project })).code).toBe(0);
-    const healthy = await runCli(['doctor', '--agent', agentId], { env });
+    const healthy = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(healthy.code, healthy.stdout).toBe(0);
     expect(healthy.stdout).toMatch(/agent doctor-claude: ok/);
     expect(healthy.stdout).toMatch(/the key doctor-claude-k1 matches the registered, active key/);
@@ -221,7 +221,7 @@ describe('doctor', () => {
     const settings = join(home, '.claude', 'settings.json');
     const installed = readFileSync(settings, 'utf8');
     writeFileSync(settings, '{\n  "hooks": {}\n}\n');
-    const removed = await runCli(['doctor', '--agent', agentId], { env });
+    const removed = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(removed.code).toBe(1);
     expect(removed.stdout).toMatch(/FIX +.*settings\.json no longer holds the hook .*run `agent-ledger agent init` again/);
     writeFileSync(settings, installed);
@@ -231,7 +231,7 @@ describe('doctor', () => {
     const original = readFileSync(keyPath, 'utf8');
     chmodSync(keyPath, 0o600);
     writeFileSync(keyPath, execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519']).toString());
-    const swapped = await runCli(['doctor', '--agent', agentId], { env });
+    const swapped = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(swapped.code).toBe(1);
     expect(swapped.stdout).toMatch(/FIX +.*key is not the key of doctor-claude-k1 in config\.json/);
     writeFileSync(keyPath, original);
@@ -240,16 +240,16 @@ describe('doctor', () => {
     const configPath = join(homes.ledgerHome, 'agents', agentId, 'config.json');
     const config = readFileSync(configPath, 'utf8');
     writeFileSync(configPath, JSON.stringify({ ...JSON.parse(config), url: 'http://127.0.0.1:9' }));
-    const down = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 30_000 });
+    const down = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/FIX +the service at http:\/\/127\.0\.0\.1:9 does not answer/);
     writeFileSync(configPath, config);
 
     expect((await api('POST', `/v1/agents/${agentId}/freeze`, { reason: 'doctor test' })).status).toBe(200);
-    const frozen = await runCli(['doctor', '--agent', agentId], { env });
+    const frozen = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(frozen.code).toBe(1);
     expect(frozen.stdout).toMatch(/FIX +the agent is frozen: every tool use is denied/);
-  }, 180_000);
+  }, 400_000);
 });
 
 /** Runs a hook script as a tool does: the event on stdin. */

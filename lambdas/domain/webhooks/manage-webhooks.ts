@@ -18,15 +18,14 @@ export const MAX_WEBHOOKS_PER_ORG = 25;
 /** The secret's encryption context: a ciphertext only decrypts as the secret of this webhook of this organization. */
 export const secretContext = (orgId: string, webhookId: string) => ({ org_id: orgId, webhook_id: webhookId });
 
+const tooMany = () => conflict(`an organization may register at most ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one first`);
+
 export async function registerWebhook(
   ports: Pick<Ports, 'encryptor' | 'webhooks'>,
   caller: OrgCaller,
   input: { endpoint_url: string; events: EventType[]; secret: string },
   now = Date.now(),
 ): Promise<WebhookView> {
-  if ((await listWebhooks(caller.orgId)).length >= MAX_WEBHOOKS_PER_ORG) {
-    throw conflict(`an organization may register at most ${MAX_WEBHOOKS_PER_ORG} webhooks; delete one first`);
-  }
   const verdict = await ports.webhooks.check(input.endpoint_url);
   if (!verdict.allowed) throw new LedgerError('VALIDATION_ERROR', `endpoint_url is not allowed by the egress policy: ${verdict.reason}`);
   const webhookId = randomUUID();
@@ -40,7 +39,7 @@ export async function registerWebhook(
     created_at: now,
     updated_at: now,
   };
-  await createWebhook(
+  const stored = await createWebhook(
     item,
     adminEventPut({
       orgId: caller.orgId,
@@ -51,7 +50,10 @@ export async function registerWebhook(
       details: { endpoint_origin: endpointOrigin(item.endpoint_url), events: item.events },
       now,
     }),
+    MAX_WEBHOOKS_PER_ORG,
   );
+  // The cap is counted in the registration's own transaction (store/webhooks.ts).
+  if (!stored) throw tooMany();
   return webhookView(item);
 }
 
