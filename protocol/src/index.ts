@@ -9,6 +9,7 @@ export * from './core.js';
 export * from './base64.js';
 export * from './resumablesha256.js';
 export * from './timestamp/token.js';
+export * from './timestamp/oids.js';
 export * from './bundle/format.js';
 export * from './bundle/storedrow.js';
 export * from './bundle/writer.js';

@@ -14,15 +14,9 @@
 import { webcrypto } from 'node:crypto';
 import type * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { TIMESTAMP_OIDS, hasTimeStampingUsage } from '@agent-ledger/protocol';
 
-const OID = {
-  data: '1.2.840.113549.1.7.1',
-  signedData: '1.2.840.113549.1.7.2',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  contentTypeAttribute: '1.2.840.113549.1.9.3',
-  extKeyUsage: '2.5.29.37',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-} as const;
+const OID = TIMESTAMP_OIDS;
 
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
 const engine = new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: webcrypto as unknown as EngineCrypto });
@@ -45,12 +39,6 @@ export function readCertificates(file: Uint8Array): pkijs.Certificate[] {
       throw new Error('not a PEM or DER X.509 certificate');
     }
   });
-}
-
-function hasTimeStampingUsage(certificate: pkijs.Certificate): boolean {
-  const extension = certificate.extensions?.find((candidate) => candidate.extnID === OID.extKeyUsage);
-  const usage = extension?.parsedValue as pkijs.ExtKeyUsage | undefined;
-  return extension?.critical === true && (usage?.keyPurposes ?? []).includes(OID.timeStamping);
 }
 
 /**

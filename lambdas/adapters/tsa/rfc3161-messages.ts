@@ -13,17 +13,10 @@
 import { webcrypto } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { TIMESTAMP_OIDS, hasTimeStampingUsage } from '@agent-ledger/protocol';
 import type { TimeStamp } from '../../domain/ports.js';
 
-const OID = {
-  sha256: '2.16.840.1.101.3.4.2.1',
-  signedData: '1.2.840.113549.1.7.2',
-  data: '1.2.840.113549.1.7.1',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  contentTypeAttribute: '1.2.840.113549.1.9.3',
-  extKeyUsage: '2.5.29.37',
-  timeStamping: '1.3.6.1.5.5.7.3.8',
-} as const;
+const OID = TIMESTAMP_OIDS;
 
 /** An explicit engine over Node's WebCrypto, instead of pkijs's process-global default. */
 type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
@@ -74,12 +67,6 @@ function parseResponse(der: Uint8Array): pkijs.TimeStampResp {
   } catch (error) {
     throw new TimestampError('response is not a TimeStampResp', { cause: error });
   }
-}
-
-function hasTimeStampingUsage(certificate: pkijs.Certificate): boolean {
-  const extension = certificate.extensions?.find((candidate) => candidate.extnID === OID.extKeyUsage);
-  const usage = extension?.parsedValue as pkijs.ExtKeyUsage | undefined;
-  return extension?.critical === true && (usage?.keyPurposes ?? []).includes(OID.timeStamping);
 }
 
 /** RFC 5652 §5.6 + §11.1: the signature verifies and the signed content-type attribute is TSTInfo. */

@@ -18,12 +18,9 @@
  */
 import * as asn1js from 'asn1js';
 import { ProtocolError } from '../errors.js';
+import { TIMESTAMP_OIDS } from './oids.js';
 
-const OID = {
-  signedData: '1.2.840.113549.1.7.2',
-  tstInfo: '1.2.840.113549.1.9.16.1.4',
-  sha256: '2.16.840.1.101.3.4.2.1',
-} as const;
+const OID = TIMESTAMP_OIDS;
 
 /** The attested facts of a time-stamp token. */
 export type TimeStampTokenInfo = {
