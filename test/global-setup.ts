@@ -19,6 +19,8 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     /** s3rver endpoint shared by all test files. */
     s3Endpoint: string;
+    /** A directory for what several test files build once per run (test/support/once-per-run.ts). */
+    runScratch: string;
   }
 }
 
@@ -26,17 +28,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // s3rver's objects go to a scratch dir that a guard process deletes even if vitest is killed.
   const scratch = await mkdtemp(join(tmpdir(), 'ledger-test-s3-'));
   const guard = removeWhenGone(scratch);
+  const runScratch = await mkdtemp(join(tmpdir(), 'ledger-test-run-'));
+  const runGuard = removeWhenGone(runScratch);
   const [dynamo, s3] = await Promise.allSettled([startDynamoDbLocal({ inMemory: true, readyTimeoutMs: 120_000 }), startS3Local({ directory: scratch })]);
   if (dynamo.status === 'rejected' || s3.status === 'rejected') {
     if (dynamo.status === 'fulfilled') await dynamo.value.stop();
     if (s3.status === 'fulfilled') await s3.value.stop();
-    await guard.release();
+    await Promise.all([guard.release(), runGuard.release()]);
     throw dynamo.status === 'rejected' ? dynamo.reason : (s3 as PromiseRejectedResult).reason;
   }
   project.provide('dynamoEndpoint', dynamo.value.endpoint);
   project.provide('s3Endpoint', s3.value.endpoint);
+  project.provide('runScratch', runScratch);
   return async () => {
     await Promise.all([dynamo.value.stop(), s3.value.stop()]);
-    await guard.release();
+    await Promise.all([guard.release(), runGuard.release()]);
   };
 }

@@ -2,8 +2,8 @@
  * The published package: `npm pack` of @agent-ledger/client gives a tarball with nothing but
  * the bundled CLI, the SDK bundle and its self-contained types; installed into an empty
  * directory with no other package (offline), `agent-ledger --help` runs and the SDK imports.
- * The tarball is staged from the real package.json and build, outside client/dist, so that
- * the other test files can keep running the CLI meanwhile.
+ * The tarball is built once per run for this file and test/unit/package-install.test.ts
+ * (test/support/packed-client.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -11,18 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packedClient } from '../../test/support/packed-client.js';
 
-const clientDir = fileURLToPath(new URL('..', import.meta.url));
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('npm pack', () => {
-  it('installs into an empty directory with only Node and runs', () => {
+  it('installs into an empty directory with only Node and runs', async () => {
     const root = mkdtempSync(join(tmpdir(), 'agent-ledger-pack-'));
-    const stage = join(root, 'stage');
-    mkdirSync(stage);
-    copyFileSync(join(clientDir, 'package.json'), join(stage, 'package.json'));
-    execFileSync(process.execPath, [join(clientDir, 'build.mjs'), '--types', `--outdir=${join(stage, 'dist')}`], { stdio: 'pipe' });
-    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', root], stage)) as [{ filename: string; files: { path: string }[] }];
+    const { packed, tarball } = await packedClient();
+    copyFileSync(tarball, join(root, packed.filename));
     expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.cjs', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
     const app = join(root, 'app');

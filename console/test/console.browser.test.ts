@@ -10,14 +10,11 @@
  * whose pages lack what the role may not do. Every page passes axe-core and leaves a
  * screenshot (test/support/browser.ts).
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { verifyExportBundle } from '@agent-ledger/protocol';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationLink } from '../../test/support/identity-flows.js';
 import { apiClient, uniqueEmail, type Api } from '../../test/support/http-client.js';
@@ -26,9 +23,9 @@ import { useLedgerStack } from '../../test/support/ledger-stack.js';
 import { startOpensslTsa, type OpensslTsa } from '../../test/support/openssl-tsa.js';
 import { tamperReceipt } from '../../test/support/tamper.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
+import { builtConsole } from './support/console-build.js';
 import { signatureValid, startReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver.js';
 
-const CONSOLE = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'correct horse battery';
 /** The budget for the production bundle (gzipped). */
 const BUNDLE_BUDGET_BYTES = 200 * 1024;
@@ -37,18 +34,11 @@ let tsa: OpensslTsa;
 let receiver: WebhookReceiver;
 let dist: string;
 beforeAll(async () => {
-  // The console built from the sources under test, into a directory of its own: console/dist is
-  // read by other test files (the CDK stack's, npm start's) at the same time.
-  dist = await mkdtemp(join(tmpdir(), 'console-dist-'));
-  [tsa, receiver] = await Promise.all([
-    startOpensslTsa(),
-    startReceiver(),
-    build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } }),
-  ]);
+  // The console built from the sources under test, once for the run (support/console-build.ts).
+  [tsa, receiver, dist] = await Promise.all([startOpensslTsa(), startReceiver(), builtConsole()]);
 }, 120_000);
 afterAll(async () => {
   await Promise.all([tsa?.stop(), receiver?.close()]);
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 // Epochs of one second, anchored by a local RFC 3161 TSA, so the inclusion and anchor checks apply
 // within the test; webhooks may reach the receiver on loopback over plain http (README, Webhooks).

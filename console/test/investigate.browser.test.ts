@@ -5,20 +5,15 @@
  * expansion; both follow records submitted while the page is open, without a reload. Every
  * page passes axe-core (test/support/browser.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser, verificationLink } from '../../test/support/identity-flows.js';
 import { apiClient, type Api } from '../../test/support/http-client.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../../test/support/ledger-fixtures.js';
 import { useLedgerStack } from '../../test/support/ledger-stack.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
+import { builtConsole } from './support/console-build.js';
 
-const CONSOLE = fileURLToPath(new URL('..', import.meta.url));
 /** signedInUser's password (test/support/identity-flows.ts). */
 const PASSWORD = 'password-1234';
 /** Live polling backs off to 30 s at most; a loaded machine gets room beyond that. */
@@ -28,12 +23,9 @@ const TEST_TIMEOUT = 120_000;
 
 let dist: string;
 beforeAll(async () => {
-  dist = await mkdtemp(join(tmpdir(), 'console-dist-'));
-  await build({ root: CONSOLE, configLoader: 'runner', logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+  // The console built from the sources under test, once for the run (support/console-build.ts).
+  dist = await builtConsole();
 }, 120_000);
-afterAll(async () => {
-  if (dist) await rm(dist, { recursive: true, force: true });
-});
 // Epochs of one second, so the chain strip's sealed part can be seen within the test.
 const stack = useLedgerStack(() => ({ env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200' }, consoleDir: dist }));
 

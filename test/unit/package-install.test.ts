@@ -5,7 +5,8 @@
  * (`npm ci --offline`, dependencies from the npm cache), then used there: `npx agent-ledger
  * --help`, `agent-ledger verify` on an export with its JWKS, and a plain Node ES module that
  * imports verifyExportBundle from @agent-ledger/protocol. Both packages are built into a
- * staging folder, so protocol/dist and client/dist are left alone.
+ * staging folder, so protocol/dist and client/dist are left alone (the client's tarball once per
+ * run, test/support/packed-client.ts).
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,13 +17,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base, writeBundle } from '../../protocol/test/exportscenario.js';
 import { offlineLockfile } from '../support/offline-lockfile.js';
+import { packedClient, type Packed } from '../support/packed-client.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const env = { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
 const npm = async (args: string[], cwd: string): Promise<string> => (await run('npm', args, { cwd, env, encoding: 'utf8', maxBuffer: 16 << 20 })).stdout;
-
-type Packed = { name: string; version: string; filename: string; files: { path: string }[] };
 
 let root: string;
 let app: string;
@@ -36,21 +36,19 @@ async function pack(stage: string): Promise<Packed> {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'agent-ledger-install-'));
   const protocolStage = join(root, 'protocol');
-  const clientStage = join(root, 'client');
-  mkdirSync(clientStage);
-  copyFileSync(join(repo, 'client/package.json'), join(clientStage, 'package.json'));
-  // Both builds at once: tsc for the protocol, esbuild and the type bundle for the client.
-  await Promise.all([
-    run(process.execPath, [join(repo, 'protocol/build.mjs'), `--outdir=${protocolStage}`]),
-    run(process.execPath, [join(repo, 'client/build.mjs'), '--types', `--outdir=${join(clientStage, 'dist')}`]),
+  // Both builds at once: tsc for the protocol; the client's (esbuild and the type bundle) is the
+  // run's one packed client, which client/test/package.test.ts installs too.
+  const [protocol, { packed: client, tarball }] = await Promise.all([
+    run(process.execPath, [join(repo, 'protocol/build.mjs'), `--outdir=${protocolStage}`]).then(() => pack(protocolStage)),
+    packedClient(),
   ]);
-  const [protocol, client] = await Promise.all([pack(protocolStage), pack(clientStage)]);
+  copyFileSync(tarball, join(root, client.filename));
   protocolFiles = protocol.files.map((f) => f.path).sort();
 
   app = join(root, 'app');
   mkdirSync(app);
   const protocolManifest = JSON.parse(readFileSync(join(protocolStage, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const clientManifest = JSON.parse(readFileSync(join(clientStage, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const clientManifest = JSON.parse(readFileSync(join(repo, 'client/package.json'), 'utf8')) as { bin: Record<string, string> };
   const { dependencies, lockfile } = offlineLockfile(join(repo, 'package-lock.json'), [
     { name: protocol.name, version: protocol.version, file: `../${protocol.filename}`, workspace: 'protocol', dependencies: protocolManifest.dependencies },
     { name: client.name, version: client.version, file: `../${client.filename}`, workspace: 'client', bin: clientManifest.bin },
