@@ -28,6 +28,16 @@ export function inBackground<T>(work: () => Promise<T>): Promise<T> {
   return background.run(true, work);
 }
 
+/** `fn` on the first call only: a slot released twice would corrupt the counts. */
+function firstCallOnly(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
 export class PriorityGate {
   private apiInFlight = 0;
   private running = 0;
@@ -42,13 +52,10 @@ export class PriorityGate {
   /** Counts an API request in flight until the returned function is called (once). */
   apiRequest(): () => void {
     this.apiInFlight += 1;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
+    return firstCallOnly(() => {
       this.apiInFlight -= 1;
       this.pump();
-    };
+    });
   }
 
   /** Waits for a background slot; call the returned function when the call is done. */
@@ -57,13 +64,10 @@ export class PriorityGate {
       this.waiting.push({ admit, since: performance.now() });
       this.pump();
     });
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return firstCallOnly(() => {
       this.running -= 1;
       this.pump();
-    };
+    });
   }
 
   /** What is waiting and running now (tests). */
