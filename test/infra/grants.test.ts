@@ -15,7 +15,7 @@ import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import type { LedgerFunction } from '../../lib/function.js';
 import type { LedgerStack } from '../../lib/ledger-stack.js';
-import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, resourceOf, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, inRootTerms, resourceOf, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 /** One permission: actions on one resource, under a condition or none, in the terms of the root template. */
 type Allowed = readonly [resource: unknown, actions: readonly string[], condition?: unknown];
@@ -211,6 +211,13 @@ describe('what the split grants mean for real routes', () => {
     }
     const signing = stack.functions.filter(({ uses }) => uses.includes('signer')).map(({ function: fn }) => fn.node.id).sort();
     expect(signing).toEqual(['ExportFiles', 'SealEpochs', 'SubmitOperation'].sort());
+    // Every function learns the wrapping key and the generation (lambdas/config.ts), none the signing key.
+    for (const { function: fn } of stack.functions) {
+      const variables = inRootTerms(fn.function, resourceOf(fn.function).Properties.Environment.Variables as Record<string, unknown>);
+      expect(variables, fn.node.id).toMatchObject({ LEDGER_RECEIPT_KEY_WRAP_KEY_ID: arnOf(wrap), LEDGER_RECEIPT_KEY_GENERATION: '1' });
+      expect(variables, fn.node.id).not.toHaveProperty('LEDGER_SIGNER_KEY_ID');
+    }
+    expect(resourceOf(wrap).DeletionPolicy).toBe('Retain');
     // The key policy: Decrypt and ReEncryptFrom denied to every principal without the signing functions' tag.
     const policy = resourceOf(wrap).Properties.KeyPolicy as { Statement: { Sid?: string; Effect: string; Action: string[]; Condition?: unknown }[] };
     expect(policy.Statement.find((statement) => statement.Sid === 'OnlySigningFunctionsMayDecrypt')).toMatchObject({
@@ -218,6 +225,11 @@ describe('what the split grants mean for real routes', () => {
       Action: ['kms:Decrypt', 'kms:ReEncryptFrom'],
       Condition: { StringNotEquals: { 'aws:PrincipalTag/agent-ledger:receipt-signer': 'true' } },
     });
+  });
+
+  it('receiptSigner and receiptKeyGeneration take only their values', () => {
+    expect(() => synthesize({ lambdasDir: stubs.dir }, { receiptSigner: 'file' })).toThrow(/receiptSigner must be one of kms, envelope/);
+    expect(() => synthesize({ lambdasDir: stubs.dir }, { receiptSigner: 'envelope', receiptKeyGeneration: 0 })).toThrow(/receiptKeyGeneration must be an integer >= 1/);
   });
 
   it('with receiptSigner=kms (the default) there is no wrapping key and no tagged role', () => {
