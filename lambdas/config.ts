@@ -9,8 +9,13 @@
 
 export type Stage = 'aws' | 'local';
 
-export type SignerConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
 export type EncryptorConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; path: string };
+/**
+ * The receipt signer (SECURITY.md, "Receipt signing modes"): a KMS signing key, or the envelope
+ * key (an Ed25519 seed encrypted under the symmetric `wrapKeyId`, one per `generation`), or a
+ * key file on one machine.
+ */
+export type SignerConfig = EncryptorConfig | { kind: 'envelope'; wrapKeyId: string; generation: number };
 export type QueueConfig =
   | { kind: 'sqs'; eventsUrl: string; deliveriesUrl: string; exportsUrl: string; deliveriesDeadLetterUrl: string }
   | { kind: 'memory' };
@@ -171,8 +176,15 @@ function publicKeyList(env: Env, name: string): string[] {
   return keys;
 }
 
+/** The envelope key when its wrapping key is named (CDK context receiptSigner=envelope), else a KMS key or a key file. */
+function signerSource(env: Env): SignerConfig {
+  const wrapKeyId = env.LEDGER_RECEIPT_KEY_WRAP_KEY_ID;
+  if (wrapKeyId) return { kind: 'envelope', wrapKeyId, generation: positiveInt(env, 'LEDGER_RECEIPT_KEY_GENERATION', 1) };
+  return keySource(env, 'LEDGER_SIGNER_KEY_ID', 'LEDGER_SIGNER_KEY_FILE');
+}
+
 /** Key signer: a KMS key id in AWS, a key file on one machine. */
-function keySource(env: Env, kmsVar: string, fileVar: string): SignerConfig {
+function keySource(env: Env, kmsVar: string, fileVar: string): EncryptorConfig {
   const keyId = env[kmsVar];
   if (keyId) return { kind: 'kms', keyId };
   const path = env[fileVar];
@@ -283,7 +295,7 @@ export function parseConfig(env: Env): Config {
     anchorsBucket: required(env, 'LEDGER_ANCHORS_BUCKET'),
     dynamoEndpoint: env.LEDGER_DYNAMODB_ENDPOINT || undefined,
     s3Endpoint: env.LEDGER_S3_ENDPOINT || undefined,
-    signer: keySource(env, 'LEDGER_SIGNER_KEY_ID', 'LEDGER_SIGNER_KEY_FILE'),
+    signer: signerSource(env),
     retiredServiceKeys: publicKeyList(env, 'LEDGER_RETIRED_SERVICE_KEYS'),
     encryptor: keySource(env, 'LEDGER_SECRETS_KEY_ID', 'LEDGER_SECRETS_KEY_FILE'),
     queue,

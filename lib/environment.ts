@@ -16,7 +16,6 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     LEDGER_TABLE: resources.table.tableName,
     LEDGER_DATA_BUCKET: resources.dataBucket.bucketName,
     LEDGER_ANCHORS_BUCKET: resources.anchorsBucket.bucketName,
-    LEDGER_SIGNER_KEY_ID: resources.signerKey.keyArn,
     LEDGER_SECRETS_KEY_ID: resources.secretsKey.keyArn,
     LEDGER_EVENTS_QUEUE_URL: resources.queues.events.queueUrl,
     LEDGER_EXPORTS_QUEUE_URL: resources.queues.exports.queueUrl,
@@ -31,6 +30,13 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   };
+  // The receipt signer (lambdas/config.ts): the envelope key's wrapping key and generation, or the KMS signing key.
+  if (resources.receiptKey) {
+    environment.LEDGER_RECEIPT_KEY_WRAP_KEY_ID = resources.receiptKey.wrapKey.keyArn;
+    environment.LEDGER_RECEIPT_KEY_GENERATION = String(resources.receiptKey.generation);
+  } else {
+    environment.LEDGER_SIGNER_KEY_ID = resources.signerKey.keyArn;
+  }
   // Unset means "seal without an RFC 3161 anchor" (docs/API.md §2.11: the anchor is optional);
   // config.ts treats a missing and an empty value alike, so the variable is simply left out.
   if (settings.tsaUrl !== undefined) environment.LEDGER_TSA_URL = settings.tsaUrl;

@@ -9,14 +9,17 @@
  * grantEncrypt adds GenerateDataKey* and ReEncrypt*, bucket.grantRead the GetObject*,
  * GetBucket* and List* families). test/infra/grants.test.ts holds every function to these.
  */
+import { Tags } from 'aws-cdk-lib';
 import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { Resource } from '../lambdas/routes/route-spec.js';
 import { CURSOR_PURPOSE } from '../lambdas/shared/cursor-purpose.js';
+import { RECEIPT_KEY_PURPOSE, RECEIPT_KEYS_PARTITION } from '../lambdas/shared/receipt-keys.js';
 import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
 import { IDENTITY_ACTIONS } from './identity.js';
 import { valueIn } from './imports.js';
+import { RECEIPT_SIGNER_TAG } from './keys.js';
 import type { LedgerResources } from './resources.js';
 
 /** The store's point reads, batch reads and queries (lambdas/store/dynamo.ts); never Scan. */
@@ -44,6 +47,15 @@ export const DATA_WRITE_ACTIONS = [...BUCKET_WRITE_ACTIONS, 's3:AbortMultipartUp
 export const SIGN_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
 /** Publishing the receipt key (JWKS) and probing it (deep health): the public half only. */
 export const PUBLIC_KEY_ACTIONS = ['kms:GetPublicKey'] as const;
+/**
+ * Envelope receipt signing (lambdas/adapters/aws/envelope-signer.ts): the seed made and opened
+ * under the receipt-key purpose only; never kms:Sign.
+ */
+export const ENVELOPE_SIGN_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
+/** The receipt keys' items (store/receipt-keys.ts): read, and a missing generation created. */
+export const RECEIPT_KEY_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'] as const;
+/** Publishing the envelope receipt keys (the JWKS) and probing the current one: their items read, nothing else. */
+export const RECEIPT_KEY_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query'] as const;
 /** Sending a message, and the attributes the deep health probe reads (adapters/aws/sqs-queue.ts). */
 export const QUEUE_SEND_ACTIONS = ['sqs:SendMessage', 'sqs:GetQueueAttributes'] as const;
 /** Moving a message to a dead-letter queue by hand (adapters/aws/sqs-queue.ts sendToDeadLetters). */
@@ -84,6 +96,36 @@ const onKey =
   (key: 'signerKey' | 'secretsKey', actions: readonly string[]): Statements =>
   (scope, resources) => [allow(actions, [keyArn(scope, resources, key)])];
 
+/** `actions` on the receipt keys' partition of the table only (store/receipt-keys.ts). */
+const receiptKeyItems =
+  (actions: readonly string[]): Statements =>
+  (scope, resources) => [
+    new PolicyStatement({
+      actions: [...actions],
+      resources: [tableArns(scope, resources).table],
+      conditions: { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': [RECEIPT_KEYS_PARTITION] } },
+    }),
+  ];
+
+/**
+ * With receiptSigner=envelope, 'signer' is the wrapping key under the receipt-key purpose and
+ * the receipt keys' items, 'signer:public-key' those items read; with kms, the signing key.
+ */
+const receiptSigning: Statements = (scope, resources) => {
+  if (!resources.receiptKey) return onKey('signerKey', SIGN_ACTIONS)(scope, resources);
+  return [
+    new PolicyStatement({
+      actions: [...ENVELOPE_SIGN_ACTIONS],
+      resources: [valueIn(scope, 'LedgerReceiptKeyWrapArn', resources.receiptKey.wrapKey.keyArn)],
+      conditions: { StringEquals: { 'kms:EncryptionContext:purpose': RECEIPT_KEY_PURPOSE } },
+    }),
+    ...receiptKeyItems(RECEIPT_KEY_ITEM_ACTIONS)(scope, resources),
+  ];
+};
+
+const receiptPublicKeys: Statements = (scope, resources) =>
+  resources.receiptKey ? receiptKeyItems(RECEIPT_KEY_READ_ACTIONS)(scope, resources) : onKey('signerKey', PUBLIC_KEY_ACTIONS)(scope, resources);
+
 const sendTo =
   (queue: QueueName): Statements =>
   (_scope, { queues }) => [allow(QUEUE_SEND_ACTIONS, [queues[queue].queueArn])];
@@ -105,8 +147,8 @@ const GRANTS: Record<Resource, Statements> = {
   'data:erase': bucketStatements('dataBucket', ['s3:DeleteObject']),
   'anchors:read': bucketStatements('anchorsBucket', []),
   'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
-  signer: onKey('signerKey', SIGN_ACTIONS),
-  'signer:public-key': onKey('signerKey', PUBLIC_KEY_ACTIONS),
+  signer: receiptSigning,
+  'signer:public-key': receiptPublicKeys,
   // The webhook secrets are encrypted and decrypted with the key itself (adapters/aws/kms-encryptor.ts), never through data keys.
   'secrets:encrypt': onKey('secretsKey', ['kms:Encrypt']),
   'secrets:decrypt': onKey('secretsKey', ['kms:Decrypt']),
@@ -132,6 +174,8 @@ const GRANTS: Record<Resource, Statements> = {
 };
 
 export function grantUses(resources: LedgerResources, grantee: IGrantable & IConstruct, uses: readonly Resource[]): void {
+  // The wrapping key's policy lets only roles with this tag decrypt (keys.ts receiptKeyWrap).
+  if (resources.receiptKey && uses.includes('signer')) Tags.of(grantee).add(RECEIPT_SIGNER_TAG.key, RECEIPT_SIGNER_TAG.value);
   for (const use of new Set(uses)) {
     for (const statement of GRANTS[use](grantee, resources)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
   }

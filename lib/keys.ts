@@ -9,6 +9,13 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AnyPrincipal, Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import type { ReceiptSignerMode } from './settings.js';
+
+/**
+ * The role tag that marks a receipt-signing function (grants.ts tags every role whose uses name
+ * 'signer'): the wrapping key's policy denies decryption to every principal without it.
+ */
+export const RECEIPT_SIGNER_TAG = { key: 'agent-ledger:receipt-signer', value: 'true' } as const;
 
 /** What no one but the break-glass role may do to the receipt-signing key. */
 export const PROTECTED_KEY_ACTIONS = ['kms:ScheduleKeyDeletion', 'kms:DisableKey'] as const;
@@ -19,6 +26,8 @@ export interface LedgerKeysProps {
    * schedule its deletion. Unset, nobody may, until a deploy names such a role.
    */
   readonly breakGlassRoleArn: string | undefined;
+  /** Context `receiptSigner`: with `envelope`, the stack also has the receipt key's wrapping key. */
+  readonly receiptSigner: ReceiptSignerMode;
 }
 
 export class LedgerKeys extends Construct {
@@ -26,6 +35,11 @@ export class LedgerKeys extends Construct {
   readonly signer: Key;
   /** Symmetric key that encrypts webhook secrets at rest (docs/API.md §2.12: never returned). */
   readonly secrets: Key;
+  /**
+   * With receiptSigner=envelope: the symmetric key the receipt key's seed is encrypted under
+   * (lambdas/adapters/aws/envelope-signer.ts). Undefined in kms mode.
+   */
+  readonly receiptKeyWrap: Key | undefined;
 
   constructor(scope: Construct, id: string, props: LedgerKeysProps) {
     super(scope, id);
@@ -45,16 +59,7 @@ export class LedgerKeys extends Construct {
     // ever issued unverifiable against a live key: a mistake or a compromised admin session
     // must not be able to do either. The account's administrators keep every other right
     // (the default key policy), including changing this policy through a reviewed deploy.
-    this.signer.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'OnlyBreakGlassMayDisableOrDelete',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: [...PROTECTED_KEY_ACTIONS],
-        resources: ['*'],
-        ...(props.breakGlassRoleArn ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': props.breakGlassRoleArn } } } : {}),
-      }),
-    );
+    onlyBreakGlassMayDisableOrDelete(this.signer, props.breakGlassRoleArn);
 
     this.secrets = new Key(this, 'WebhookSecrets', {
       description: 'agent-ledger: encrypts webhook signing secrets at rest',
@@ -62,5 +67,50 @@ export class LedgerKeys extends Construct {
       alias: `${aliasPrefix}/webhook-secrets`,
       removalPolicy: RemovalPolicy.RETAIN,
     });
+
+    this.receiptKeyWrap = props.receiptSigner === 'envelope' ? receiptKeyWrap(this, aliasPrefix, props.breakGlassRoleArn) : undefined;
   }
+}
+
+/**
+ * The wrapping key of the envelope receipt key. Whoever can decrypt with it can copy the
+ * receipt key (SECURITY.md, "Receipt signing modes"), so its policy denies Decrypt and
+ * ReEncrypt (which would move the seed under a key the caller controls) to every principal but
+ * the roles tagged as receipt signers, administrators included; IAM policies (grants.ts) then
+ * give those roles Decrypt and GenerateDataKey under the receipt-key purpose only. Kept when the
+ * stack is deleted and protected like the signing key: without it no receipt key can be opened.
+ */
+function receiptKeyWrap(scope: Construct, aliasPrefix: string, breakGlassRoleArn: string | undefined): Key {
+  const key = new Key(scope, 'ReceiptKeyWrap', {
+    description: 'agent-ledger: encrypts the Ed25519 receipt key (receiptSigner=envelope); only the signing functions may decrypt',
+    enableKeyRotation: true,
+    alias: `${aliasPrefix}/receipt-key-wrap`,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'OnlySigningFunctionsMayDecrypt',
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['kms:Decrypt', 'kms:ReEncryptFrom'],
+      resources: ['*'],
+      conditions: { StringNotEquals: { [`aws:PrincipalTag/${RECEIPT_SIGNER_TAG.key}`]: RECEIPT_SIGNER_TAG.value } },
+    }),
+  );
+  onlyBreakGlassMayDisableOrDelete(key, breakGlassRoleArn);
+  return key;
+}
+
+/** Context `breakGlassRoleArn`: only that role may disable `key` or schedule its deletion (nobody when unset). */
+function onlyBreakGlassMayDisableOrDelete(key: Key, breakGlassRoleArn: string | undefined): void {
+  key.addToResourcePolicy(
+    new PolicyStatement({
+      sid: 'OnlyBreakGlassMayDisableOrDelete',
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: [...PROTECTED_KEY_ACTIONS],
+      resources: ['*'],
+      ...(breakGlassRoleArn ? { conditions: { ArnNotEquals: { 'aws:PrincipalArn': breakGlassRoleArn } } } : {}),
+    }),
+  );
 }

@@ -72,7 +72,7 @@ export class LedgerStack extends Stack {
       epochRetentionDays: settings.epochRetentionDays,
       dataNoncurrentVersionDays: settings.dataNoncurrentVersionDays,
     });
-    this.keys = new LedgerKeys(this, 'Keys', { breakGlassRoleArn: settings.breakGlassRoleArn });
+    this.keys = new LedgerKeys(this, 'Keys', { breakGlassRoleArn: settings.breakGlassRoleArn, receiptSigner: settings.receiptSigner });
     this.queues = new LedgerQueues(this, 'Queues', { workers, alarms: this.alarms });
     const identitySettings = readIdentitySettings(this);
     this.identity = new LedgerIdentity(this, 'Identity', identitySettings);
@@ -82,6 +82,7 @@ export class LedgerStack extends Stack {
       anchorsBucket: this.data.anchorsBucket,
       signerKey: this.keys.signer,
       secretsKey: this.keys.secrets,
+      receiptKey: this.keys.receiptKeyWrap ? { wrapKey: this.keys.receiptKeyWrap, generation: settings.receiptKeyGeneration } : undefined,
       queues: this.queues.queues,
       deadLetterQueues: this.queues.deadLetterQueues,
       identity: this.identity,
@@ -96,7 +97,7 @@ export class LedgerStack extends Stack {
       bundles,
       environment,
       alarms: this.alarms,
-      // Below the KMS quota: one Sign per submission (settings.ts submitRateLimit).
+      // Below the KMS quota: one Sign per submission with receiptSigner=kms (settings.ts submitRateLimit).
       routeThrottles: { 'POST /v1/operations': { rateLimit: settings.submitRateLimit, burstLimit: settings.submitBurstLimit } },
     });
     this.workers = new LedgerWorkers(this, 'Workers', {

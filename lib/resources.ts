@@ -19,6 +19,11 @@ export interface LedgerResources {
   readonly signerKey: Key;
   /** Symmetric key for webhook secrets. */
   readonly secretsKey: Key;
+  /**
+   * With receiptSigner=envelope: the receipt key's wrapping key and the generation in use
+   * (keys.ts receiptKeyWrap); then the signing functions sign in process and nobody calls kms:Sign.
+   */
+  readonly receiptKey: { readonly wrapKey: Key; readonly generation: number } | undefined;
   readonly queues: Readonly<Record<QueueName, Queue>>;
   readonly deadLetterQueues: Readonly<Record<QueueName, Queue>>;
   /** The Cognito user pool and its app client (identity.ts). */

@@ -29,6 +29,18 @@ export interface LedgerSettings {
    * (docs/PROTOCOL.md, Receipt). After replacing the signer key, list the old key's public half here.
    */
   readonly retiredServiceKeys: readonly string[];
+  /**
+   * How receipts are signed (SECURITY.md, "Receipt signing modes"): `kms`, a KMS `Sign` per
+   * receipt with a key that never leaves KMS; `envelope`, an Ed25519 key whose seed is stored
+   * encrypted under a KMS key only the signing functions may decrypt, decrypted once per
+   * process and used in memory (no KMS request per receipt; docs/COST.md).
+   */
+  readonly receiptSigner: ReceiptSignerMode;
+  /**
+   * With `envelope`, the generation of the receipt key the signing functions use: raise it by
+   * one to rotate (docs/DEPLOY.md, Receipt key rotation). Every generation stays in the JWKS.
+   */
+  readonly receiptKeyGeneration: number;
   /** Where alarm notifications are mailed (an SNS e-mail subscription); undefined = the topic only. */
   readonly alarmEmail: string | undefined;
   /** The only role that may disable the receipt-signing key or schedule its deletion (keys.ts). */
@@ -52,6 +64,9 @@ export interface LedgerSettings {
   readonly submitBurstLimit: number;
 }
 
+export const RECEIPT_SIGNER_MODES = ['kms', 'envelope'] as const;
+export type ReceiptSignerMode = (typeof RECEIPT_SIGNER_MODES)[number];
+
 export const VAULT_LOCK_MODES = ['none', 'governance', 'compliance'] as const;
 export type VaultLockMode = (typeof VAULT_LOCK_MODES)[number];
 
@@ -63,6 +78,8 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   rateLimitRps: 100,
   maxPayloadBytes: 256 * 1024,
   retiredServiceKeys: [],
+  receiptSigner: 'kms',
+  receiptKeyGeneration: 1,
   alarmEmail: undefined,
   breakGlassRoleArn: undefined,
   dataNoncurrentVersionDays: 90,
@@ -150,6 +167,8 @@ export function readSettings(scope: Construct): LedgerSettings {
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
     retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
+    receiptSigner: oneOf(scope, 'receiptSigner', RECEIPT_SIGNER_MODES, DEFAULT_SETTINGS.receiptSigner),
+    receiptKeyGeneration: integer(scope, 'receiptKeyGeneration', DEFAULT_SETTINGS.receiptKeyGeneration, 1),
     alarmEmail: matching(scope, 'alarmEmail', EMAIL_PATTERN, 'an e-mail address'),
     breakGlassRoleArn: matching(scope, 'breakGlassRoleArn', /^arn:aws[a-z-]*:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'an IAM role ARN'),
     dataNoncurrentVersionDays: integer(scope, 'dataNoncurrentVersionDays', DEFAULT_SETTINGS.dataNoncurrentVersionDays, 1),

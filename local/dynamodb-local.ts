@@ -25,7 +25,7 @@ export interface DynamoDbLocalOptions {
   inMemory: boolean;
   /** Directory for the database file when not in memory (created if missing). */
   dbPath?: string;
-  /** Give up when not answering after this long; default 30 s (first JVM start on a cold disk). */
+  /** Give up when not answering after this long; default 120 s (a first JVM start on a cold disk, or a machine busy with other work, as the tests allow). */
   readyTimeoutMs?: number;
   /** Copy the JVM's output to stderr. */
   echo?: boolean;
@@ -108,7 +108,7 @@ async function launch(java: string, dir: string, port: number, options: DynamoDb
     await child.stop();
   };
   try {
-    await waitUntilReady(endpoint, child, options.readyTimeoutMs ?? 30_000);
+    await waitUntilReady(endpoint, child, options.readyTimeoutMs ?? 120_000);
   } catch (error) {
     await stop();
     throw error;

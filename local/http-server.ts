@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { routeMatcher } from '../lambdas/routes/route-match.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { toApiGatewayEvent } from './apigw-event.js';
+import { backgroundGate } from './background-priority.js';
 import { serveConsole } from './console-assets.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
@@ -173,7 +174,9 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
 
   // HTTP keep-alive is Node's default (5 s idle timeout); keepAlive here adds TCP keep-alive probes.
   const server: Server = createServer({ keepAlive: true }, (req, res) => {
-    void handle(req, res);
+    // While a request is in flight, the workers' table and object store calls wait (background-priority.ts).
+    const answered = backgroundGate.apiRequest();
+    void handle(req, res).finally(answered);
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -11,9 +11,10 @@
  * Both are created with mode 0600 and flag `wx` (never overwriting: two stacks starting on
  * one data dir at once keep the first key), in a directory of mode 0700.
  */
-import { generateKeyPairSync, createPrivateKey, randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { generateKeyPair } from '@agent-ledger/protocol';
 
 export const SIGNER_KEY_FILE = 'receipt-signer.ed25519.pem';
 export const SECRETS_KEY_FILE = 'secrets.aes256.key';
@@ -49,7 +50,8 @@ export async function ensureLocalKeys(keysDir: string): Promise<LocalKeys> {
   const signerKeyFile = join(keysDir, SIGNER_KEY_FILE);
   const secretsKeyFile = join(keysDir, SECRETS_KEY_FILE);
 
-  const { privateKey } = generateKeyPairSync('ed25519');
+  // The protocol's generation: exporting a KeyObject generateKeyPairSync returned can deadlock on Node 20 (protocol/src/ed25519.ts).
+  const { privateKey } = generateKeyPair();
   const signerCreated = await createOnce(signerKeyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string);
   const secretsCreated = await createOnce(secretsKeyFile, randomBytes(32));
   if (signerCreated || secretsCreated) await chmod(keysDir, 0o700);

@@ -8,6 +8,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { inBackground } from './background-priority.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -43,7 +44,8 @@ export function startSchedule(workers: readonly WorkerSpec[], intervalMs: number
     for (const worker of scheduled) {
       try {
         const handler = await loadHandler<ScheduledEvent, unknown>('workers', worker.handler);
-        await handler(scheduledEvent(worker), lambdaContext(worker.id, worker.timeoutSeconds));
+        // Sealing's table and object store calls yield to API requests (background-priority.ts).
+        await inBackground(() => handler(scheduledEvent(worker), lambdaContext(worker.id, worker.timeoutSeconds)));
       } catch (error) {
         // As in AWS, a failed run is logged and the next tick tries again.
         process.stderr.write(

@@ -7,6 +7,8 @@ import { memoryQueue, type MemoryQueue } from '../lambdas/adapters/local/memory-
 import { config, resetConfigForTests } from '../lambdas/config.js';
 import { localDynamoClient } from './dynamodb-local.js';
 import { workerList } from '../lambdas/workers/worker-table.js';
+import { dynamo as handlerTableClient, s3 as handlerObjectClient } from '../lambdas/store/clients.js';
+import { yieldToApi } from './background-priority.js';
 import { applyEnv } from './env.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
@@ -38,6 +40,12 @@ export interface Serving {
 
 export async function startServing(options: ServeOptions): Promise<Serving> {
   const queue = memoryQueue();
+  // The handlers' table and object store clients (one per process): calls from workers yield to
+  // API requests. LEDGER_LOCAL_WORKERS_YIELD=0 turns that off, to measure what it changes (scripts/bench-webhooks.ts).
+  if (process.env.LEDGER_LOCAL_WORKERS_YIELD !== '0') {
+    yieldToApi(handlerTableClient() as never);
+    yieldToApi(handlerObjectClient() as never);
+  }
   const stopWorkers = startQueueWorkers(queue, workerList, options.queueWorkers);
   const { dynamoEndpoint, tableName } = config();
   if (!dynamoEndpoint) throw new Error('the local stack needs LEDGER_DYNAMODB_ENDPOINT');

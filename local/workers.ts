@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type { DeliveredMessage, MemoryQueue } from '../lambdas/adapters/local/memory-queue.js';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { inBackground } from './background-priority.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -62,7 +63,8 @@ export function startQueueWorkers(
           try {
             const handler = await loadHandler<SQSEvent, SQSBatchResponse | void>('workers', worker.handler);
             const event = toSqsEvent(trigger.queue, messages);
-            const response = await handler(event, lambdaContext(worker.id, worker.timeoutSeconds));
+            // Its table and object store calls yield to API requests (background-priority.ts).
+            const response = await inBackground(() => handler(event, lambdaContext(worker.id, worker.timeoutSeconds)));
             return { failedMessageIds: (response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) };
           } catch (error) {
             // The whole batch will be retried; say why, as the Lambda log would.

@@ -28,9 +28,16 @@ export const PRICES = {
 /**
  * Lambda's part is not measured locally: docs/COST.md takes the submit function's 1024 MB for
  * LAMBDA_MS_ASSUMED of billed duration (one read, one KMS Sign, one transaction: ~10 ms each
- * in AWS, plus the Ed25519 verify and JSON work).
+ * in AWS, plus the Ed25519 verify and JSON work) with receiptSigner=kms.
  */
 export const LAMBDA_MS_ASSUMED = 40;
+/**
+ * With receiptSigner=envelope the signature is made in process (an Ed25519 signature takes well
+ * under a millisecond) instead of a KMS round trip of about 10 ms: the assumed duration drops by it.
+ */
+export const LAMBDA_MS_ASSUMED_ENVELOPE = 30;
+/** A KMS symmetric request (the envelope key's Decrypt, once per container cold start): $0.03 per 10,000. */
+export const KMS_SYMMETRIC_REQUEST_PER_MILLION = 3;
 const SUBMIT_MEMORY_GB = 1;
 
 interface Tally {
@@ -134,7 +141,7 @@ export class UsageMeter {
   }
 
   /** Per accepted submission: calls and units of each service operation, and the cost per million submissions. */
-  report(): { lines: string[]; totalPerMillion: number; measuredPerMillion: number } {
+  report(): { lines: string[]; totalPerMillion: number; measuredPerMillion: number; envelopePerMillion: number } {
     const per = (value: number) => (this.accepted === 0 ? 0 : value / this.accepted);
     const rows = [...this.tallies.entries()].sort(([a], [b]) => a.localeCompare(b));
     const lines: string[] = [];
@@ -151,11 +158,20 @@ export class UsageMeter {
       line([key, per(tally.calls).toFixed(3), per(tally.readUnits).toFixed(2), per(tally.writeUnits).toFixed(2), dollars.toFixed(2)]);
     }
     const apiGateway = PRICES.apiGatewayHttpRequest;
-    const lambda = PRICES.lambdaRequest + (LAMBDA_MS_ASSUMED / 1000) * SUBMIT_MEMORY_GB * PRICES.lambdaArmGbSecond;
+    const lambda = (ms: number) => PRICES.lambdaRequest + (ms / 1000) * SUBMIT_MEMORY_GB * PRICES.lambdaArmGbSecond;
     line(['API Gateway HTTP API (1 request)', '1.000', '', '', apiGateway.toFixed(2)]);
-    line([`Lambda (assumed ${LAMBDA_MS_ASSUMED} ms at 1 GB)`, '1.000', '', '', lambda.toFixed(2)]);
-    const total = measured + apiGateway + lambda;
-    line(['total', '', '', '', total.toFixed(2)]);
-    return { lines, totalPerMillion: total, measuredPerMillion: measured };
+    line([`Lambda (assumed ${LAMBDA_MS_ASSUMED} ms at 1 GB)`, '1.000', '', '', lambda(LAMBDA_MS_ASSUMED).toFixed(2)]);
+    const total = measured + apiGateway + lambda(LAMBDA_MS_ASSUMED);
+    line(['total (receiptSigner=kms)', '', '', '', total.toFixed(2)]);
+    // receiptSigner=envelope: the same calls without the KMS Sign, a shorter Lambda, and one KMS
+    // Decrypt per container cold start, which is per million operations a few cents at most.
+    const signing = per(this.tallies.get('KMS Sign')?.calls ?? 0) * PRICES.kmsAsymmetricRequest;
+    const envelope = measured - signing + apiGateway + lambda(LAMBDA_MS_ASSUMED_ENVELOPE);
+    line([`total (receiptSigner=envelope)`, '', '', '', envelope.toFixed(2)]);
+    lines.push(
+      `  envelope: no KMS request per receipt (-$${signing.toFixed(2)}), Lambda assumed ${LAMBDA_MS_ASSUMED_ENVELOPE} ms, ` +
+        `plus one KMS Decrypt per cold start ($${KMS_SYMMETRIC_REQUEST_PER_MILLION} per million cold starts)`,
+    );
+    return { lines, totalPerMillion: total, measuredPerMillion: measured, envelopePerMillion: envelope };
   }
 }

@@ -20,8 +20,7 @@ import type { Socket } from 'node:net';
 import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
 import { memoryQueue } from '../lambdas/adapters/local/memory-queue.js';
 import { latencyStats, setting } from './bench-numbers.js';
-import { startBenchStack } from './bench-stack.js';
-import { apiToken } from '../test/support/http-client.js';
+import { benchApiToken, startBenchStack } from './bench-stack.js';
 import { signatureValid } from '../test/support/webhook-receiver.js';
 
 const RATE = setting('BENCH_WEBHOOK_RATE', 50);
@@ -212,10 +211,10 @@ async function main(): Promise<void> {
   const receivers = await Promise.all(['A', 'B', 'C'].map(startReceiver));
   const failures: string[] = [];
   try {
-    const plain = await apiToken(stack.url, 'BenchNoWebhooks');
+    const plain = await benchApiToken(stack.url, 'BenchNoWebhooks');
     const plainLedger = new LedgerClient({ url: stack.url, token: plain.token });
     const plainAgents = await registerAgents(plainLedger, plain.orgId, 'bench-plain');
-    const { token, orgId } = await apiToken(stack.url, 'BenchWebhooks');
+    const { token, orgId } = await benchApiToken(stack.url, 'BenchWebhooks');
     const ledger = new LedgerClient({ url: stack.url, token });
     for (const receiver of receivers) {
       const res = await fetch(`${stack.url}/v1/webhooks`, {

@@ -28,11 +28,11 @@ import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
 import { TABLE_NAME } from '../local/stack.js';
 import { percentile, setting } from './bench-numbers.js';
-import { startBenchStack } from './bench-stack.js';
+import { benchApiToken, startBenchStack } from './bench-stack.js';
 import { UsageMeter } from './bench-usage.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
 import { ledgerKeys } from '../lambdas/store/ledger-items.js';
-import { apiToken, json } from '../test/support/http-client.js';
+import { json } from '../test/support/http-client.js';
 
 const CHAINS = (process.env.BENCH_CHAINS ?? '8,32').split(',').map((value) => {
   const chains = Number(value);
@@ -245,7 +245,7 @@ async function main(): Promise<void> {
     meter.instrumentSigner(signer());
     meter.instrumentQueue(queue() as never);
 
-    const { token, orgId } = await apiToken(stack.url, 'Bench');
+    const { token, orgId } = await benchApiToken(stack.url, 'Bench');
     const out: string[] = [line(['phase', 'chains', 'ok', 'failed', 'ops/s', 'p50 ms', 'p99 ms'])];
     const ratios: string[] = [];
     let usage: ReturnType<UsageMeter['report']> | undefined;
@@ -269,7 +269,8 @@ async function main(): Promise<void> {
     if (usage) {
       console.log(`\nin AWS terms, counted in the ${CHAINS[0]}-chain run (docs/COST.md has the prices and their sources):`);
       console.log(usage.lines.join('\n'));
-      console.log(`cost: $${usage.totalPerMillion.toFixed(2)} per million operations (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}; target $25)`);
+      console.log(`cost: $${usage.totalPerMillion.toFixed(2)} per million operations with receiptSigner=kms (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}; target $25)`);
+      console.log(`cost: $${usage.envelopePerMillion.toFixed(2)} per million operations with receiptSigner=envelope (target $11)`);
     }
   } finally {
     await stack.stop();

@@ -37,11 +37,27 @@ export class SignerBusyError extends Error {
   }
 }
 
-/** Receipt signer (docs/PROTOCOL.md, Receipt): KMS ECC_NIST_EDWARDS25519 in AWS, a key file locally. */
+/**
+ * The signer cannot sign at all for now: its key could not be loaded (the envelope key's KMS
+ * Decrypt failed at cold start, or its item is missing or does not match its public half).
+ * Submissions answer SERVICE_UNAVAILABLE with Retry-After and, signing before they commit,
+ * write nothing (docs/API.md §7); the next call tries the load again.
+ */
+export class SignerUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('the receipt signing key is unavailable', { cause });
+    this.name = 'SignerUnavailableError';
+  }
+}
+
+/**
+ * Receipt signer (docs/PROTOCOL.md, Receipt): in AWS a KMS ECC_NIST_EDWARDS25519 key, or the
+ * envelope key decrypted once per process (SECURITY.md, "Receipt signing modes"); a key file locally.
+ */
 export interface Signer extends Pingable {
   /** RFC 7638 thumbprint of the current signing key (the receipt's service_kid). */
   kid(): Promise<string>;
-  /** Pure Ed25519 signature over `message`, 64 bytes. Rejects with SignerBusyError when throttled. */
+  /** Pure Ed25519 signature over `message`, 64 bytes. Rejects with SignerBusyError when throttled, SignerUnavailableError when the key cannot be loaded. */
   sign(message: Uint8Array): Promise<Uint8Array>;
   /** Every key a receipt may name, current first (retired keys stay listed). */
   jwks(): Promise<Ed25519Jwk[]>;

@@ -37,9 +37,12 @@ export type Resource =
   | 'data:erase'
   | 'anchors:read'
   | 'anchors:write'
-  /** Signing receipts with the service key (kms:Sign, and the public key for the kid). */
+  /**
+   * Signing receipts with the service key: kms:Sign and its public key, or with
+   * receiptSigner=envelope the receipt key's items and its wrapping key (lib/grants.ts).
+   */
   | 'signer'
-  /** The service key's public half only (the JWKS, the deep health probe). */
+  /** The service key's public half only (the JWKS, the receipt check, the deep health probe). */
   | 'signer:public-key'
   | 'secrets:encrypt'
   | 'secrets:decrypt'

@@ -1,23 +1,33 @@
 /**
- * The receipt signer (domain/ports.ts Signer): KMS in AWS, the key file on one machine,
- * chosen from config.ts once per process. Only functions whose route uses 'signer' import it.
+ * The receipt signer (domain/ports.ts Signer): in AWS a KMS key or the envelope key
+ * (SECURITY.md, "Receipt signing modes"), the key file on one machine, chosen from config.ts
+ * once per process. Only functions whose route uses 'signer' import it.
  */
 import { ed25519Jwk } from '@agent-ledger/protocol';
+import { EnvelopeSigner } from '../adapters/aws/envelope-signer.js';
 import { KmsSigner } from '../adapters/aws/kms-signer.js';
 import { FileSigner } from '../adapters/local/file-signer.js';
 import { config } from '../config.js';
 import { MetricUnit, recordMetrics } from '../metrics.js';
 import type { Signer } from '../domain/ports.js';
 import { once } from '../shared/once.js';
+import { receiptKeyStore } from '../store/receipt-keys.js';
 import { kms } from './kms.js';
 
 export const signer = once((): Signer => {
   const { signer: source, retiredServiceKeys } = config();
   const retired = retiredServiceKeys.map((x) => ed25519Jwk(x));
-  return timed(source.kind === 'kms' ? new KmsSigner(kms(), source.keyId, retired) : new FileSigner(source.path, retired));
+  switch (source.kind) {
+    case 'kms':
+      return timed(new KmsSigner(kms(), source.keyId, retired));
+    case 'envelope':
+      return timed(new EnvelopeSigner(kms(), receiptKeyStore, source.wrapKeyId, source.generation, retired));
+    case 'file':
+      return timed(new FileSigner(source.path, retired));
+  }
 });
 
-/** The signer, with the latency of each signature recorded (ReceiptSigningLatency, lambdas/metrics.ts): KMS Sign is on the hot path. */
+/** The signer, with the latency of each signature recorded (ReceiptSigningLatency, lambdas/metrics.ts): KMS Sign is on the hot path, or in process with the envelope key. */
 export function timed(inner: Signer): Signer {
   return {
     kid: () => inner.kid(),

@@ -38,12 +38,28 @@ function accessKeyOf(headers: Record<string, string | string[] | undefined>, url
 
 type Body = Record<string, unknown>;
 
+/**
+ * The partition key value a single-item call or a table Query names, as IAM's
+ * `dynamodb:LeadingKeys` (a grant may be limited to some partitions: lib/grants.ts).
+ */
+function leadingKeys(operation: string, body: Body): Record<string, string[]> {
+  const attribute = (value: unknown) => (value as { S?: string } | undefined)?.S;
+  let key: string | undefined;
+  if (operation === 'Query' && !body.IndexName) {
+    const placeholder = /(?:^|\s)pk\s*=\s*(:\w+)/.exec(String(body.KeyConditionExpression ?? ''))?.[1];
+    key = placeholder ? attribute((body.ExpressionAttributeValues as Body | undefined)?.[placeholder]) : undefined;
+  } else {
+    key = attribute(((body.Key ?? body.Item) as Body | undefined)?.pk);
+  }
+  return key === undefined ? {} : { 'dynamodb:LeadingKeys': [key] };
+}
+
 function dynamodb(operation: string, body: Body): Authorization[] {
   const table = (name: unknown) => `arn:aws:dynamodb:${REGION}:${ACCOUNT}:table/${String(name)}`;
   switch (operation) {
     case 'Query':
     case 'Scan':
-      return [{ action: `dynamodb:${operation}`, resource: body.IndexName ? `${table(body.TableName)}/index/${String(body.IndexName)}` : table(body.TableName) }];
+      return [{ action: `dynamodb:${operation}`, resource: body.IndexName ? `${table(body.TableName)}/index/${String(body.IndexName)}` : table(body.TableName), context: leadingKeys(operation, body) }];
     case 'BatchGetItem':
     case 'BatchWriteItem':
       return Object.keys((body.RequestItems ?? {}) as Body).map((name) => ({ action: `dynamodb:${operation}`, resource: table(name) }));
@@ -55,7 +71,7 @@ function dynamodb(operation: string, body: Body): Authorization[] {
       );
     }
     default:
-      return [{ action: `dynamodb:${operation}`, resource: body.TableName ? table(body.TableName) : '*' }];
+      return [{ action: `dynamodb:${operation}`, resource: body.TableName ? table(body.TableName) : '*', context: leadingKeys(operation, body) }];
   }
 }
 

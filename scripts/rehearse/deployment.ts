@@ -37,6 +37,8 @@ export interface RehearsalFunction {
   readonly policies: readonly { readonly name: string; readonly document: PolicyDocument }[];
   /** Managed policy ARNs on the role; their documents are not in the template. */
   readonly managedPolicyArns: readonly string[];
+  /** The role's tags, which IAM offers conditions as `aws:PrincipalTag/<key>` (a key policy may ask for one). */
+  readonly roleTags: Readonly<Record<string, string>>;
 }
 
 export interface RehearsalRoute {
@@ -208,6 +210,7 @@ export function readDeployment(assembly: Assembly, ids: EngineIds): Deployment {
       policies.push({ name: entry.PolicyName, document: resolver.resolve(stack, entry.PolicyDocument) as unknown as PolicyDocument });
     }
     const environment = resolveRecord(stack, (props.Environment as { Variables?: Json } | undefined)?.Variables);
+    const roleTags = Object.fromEntries(asArray(role.Properties?.Tags as Json[]).map((tag) => [String((tag as { Key: Json }).Key), String((tag as { Value: Json }).Value)]));
     functions.push({
       id,
       stack,
@@ -223,6 +226,7 @@ export function readDeployment(assembly: Assembly, ids: EngineIds): Deployment {
       memoryMb: Number(props.MemorySize ?? 128),
       environment: Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, String(value)])),
       policies,
+      roleTags,
       managedPolicyArns: asArray(resolver.resolve(stack, role.Properties?.ManagedPolicyArns ?? []) as string[]),
     });
   }

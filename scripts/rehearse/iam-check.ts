@@ -56,6 +56,7 @@ export class IamCheck {
             'aws:PrincipalAccount': ACCOUNT,
             'aws:PrincipalArn': fn.roleArn,
             'aws:PrincipalType': 'AssumedRole',
+            ...Object.fromEntries(Object.entries(fn.roleTags).map(([key, value]) => [`aws:PrincipalTag/${key}`, value])),
             ...context,
           },
         },

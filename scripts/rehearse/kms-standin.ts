@@ -1,11 +1,13 @@
 /**
  * The smallest KMS that serves what the functions call (lambdas/adapters/aws/kms-signer.ts,
- * kms-encryptor.ts): Sign and GetPublicKey on an ECC_NIST_EDWARDS25519 key (ED25519_SHA_512,
- * MessageType RAW: pure Ed25519 over the message, RFC 8032), Encrypt, Decrypt and DescribeKey
- * on a SYMMETRIC_DEFAULT key (AES-256-GCM, the encryption context bound as associated data, as
- * KMS binds it). KMS has no local engine; this is rehearsal infrastructure, never product code.
+ * kms-encryptor.ts, envelope-signer.ts): Sign and GetPublicKey on an ECC_NIST_EDWARDS25519 key
+ * (ED25519_SHA_512, MessageType RAW: pure Ed25519 over the message, RFC 8032), Encrypt, Decrypt,
+ * GenerateDataKey and DescribeKey on a SYMMETRIC_DEFAULT key (AES-256-GCM, the encryption
+ * context bound as associated data, as KMS binds it). KMS has no local engine; this is
+ * rehearsal and test infrastructure, never product code.
  */
-import { createCipheriv, createDecipheriv, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPair } from '@agent-ledger/protocol';
 import { ServiceError, startJsonService, type JsonService } from './json-service.js';
 
 export interface StandInKey {
@@ -37,9 +39,19 @@ export async function startKmsStandIn(keys: readonly StandInKey[]): Promise<Json
   const material: KeyMaterial[] = keys.map((key) => {
     const id = key.arn.slice(key.arn.lastIndexOf('/') + 1);
     if (key.spec === 'SYMMETRIC_DEFAULT') return { ...key, id, secret: randomBytes(32) };
-    const pair = generateKeyPairSync('ed25519');
-    return { ...key, id, privateKey: pair.privateKey, publicKey: pair.publicKey };
+    // The protocol's generation: it never exports a KeyObject generateKeyPairSync returned (a Node 20 deadlock, protocol/src/ed25519.ts).
+    const { privateKey } = generateKeyPair();
+    return { ...key, id, privateKey, publicKey: createPublicKey(privateKey) };
   });
+  /** AES-256-GCM under the key's secret, the encryption context as associated data: the blob names its key by index. */
+  const seal = (key: KeyMaterial, plaintext: Buffer, context: unknown): string => {
+    if (!key.secret) throw new ServiceError('InvalidKeyUsageException', 'Encrypt needs an ENCRYPT_DECRYPT key');
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
+    cipher.setAAD(contextBytes(context));
+    const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+    return Buffer.concat([Buffer.from([material.indexOf(key)]), iv, cipher.getAuthTag(), body]).toString('base64');
+  };
   const metadata = (key: KeyMaterial) => ({
     KeyId: key.id,
     Arn: key.arn,
@@ -72,14 +84,15 @@ export async function startKmsStandIn(keys: readonly StandInKey[]): Promise<Json
     },
     Encrypt: (input) => {
       const key = find(material, input.KeyId);
-      if (!key.secret) throw new ServiceError('InvalidKeyUsageException', 'Encrypt needs an ENCRYPT_DECRYPT key');
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key.secret, iv);
-      cipher.setAAD(contextBytes(input.EncryptionContext));
-      const body = Buffer.concat([cipher.update(Buffer.from(String(input.Plaintext), 'base64')), cipher.final()]);
-      const keyIndex = Buffer.from([material.indexOf(key)]);
-      const blob = Buffer.concat([keyIndex, iv, cipher.getAuthTag(), body]);
-      return { KeyId: key.arn, CiphertextBlob: blob.toString('base64'), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+      return { KeyId: key.arn, CiphertextBlob: seal(key, Buffer.from(String(input.Plaintext), 'base64'), input.EncryptionContext), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+    },
+    // A data key of NumberOfBytes random bytes, returned in plaintext and sealed as Encrypt seals (the envelope receipt key's seed).
+    GenerateDataKey: (input) => {
+      const key = find(material, input.KeyId);
+      const bytes = Number(input.NumberOfBytes ?? (input.KeySpec === 'AES_128' ? 16 : 32));
+      if (!Number.isInteger(bytes) || bytes < 1 || bytes > 1024) throw new ServiceError('ValidationException', 'NumberOfBytes must be between 1 and 1024');
+      const plaintext = randomBytes(bytes);
+      return { KeyId: key.arn, Plaintext: plaintext.toString('base64'), CiphertextBlob: seal(key, plaintext, input.EncryptionContext) };
     },
     Decrypt: (input) => {
       const blob = Buffer.from(String(input.CiphertextBlob), 'base64');

@@ -7,6 +7,7 @@
  *
  *   npm run rehearse                         synth, rehearse, report
  *   npm run rehearse -- --cdk-out DIR        reuse an assembly synthesized before
+ *   npm run rehearse -- -c receiptSigner=envelope   synthesize with CDK context over cdk.json's (repeatable)
  *   npm run rehearse -- --serve              keep the stack up: "rehearsal listening on http://127.0.0.1:PORT"
  *   npm run rehearse -- --against https://…  the scenario against a deployed stack (docs/DEPLOY.md)
  *
@@ -71,7 +72,9 @@ function settingsFromEnv(): RehearsalOptions['settings'] {
 async function main(): Promise<void> {
   // Lambda runs Node 22; the SDK's notice about Node 20 concerns this machine only.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  const { values } = parseArgs({ options: { serve: { type: 'boolean' }, against: { type: 'string' }, 'cdk-out': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { serve: { type: 'boolean' }, against: { type: 'string' }, 'cdk-out': { type: 'string' }, context: { type: 'string', short: 'c', multiple: true } },
+  });
   if (values.against) {
     const url = values.against.replace(/\/$/, '');
     out(`scenario against ${url}`);
@@ -94,8 +97,9 @@ async function main(): Promise<void> {
     mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
     cdkOut = mkdtempSync(join(PROJECT_ROOT, '.tmp', 'rehearse-cdk.out-'));
     process.once('exit', () => rmSync(cdkOut!, { recursive: true, force: true }));
-    out('synthesizing (cdk synth, bundles included)…');
-    await synthesize(cdkOut, { bundle: true });
+    const context = values.context ?? [];
+    out(`synthesizing (cdk synth, bundles included${context.map((pair) => `, -c ${pair}`).join('')})…`);
+    await synthesize(cdkOut, { bundle: true, context });
     out(`synthesized in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
 

@@ -20,12 +20,13 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   });
 }
 
-export async function synthesize(outDir: string, options: { cwd?: string; bundle: boolean }): Promise<void> {
+/** `context`: `-c key=value` pairs over cdk.json's, as a user's `cdk synth -c` gives them (`receiptSigner=envelope`). */
+export async function synthesize(outDir: string, options: { cwd?: string; bundle: boolean; context?: readonly string[] }): Promise<void> {
   const cwd = options.cwd ?? PROJECT_ROOT;
   const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
   if (options.bundle) {
     const cdk = createRequire(join(PROJECT_ROOT, 'package.json')).resolve('aws-cdk/bin/cdk');
-    await run(process.execPath, [cdk, 'synth', '--quiet', '-o', outDir], cwd, env);
+    await run(process.execPath, [cdk, 'synth', '--quiet', '-o', outDir, ...(options.context ?? []).flatMap((pair) => ['-c', pair])], cwd, env);
     return;
   }
   const cdkJson = JSON.parse(readFileSync(join(cwd, 'cdk.json'), 'utf8')) as { app: string; context?: Record<string, unknown> };

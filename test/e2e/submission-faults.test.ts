@@ -9,7 +9,11 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS, verifyReceipt } from '@agent-ledger/protocol';
+import { KMSClient } from '@aws-sdk/client-kms';
+import { EnvelopeSigner } from '../../lambdas/adapters/aws/envelope-signer.js';
 import { SignerBusyError } from '../../lambdas/domain/ports.js';
+import { receiptKeyStore } from '../../lambdas/store/receipt-keys.js';
+import { startKmsStandIn } from '../../scripts/rehearse/kms-standin.js';
 import { signer } from '../../lambdas/runtime/signer.js';
 import { dynamo, s3 } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
@@ -110,6 +114,29 @@ describe('every failure is before or in the commit: nothing is recorded', () => 
     expect(res.json.error.code).toBe('RATE_LIMITED');
     expect(res.headers.get('retry-after')).toBe('1');
     await expectNothingRecordedThenAccepted(chain, record);
+  });
+
+  it('a signer whose key cannot be decrypted at cold start (receiptSigner=envelope) answers SERVICE_UNAVAILABLE 503 with Retry-After, and nothing is recorded', async () => {
+    const wrap = 'arn:aws:kms:us-east-1:111111111111:key/wrap';
+    const kmsStandIn = await startKmsStandIn([{ arn: wrap, spec: 'SYMMETRIC_DEFAULT' }]);
+    try {
+      // A stored generation whose ciphertext this wrapping key did not make: KMS refuses to decrypt it.
+      const generation = 900_000 + Math.floor(Math.random() * 90_000);
+      await receiptKeyStore.create({ generation, kid: 'kid', x: 'x', ciphertext: new Uint8Array(64).fill(7), createdAt: Date.now() });
+      const kms = new KMSClient({ region: 'us-east-1', endpoint: kmsStandIn.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 });
+      const coldStart = new EnvelopeSigner(kms, receiptKeyStore, wrap, generation);
+      const chain = await newChain();
+      const record = chain.record();
+      vi.spyOn(signer(), 'sign').mockImplementationOnce((message) => coldStart.sign(message));
+      const res = await stack.call('POST', '/v1/operations', { token: (await seedUser(orgId, 'integration_engineer')).token, body: record });
+      expect(res.status).toBe(503);
+      expect(res.json.error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(res.json.error.message).not.toMatch(/KMS|Decrypt|ciphertext/i); // a 5xx never leaks internals
+      expect(res.headers.get('retry-after')).toBe('5');
+      await expectNothingRecordedThenAccepted(chain, record);
+    } finally {
+      await kmsStandIn.stop();
+    }
   });
 
   it('a failing transaction (network error) answers INTERNAL_ERROR with nothing written; the nonce stays unused', async () => {

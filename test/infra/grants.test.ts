@@ -15,7 +15,7 @@ import type { WorkerSpec } from '../../lambdas/workers/worker-spec.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import type { LedgerFunction } from '../../lib/function.js';
 import type { LedgerStack } from '../../lib/ledger-stack.js';
-import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
+import { actionsOf, arnOf, EVERY_KIND_WORKERS, EVERY_USE_ROUTES, inRootTerms, resourceOf, rootStatementsOf, defaultSynth, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 /** One permission: actions on one resource, under a condition or none, in the terms of the root template. */
 type Allowed = readonly [resource: unknown, actions: readonly string[], condition?: unknown];
@@ -44,8 +44,7 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     'data:erase': bucket(dataBucket, ['s3:DeleteObject']),
     'anchors:read': bucket(anchorsBucket, []),
     'anchors:write': bucket(anchorsBucket, ['s3:PutObject']),
-    signer: [[arnOf(stack.keys.signer), ['kms:Sign', 'kms:GetPublicKey']]],
-    'signer:public-key': [[arnOf(stack.keys.signer), ['kms:GetPublicKey']]],
+    ...receiptSigning(stack),
     'secrets:encrypt': [[arnOf(stack.keys.secrets), ['kms:Encrypt']]],
     'secrets:decrypt': [[arnOf(stack.keys.secrets), ['kms:Decrypt']]],
     // The audit cursors (domain/audit/cursor.ts): only under their own encryption context.
@@ -62,6 +61,25 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     'table:rate-counter': [[arnOf(table), ['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }]],
   };
   return EXPECTED[use];
+}
+
+/**
+ * Receipt signing by mode: kms:Sign on the signing key; or with receiptSigner=envelope the
+ * wrapping key under the receipt-key purpose and the receipt keys' partition (store/receipt-keys.ts), never kms:Sign.
+ */
+function receiptSigning(stack: LedgerStack): Pick<Record<Resource, Allowed[]>, 'signer' | 'signer:public-key'> {
+  const wrap = stack.keys.receiptKeyWrap;
+  if (!wrap) {
+    return { signer: [[arnOf(stack.keys.signer), ['kms:Sign', 'kms:GetPublicKey']]], 'signer:public-key': [[arnOf(stack.keys.signer), ['kms:GetPublicKey']]] };
+  }
+  const receiptKeys = { 'ForAllValues:StringEquals': { 'dynamodb:LeadingKeys': ['SERVICE#RECEIPT_KEYS'] } };
+  return {
+    signer: [
+      [arnOf(wrap), ['kms:Decrypt', 'kms:GenerateDataKey'], { StringEquals: { 'kms:EncryptionContext:purpose': 'receipt-key' } }],
+      [arnOf(stack.data.table), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'], receiptKeys],
+    ],
+    'signer:public-key': [[arnOf(stack.data.table), ['dynamodb:GetItem', 'dynamodb:Query'], receiptKeys]],
+  };
 }
 
 /** What every function may do: write its own log group, and send X-Ray traces (which take no resource). */
@@ -133,11 +151,13 @@ function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]):
 let stubs: StubLambdas;
 let synth: Synthesized;
 let variant: Synthesized;
+let envelope: Synthesized;
 
 beforeAll(() => {
   stubs = new StubLambdas([...routeList, ...EVERY_USE_ROUTES], [...workerList, ...EVERY_KIND_WORKERS]);
   synth = defaultSynth();
   variant = synthesize({ lambdasDir: stubs.dir, routes: EVERY_USE_ROUTES, workers: EVERY_KIND_WORKERS });
+  envelope = synthesize({ lambdasDir: stubs.dir }, { receiptSigner: 'envelope' });
 });
 afterAll(() => stubs?.remove());
 
@@ -148,6 +168,10 @@ describe('each function is allowed exactly what its uses need', () => {
 
   it('for every Resource kind and every trigger kind', () => {
     checkEveryFunction(variant, EVERY_KIND_WORKERS);
+  });
+
+  it('with receiptSigner=envelope, for every route and worker of the real tables', () => {
+    checkEveryFunction(envelope, workerList);
   });
 });
 
@@ -165,6 +189,52 @@ describe('what the split grants mean for real routes', () => {
       expect(actionsOfRoute(spec), spec.id).not.toContain('kms:Sign');
     }
     expect(actionsOfRoute(routes.submitOperation)).toContain('kms:Sign');
+  });
+
+  it('the receipt check (verify) reads the public key only: it signs nothing', () => {
+    expect(actionsOfRoute(routes.verifyOperation)).toContain('kms:GetPublicKey');
+    expect(actionsOfRoute(routes.verifyOperation)).not.toContain('kms:Sign');
+  });
+
+  it('with receiptSigner=envelope: nobody may kms:Sign, only the signing functions may decrypt the receipt key, and only their roles carry the tag the key policy asks for', () => {
+    const { stack } = envelope;
+    const wrap = stack.keys.receiptKeyWrap!;
+    for (const { function: fn, uses } of stack.functions) {
+      const statements = rootStatementsOf(fn);
+      const actions = statements.flatMap(actionsOf);
+      expect(actions, fn.node.id).not.toContain('kms:Sign');
+      expect(actions, fn.node.id).not.toContain('kms:GetPublicKey');
+      const decrypting = statements.filter((statement) => actionsOf(statement).includes('kms:Decrypt') && JSON.stringify(statement.Resource) === JSON.stringify(arnOf(wrap)));
+      expect(decrypting.length, fn.node.id).toBe(uses.includes('signer') ? 1 : 0);
+      const tags = (resourceOf(fn.role).Properties.Tags ?? []) as { Key: string; Value: string }[];
+      expect(tags.some((tag) => tag.Key === 'agent-ledger:receipt-signer' && tag.Value === 'true'), fn.node.id).toBe(uses.includes('signer'));
+    }
+    const signing = stack.functions.filter(({ uses }) => uses.includes('signer')).map(({ function: fn }) => fn.node.id).sort();
+    expect(signing).toEqual(['ExportFiles', 'SealEpochs', 'SubmitOperation'].sort());
+    // Every function learns the wrapping key and the generation (lambdas/config.ts), none the signing key.
+    for (const { function: fn } of stack.functions) {
+      const variables = inRootTerms(fn.function, resourceOf(fn.function).Properties.Environment.Variables as Record<string, unknown>);
+      expect(variables, fn.node.id).toMatchObject({ LEDGER_RECEIPT_KEY_WRAP_KEY_ID: arnOf(wrap), LEDGER_RECEIPT_KEY_GENERATION: '1' });
+      expect(variables, fn.node.id).not.toHaveProperty('LEDGER_SIGNER_KEY_ID');
+    }
+    expect(resourceOf(wrap).DeletionPolicy).toBe('Retain');
+    // The key policy: Decrypt and ReEncryptFrom denied to every principal without the signing functions' tag.
+    const policy = resourceOf(wrap).Properties.KeyPolicy as { Statement: { Sid?: string; Effect: string; Action: string[]; Condition?: unknown }[] };
+    expect(policy.Statement.find((statement) => statement.Sid === 'OnlySigningFunctionsMayDecrypt')).toMatchObject({
+      Effect: 'Deny',
+      Action: ['kms:Decrypt', 'kms:ReEncryptFrom'],
+      Condition: { StringNotEquals: { 'aws:PrincipalTag/agent-ledger:receipt-signer': 'true' } },
+    });
+  });
+
+  it('receiptSigner and receiptKeyGeneration take only their values', () => {
+    expect(() => synthesize({ lambdasDir: stubs.dir }, { receiptSigner: 'file' })).toThrow(/receiptSigner must be one of kms, envelope/);
+    expect(() => synthesize({ lambdasDir: stubs.dir }, { receiptSigner: 'envelope', receiptKeyGeneration: 0 })).toThrow(/receiptKeyGeneration must be an integer >= 1/);
+  });
+
+  it('with receiptSigner=kms (the default) there is no wrapping key and no tagged role', () => {
+    expect(synth.stack.keys.receiptKeyWrap).toBeUndefined();
+    for (const { function: fn } of synth.stack.functions) expect(resourceOf(fn.role).Properties.Tags, fn.node.id).toBeUndefined();
   });
 
   it('the audit query may Query each index of its filters, and use the secrets key only for its own cursors', () => {

@@ -1408,7 +1408,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_SIGNATURE" | "UNKNOWN_AGENT" | "KEY_REVOKED" | "KEY_RETIRED" | "AGENT_FROZEN" | "AGENT_REVOKED" | "TTL_EXPIRED" | "REPLAY_DETECTED" | "PREV_HASH_MISMATCH" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR";
+                code: "INVALID_SIGNATURE" | "UNKNOWN_AGENT" | "KEY_REVOKED" | "KEY_RETIRED" | "AGENT_FROZEN" | "AGENT_REVOKED" | "TTL_EXPIRED" | "REPLAY_DETECTED" | "PREV_HASH_MISMATCH" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR";
                 message: string;
                 request_id: string;
             };

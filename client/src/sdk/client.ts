@@ -2,7 +2,8 @@
  * `LedgerClient`: the agent-ledger HTTP API (docs/API.md §4) with request and response types
  * generated from GET /v1/openapi.json (../generated/api.ts), plus `submit()`, which does what
  * docs/API.md §2.1 asks of an SDK: it fills in every generated field, signs, keeps the agent's
- * chain head, retries RATE_LIMITED with exponential backoff honouring Retry-After, and
+ * chain head, retries RATE_LIMITED and SERVICE_UNAVAILABLE (nothing was recorded) with exponential
+ * backoff honouring Retry-After, and
  * resynchronises the head from GET /v1/agents/:agent_id after PREV_HASH_MISMATCH.
  */
 import type { KeyObject } from 'node:crypto';
@@ -99,7 +100,7 @@ export class LedgerClient {
   }
 
   /**
-   * One JSON request. RATE_LIMITED answers are retried with backoff; every other error
+   * One JSON request. RATE_LIMITED and SERVICE_UNAVAILABLE answers (both write nothing) are retried with backoff; every other error
    * throws LedgerApiError (the docs/API.md §7 envelope) or LedgerTransportError.
    *
    * @example
@@ -119,7 +120,7 @@ export class LedgerClient {
       try {
         return jsonBody<T>(method, url, response);
       } catch (error) {
-        if (!isApiError(error, 'RATE_LIMITED') || attempt >= this.retry.maxAttempts) throw error;
+        if (!isApiError(error, 'RATE_LIMITED', 'SERVICE_UNAVAILABLE') || attempt >= this.retry.maxAttempts) throw error;
         const wait = backoffMs(this.retry, attempt, error.retryAfterMs);
         if (options.deadline !== undefined && Date.now() + wait >= options.deadline) throw error;
         await sleep(wait);

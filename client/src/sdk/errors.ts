@@ -18,6 +18,7 @@ export type LedgerErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
@@ -37,7 +38,7 @@ export class LedgerApiError extends Error {
     readonly code: LedgerErrorCode,
     message: string,
     readonly requestId: string | undefined,
-    /** From the Retry-After header of a 429 (docs/API.md §7 RATE_LIMITED), in ms. */
+    /** From the Retry-After header of a 429 or 503 (docs/API.md §7 RATE_LIMITED, SERVICE_UNAVAILABLE), in ms. */
     readonly retryAfterMs?: number,
   ) {
     super(`${code}: ${message}`);

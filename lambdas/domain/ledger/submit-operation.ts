@@ -39,7 +39,7 @@ import { config } from '../../config.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { windowStart } from '../epochs/window.js';
-import { SignerBusyError, type Ports } from '../ports.js';
+import { SignerBusyError, SignerUnavailableError, type Ports } from '../ports.js';
 import { rateLimited } from '../rate-limit/fixed-window.js';
 import { buildRow } from './operation-row.js';
 import { prepareRecord, type PreparedRecord } from './prepared-record.js';
@@ -89,12 +89,18 @@ async function staleHeadError(record: OperationRecord, agent: AgentItem): Promis
   return new LedgerError('PREV_HASH_MISMATCH', `prev_chain_hash does not match the agent's chain head (seq_no ${agent.seq_no})`);
 }
 
-/** The receipt signature; a throttled signer is RATE_LIMITED (docs/API.md §7), with nothing written. */
+/**
+ * The receipt signature; a throttled signer is RATE_LIMITED and a signer without its key
+ * SERVICE_UNAVAILABLE (docs/API.md §7), with nothing written either way.
+ */
 async function sign(ports: Pick<Ports, 'signer'>, row: OperationItem): Promise<Receipt> {
   try {
     return await signReceipt(ports.signer, row);
   } catch (error) {
     if (error instanceof SignerBusyError) throw rateLimited('receipt signing is at capacity', 1);
+    if (error instanceof SignerUnavailableError) {
+      throw new LedgerError('SERVICE_UNAVAILABLE', 'receipt signing is unavailable; nothing was recorded, submit again later', { headers: { 'retry-after': '5' }, cause: error });
+    }
     throw error;
   }
 }

@@ -41,8 +41,8 @@ export const operationRoutes = {
     summary: 'Recomputes the signature, chain and receipt checks from stored data (docs/PROTOCOL.md, Verify endpoint).',
     request: { params: operationParams },
     response: { status: 200, body: verifyResponse },
-    // signer: the JWKS the receipt check verifies against; anchors:read: the Merkle check reads the epoch's leaf list.
-    uses: ['table:read', 'data:read', 'signer', 'anchors:read'],
+    // signer:public-key: the JWKS the receipt check verifies against (it signs nothing); anchors:read: the Merkle check reads the epoch's leaf list.
+    uses: ['table:read', 'data:read', 'signer:public-key', 'anchors:read'],
   }),
   erasePayload: route({
     id: 'ErasePayload',
