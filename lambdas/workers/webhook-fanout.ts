@@ -1,16 +1,17 @@
 /**
  * Consumer of the events queue (README, Webhooks): each event becomes one message per
- * subscribed webhook on the deliveries queue (domain/webhooks/fan-out.ts). It makes no HTTP
- * request itself, so no endpoint can slow it down.
+ * subscribed webhook on the deliveries queue (domain/webhooks/fan-out.ts), each organization's
+ * webhooks read once per batch. It makes no HTTP request itself, so no endpoint can slow it down.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { EventMessage } from '../domain/events.js';
-import { fanOutEvent } from '../domain/webhooks/fan-out.js';
+import { fanOutEvent, webhookListsOfBatch } from '../domain/webhooks/fan-out.js';
 import { logger } from '../logger.js';
 import { queue } from '../runtime/queue.js';
 import { handleBatch } from './queue-batch.js';
 
 export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const webhooksOf = webhookListsOfBatch();
   return handleBatch('WebhookFanout', event, context, async (record) => {
     let message: EventMessage;
     try {
@@ -20,7 +21,7 @@ export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResp
       logger.error('events message is not JSON; dropped', { message_id: record.messageId });
       return true;
     }
-    const deliveries = await fanOutEvent({ queue: queue() }, message);
+    const deliveries = await fanOutEvent({ queue: queue() }, message, webhooksOf);
     if (deliveries > 0) logger.debug('event fanned out', { event: message.event, deliveries });
     return true;
   });

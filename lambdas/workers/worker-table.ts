@@ -45,7 +45,7 @@ export const workerList: readonly WorkerSpec[] = [
     uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports'],
     // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.
     timeoutSeconds: 900,
-    // A PDF report is built in memory (domain/exports/pdf-job.ts); memory also buys CPU.
+    // A PDF report holds its bundle parsed while it draws the pages (docs/EXPORT.md "Memory"); memory also buys CPU.
     memorySize: 2048,
     // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
     bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },

@@ -2,8 +2,14 @@
  * How fast changes reach submissions on a process whose caches are warm (docs/COST.md,
  * Caches; domain/ledger/submission-state.ts, domain/auth/caller-lookup.ts):
  *
- * - a frozen agent, a revoked key: at the very next submission (the agent item is read on
- *   every submission, and every key change bumps the keys_version it is checked against);
+ * - a frozen agent, a revoked key: at the very next submission, although this process holds
+ *   the agent's chain head from its last commit and uses it without a read for a record that
+ *   builds on it (domain/ledger/submission-state.ts): the commit is conditioned on the
+ *   status and keys_version the cached head has, fails, and the answer is made on a fresh
+ *   read (every key change bumps keys_version);
+ * - a head another process moved: the record on the cached (stale) head gets the answer a
+ *   fresh read gives (PREV_HASH_MISMATCH, or REPLAY_DETECTED for a used nonce), nothing
+ *   written, and the record on the real head is accepted;
  * - an API token of a member removed or demoted: within LEDGER_CALLER_CACHE_MS on a process
  *   that did not make the change itself, at once on the one that did;
  * - a rotated token: at the end of its grace period, to the second.
@@ -11,8 +17,14 @@
  * The other process is played by dropping this process's own invalidation
  * (forgetCachedCallers), which is exactly what another Lambda container does not receive.
  */
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as callerLookup from '../../lambdas/domain/auth/caller-lookup.js';
+import { config } from '../../lambdas/config.js';
+import { dynamo } from '../../lambdas/store/clients.js';
+import { readAgent } from '../../lambdas/store/agents.js';
+import { ledgerKeys } from '../../lambdas/store/ledger-items.js';
+import { seedOperations } from '../support/operation-seed.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api } from '../support/http-client.js';
 import { seedUser } from '../support/seed-identity.js';
@@ -58,6 +70,88 @@ describe('agent state: at the very next submission', () => {
     expect((await admin('POST', `/v1/agents/${chain.agentId}/revoke`, { kid: 'k1', reason: 'leaked' })).status).toBe(200);
     const { res } = await chain.submit(admin);
     expect(`${res.status} ${res.body.error?.code}`).toBe('403 KEY_REVOKED');
+  });
+});
+
+/**
+ * The table requests of one submission on `chain`'s agent item, in order: 'commit' (the
+ * transaction) or 'read' (a strongly consistent read of the agent). A submission that used
+ * this process's cached head commits before it reads anything.
+ */
+async function agentRequests(chain: ClientChain, submit: () => Promise<unknown>): Promise<string[]> {
+  const send = vi.spyOn(dynamo(), 'send');
+  await submit();
+  const agentKey = ledgerKeys.agent(orgId, chain.agentId);
+  const requests = send.mock.calls.flatMap(([command]) => {
+    if (command instanceof TransactWriteCommand) return command.input.TransactItems?.some((item) => item.Update?.Key?.sk === agentKey.sk) ? ['commit'] : [];
+    const gets = command instanceof GetCommand ? [command.input.Key] : ((command.input as { TransactItems?: { Get?: { Key?: Record<string, unknown> } }[] }).TransactItems ?? []).map((item) => item.Get?.Key);
+    return gets.some((key) => key?.pk === agentKey.pk && key?.sk === agentKey.sk) ? ['read'] : [];
+  });
+  send.mockRestore();
+  return requests;
+}
+
+describe('a chain head this process cached, changed elsewhere', () => {
+  it('another process advanced the head: the record on the stale head is PREV_HASH_MISMATCH, nothing written; the one on the new head is accepted', async () => {
+    const chain = await agentFor(admin);
+    // Another writer moves the head past what this process cached (rows as a submission stores them).
+    const [moved] = await seedOperations(orgId, [{ agent: { agentId: chain.agentId, key: chain.key }, createdAt: Date.now() }]);
+    const stale = chain.record();
+    let res: Awaited<ReturnType<ClientChain['submitRecord']>> | undefined;
+    // The cached head is used (the commit comes first), then the answer is made on a fresh read.
+    expect(await agentRequests(chain, async () => (res = await chain.submitRecord(admin, stale)))).toEqual(['commit', 'read']);
+    expect(`${res?.status} ${res?.body.error?.code}`).toBe('400 PREV_HASH_MISMATCH');
+    expect((await readAgent(orgId, chain.agentId))?.seq_no).toBe(2);
+    // The client that learned the new head goes on from it.
+    chain.head = moved!.chain_hash;
+    chain.seqNo = 2;
+    const next = await chain.submit(admin);
+    expect(next.res.status).toBe(200);
+    expect(next.res.body.receipt.seq_no).toBe(3);
+  });
+
+  it('another process advanced the head with the same nonce: REPLAY_DETECTED, as a fresh read answers', async () => {
+    const chain = await agentFor(admin);
+    const replayed = chain.record();
+    // The other process committed this very record: the head moved and the nonce is used.
+    await dynamo().send(
+      new UpdateCommand({ TableName: config().tableName, Key: ledgerKeys.agent(orgId, chain.agentId), UpdateExpression: 'SET chain_hash = :h', ExpressionAttributeValues: { ':h': 'moved-elsewhere' } }),
+    );
+    await dynamo().send(
+      new TransactWriteCommand({ TransactItems: [{ Put: { TableName: config().tableName, Item: { ...ledgerKeys.nonce(orgId, chain.agentId, replayed.nonce), type: 'nonce', operation_id: replayed.operation_id } } }] }),
+    );
+    const res = await chain.submitRecord(admin, replayed);
+    expect(`${res.status} ${res.body.error?.code}`).toBe('400 REPLAY_DETECTED');
+  });
+
+  it('frozen by another process after the head was cached: AGENT_FROZEN at once, nothing written', async () => {
+    const chain = await agentFor(admin);
+    // Straight in the table, as another process's freeze leaves it: nothing here is told.
+    await dynamo().send(
+      new UpdateCommand({ TableName: config().tableName, Key: ledgerKeys.agent(orgId, chain.agentId), UpdateExpression: 'SET #s = :f', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':f': 'frozen' } }),
+    );
+    let res: Awaited<ReturnType<ClientChain['submitRecord']>> | undefined;
+    const record = chain.record();
+    expect(await agentRequests(chain, async () => (res = await chain.submitRecord(admin, record)))).toContain('commit');
+    expect(`${res?.status} ${res?.body.error?.code}`).toBe('403 AGENT_FROZEN');
+    expect((await readAgent(orgId, chain.agentId))?.seq_no).toBe(1);
+  });
+
+  it('key revoked by another process after the head and key were cached: KEY_REVOKED at once, nothing written', async () => {
+    const chain = await agentFor(admin);
+    const before = await readAgent(orgId, chain.agentId);
+    // As a revocation leaves the items: the key's status, and keys_version bumped on the agent.
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: config().tableName, Key: ledgerKeys.key(orgId, chain.agentId, 'k1'), UpdateExpression: 'SET #s = :r', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':r': 'revoked' } } },
+          { Update: { TableName: config().tableName, Key: ledgerKeys.agent(orgId, chain.agentId), UpdateExpression: 'SET keys_version = :v', ExpressionAttributeValues: { ':v': (before?.keys_version ?? 0) + 1 } } },
+        ],
+      }),
+    );
+    const { res } = await chain.submit(admin);
+    expect(`${res.status} ${res.body.error?.code}`).toBe('403 KEY_REVOKED');
+    expect((await readAgent(orgId, chain.agentId))?.seq_no).toBe(1);
   });
 });
 

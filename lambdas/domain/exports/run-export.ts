@@ -147,7 +147,7 @@ async function work(ports: ExportRunPorts, item: ExportItem, job: JobState, runI
     }
     if (!(await save(job, outcome.operations, outcome.operations))) throw new LeaseLostError();
   }
-  const operations = await writePdf({ orgId, bundleKey, fileKey, signer: ports.signer });
+  const operations = await writePdf({ orgId, bundleKey, fileKey, partBytes: settings.partBytes, signer: ports.signer });
   if (!(await finishExport(orgId, exportId, runId, { key: fileKey, at: now(), operations }))) throw new LeaseLostError();
   return 'done';
 }

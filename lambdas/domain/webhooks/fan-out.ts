@@ -9,7 +9,7 @@
  * and its event_id is the same on every re-send: for operation.accepted, the receipt's
  * queue_message_id.
  */
-import { listWebhooks } from '../../store/webhooks.js';
+import { listWebhooks, type WebhookItem } from '../../store/webhooks.js';
 import type { EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
 import { sendDeliveryMessage } from './delivery-message.js';
@@ -17,10 +17,32 @@ import { deliveryBody, deliveryIdFor } from './signing.js';
 
 export type FanOutPorts = Pick<Ports, 'queue'>;
 
+/** An organization's webhooks, as one batch of events reads them. */
+export type WebhookLists = (orgId: string) => Promise<WebhookItem[]>;
+
+/**
+ * Reads each organization's webhooks once for a batch of events (docs/COST.md, Hot path):
+ * every accepted operation is an event, and a Query per event doubled the table requests an
+ * operation causes. The events of a batch are all on the queue when it is read, so reading
+ * the list once for them sees every webhook a read per event would have seen at that moment.
+ */
+export function webhookListsOfBatch(): WebhookLists {
+  const lists = new Map<string, Promise<WebhookItem[]>>();
+  return (orgId) => {
+    let list = lists.get(orgId);
+    if (!list) {
+      list = listWebhooks(orgId);
+      lists.set(orgId, list);
+      // A failed read fails the events that asked for it (they come back); the next batch reads again.
+    }
+    return list;
+  };
+}
+
 /** Fans `message` out; returns the number of deliveries sent. */
-export async function fanOutEvent(ports: FanOutPorts, message: EventMessage): Promise<number> {
+export async function fanOutEvent(ports: FanOutPorts, message: EventMessage, webhooksOf: WebhookLists = listWebhooks): Promise<number> {
   const eventId = message.event_id;
-  const subscribed = (await listWebhooks(message.org_id)).filter(
+  const subscribed = (await webhooksOf(message.org_id)).filter(
     (webhook) => webhook.status === 'active' && webhook.events.includes(message.event),
   );
   if (subscribed.length === 0) return 0;

@@ -20,7 +20,9 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
 import { b64uDecode, verifyExportBundle, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
 import { createHash } from 'node:crypto';
+import { attachDeflated } from './deflated-file.js';
 import { fontBytes } from './fonts.js';
+import { sealPage } from './sealed-pages.js';
 import { TextFitter, type ReportFonts } from './text.js';
 
 /** A4 landscape, in points. */
@@ -115,6 +117,8 @@ class Pages {
   ) {}
 
   add(): PDFPage {
+    // The page before is finished: its drawing is compressed now, not kept as objects until the end.
+    if (this.pages.length > 0) sealPage(this.doc, this.page);
     this.page = this.doc.addPage([PAGE.width, PAGE.height]);
     this.pages.push(this.page);
     this.y = this.top;
@@ -129,9 +133,14 @@ class Pages {
   }
 }
 
-export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportContext): Promise<{ pdf: Uint8Array; operations: number }> {
-  const bundle = JSON.parse(Buffer.from(bundleBytes).toString('utf8')) as ExportBundle;
+/**
+ * The report as a pdf-lib document ready to be written (pdf/piecewise-writer.ts): its pages
+ * compressed as they filled, the bundle attached as a stream deflated while it is written.
+ */
+export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportContext): Promise<{ doc: PDFDocument; operations: number }> {
+  // Verified before it is parsed here: the verifier's own parse is garbage by then, not a second copy alive beside this one.
   const report = verifyExportBundle(bundleBytes);
+  const bundle = JSON.parse(Buffer.from(bundleBytes).toString('utf8')) as ExportBundle;
   const { export: header, operations, summary, verification_material: material } = bundle.body;
   const doc = await PDFDocument.create();
   const generated = new Date(header.generated_at);
@@ -365,11 +374,11 @@ export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportCo
     page.drawText(label, { x: PAGE.width - MARGIN - bold.widthOfTextAtSize(label, 7), y: MARGIN - 14, size: 7, font: bold, color: GREY });
   });
 
-  await doc.attach(bundleBytes, attachmentName, {
+  await attachDeflated(doc, bundleBytes, attachmentName, {
     mimeType: 'application/json',
     description: 'agent-ledger export bundle (docs/EXPORT.md): the evidence this report summarizes',
     creationDate: generated,
     modificationDate: generated,
   });
-  return { pdf: await doc.save(), operations: operations.length };
+  return { doc, operations: operations.length };
 }
