@@ -100,8 +100,9 @@ const SERVICE_CURRENT = seeded('service current');
 const SERVICE_RETIRED = seeded('service retired');
 const jwkOf = (k: KeyObject): Ed25519Jwk => ed25519Jwk(rawPublicKey(k));
 
-type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null; added?: boolean };
-const AGENTS: { agent_id: string; keys: AgentKeySpec[] }[] = [
+export type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null; added?: boolean };
+export type AgentSpec = { agent_id: string; keys: AgentKeySpec[] };
+const AGENTS: AgentSpec[] = [
   {
     agent_id: 'agent-alpha',
     keys: [
@@ -137,11 +138,12 @@ const SEALED_WINDOWS = 3;
 /** The operation whose payload was erased after submission (docs/PROTOCOL.md: allowed). */
 const ERASED = 5;
 
-function buildBase(): Scenario {
+/** The scenario with `agents` (their keys and windows) signing the same records. */
+export function buildScenario(agents: readonly AgentSpec[] = AGENTS): Scenario {
   const heads = new Map<string, { seq: number; head: string; count: number }>();
   const rows: { operation: ExportOperation; window: number }[] = [];
   AGENT_OF.forEach((a, i) => {
-    const agent = AGENTS[a]!;
+    const agent = agents[a]!;
     const state = heads.get(agent.agent_id) ?? { seq: 0, head: GENESIS, count: 0 };
     const keySpec = agent.agent_id === 'agent-alpha' && state.count >= 3 ? agent.keys[1]! : agent.keys[0]!;
     const createdAt = T0 + OFFSET_OF[i]!;
@@ -242,11 +244,11 @@ function buildBase(): Scenario {
     const epoch = epochOfOp.get(operation.row.operation_id);
     return epoch === undefined ? { operation } : { operation, epoch };
   });
-  const orgKeys: ExportAgentKey[] = AGENTS.flatMap((a) =>
+  const orgKeys: ExportAgentKey[] = agents.flatMap((a) =>
     a.keys.map((k) => ({ kid: k.kid, agent_id: a.agent_id, public_key: b64uEncode(rawPublicKey(k.key)), algorithm: 'ed25519' as const, status: k.status, created_at: k.created_at, retired_at: k.retired_at })),
   );
   const current = jwkOf(SERVICE_CURRENT);
-  const keyEvents = scenarioKeyEvents(ORG, AGENTS);
+  const keyEvents = scenarioKeyEvents(ORG, agents);
   return {
     header: {
       export_id: uuid('01977a03', 1),
@@ -286,7 +288,7 @@ export function scenarioKeyEvents(orgId: string, agents: readonly { agent_id: st
 }
 
 /** The agents of the scenario with one agent's keys replaced: what a dishonest operator would log. */
-export function agentsWith(agentId: string, keys: AgentKeySpec[]): { agent_id: string; keys: AgentKeySpec[] }[] {
+export function agentsWith(agentId: string, keys: AgentKeySpec[]): AgentSpec[] {
   return AGENTS.map((a) => (a.agent_id === agentId ? { agent_id: agentId, keys } : a));
 }
 
@@ -295,7 +297,7 @@ export function agentKeySpecs(agentId: string): AgentKeySpec[] {
   return (AGENTS.find((a) => a.agent_id === agentId)?.keys ?? []).map((k) => ({ ...k }));
 }
 
-export const base: Scenario = buildBase();
+export const base: Scenario = buildScenario();
 
 /** The same organization exported with another query (docs/API.md §4.8 filters) or without payloads. */
 export function exportOf(query: Partial<ExportQuery>, options: { include_payloads?: boolean; format?: 'json' | 'pdf' } = {}): Scenario {

@@ -13,7 +13,7 @@ import { b64uDecode, b64uEncode } from '../base64url.js';
 import { consistencyProof, verifyConsistency } from '../tlog/consistency.js';
 import { logEntryHash, logLeafHash } from '../tlog/entry.js';
 import type { CheckedLog } from './log.js';
-import { keyEventHash, type KeyEvent } from '../keys/event.js';
+import { GENESIS_KEY_EVENT, keyEventHash, type KeyEvent } from '../keys/event.js';
 import { verifyExportBundleAndLog, type VerifyExportOptions } from './bundle.js';
 import type { ExportVerificationReport } from './report.js';
 
@@ -66,9 +66,13 @@ function compareKeys(older: readonly KeyEvent[] | null, newer: readonly KeyEvent
     return;
   }
   const agents = new Set<string>();
+  // After the first difference every later hash differs through the chain: name only the
+  // agents whose own events differ.
+  const content = (e: KeyEvent): string => keyEventHash({ ...e, prev_event_hash: GENESIS_KEY_EVENT });
   older.forEach((event, i) => {
     const now = newer[i];
     if (now !== undefined && keyEventHash(now) === keyEventHash(event)) return;
+    if (now !== undefined && i > 0 && content(now) === content(event) && agents.size > 0) return;
     if (agents.has(event.agent_id)) return;
     agents.add(event.agent_id);
     const what = now === undefined ? 'is missing from the newer export' : `is, in the newer export, ${now.event} of key ${now.kid} of agent ${now.agent_id} (thumbprint ${now.thumbprint})`;
