@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
+import { generateKeyPair, LedgerClient, newAgentKey, type SigningAgent } from '@agent-ledger/client';
 import { latencyStats } from './bench-numbers.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiToken } from '../test/support/http-client.js';
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
 
     const ledger = new LedgerClient({ url: stack.url, token });
     const key = generateKeyPair();
-    await ledger.registerAgent({ agent_id: 'bench-sdk', integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] });
+    await ledger.registerAgent({ agent_id: 'bench-sdk', integration_type: 'sdk', keys: [newAgentKey(key.privateKey, { orgId, agentId: 'bench-sdk', kid: 'k1' })] });
     const sdkAgent: SigningAgent = { orgId, agentId: 'bench-sdk', kid: 'k1', privateKey: key.privateKey };
     const event = JSON.parse(EVENT) as { tool_input: unknown };
     const submitOnce = () =>

@@ -17,7 +17,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { generateKeyPair, LedgerClient, type SigningAgent } from '@agent-ledger/client';
+import { generateKeyPair, LedgerClient, newAgentKey, type SigningAgent } from '@agent-ledger/client';
 import { memoryQueue } from '../lambdas/adapters/local/memory-queue.js';
 import { latencyStats, setting } from './bench-numbers.js';
 import { benchApiToken, startBenchStack } from './bench-stack.js';
@@ -175,7 +175,7 @@ async function registerAgents(ledger: LedgerClient, orgId: string, prefix: strin
   for (let a = 0; a < AGENTS; a++) {
     const key = generateKeyPair();
     const agentId = `${prefix}-${a}`;
-    await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] });
+    await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [newAgentKey(key.privateKey, { orgId, agentId, kid: 'k1' })] });
     agents.push({ orgId, agentId, kid: 'k1', privateKey: key.privateKey });
   }
   // Warm-up: handlers loaded, secrets decrypted.

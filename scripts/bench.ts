@@ -23,7 +23,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { chainHash, GENESIS, generateKeyPair, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
+import { chainHash, GENESIS, generateKeyPair, provePossession, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
 import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
 import { TABLE_NAME } from '../local/stack.js';
@@ -218,12 +218,12 @@ function phaseLine(result: PhaseResult, chains: number): string {
   return line([result.name, String(chains), String(result.ok), String(result.failed), stats.opsPerSecond.toFixed(1), stats.p50.toFixed(1), stats.p99.toFixed(1)]);
 }
 
-async function registerAgents(url: string, token: string, count: number, prefix: string): Promise<BenchAgent[]> {
+async function registerAgents(url: string, token: string, orgId: string, count: number, prefix: string): Promise<BenchAgent[]> {
   const agents: BenchAgent[] = [];
   for (let i = 0; i < count; i++) {
     const { publicKey, privateKey } = generateKeyPair();
     const agentId = `${prefix}-${i}`;
-    await json(url, 'POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519' }] }, token);
+    await json(url, 'POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519', proof: provePossession(privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() }) }] }, token);
     agents.push({ agentId, privateKey, head: GENESIS });
   }
   return agents;
@@ -250,7 +250,7 @@ async function main(): Promise<void> {
     const ratios: string[] = [];
     let usage: ReturnType<UsageMeter['report']> | undefined;
     for (const chains of CHAINS) {
-      const agents = await registerAgents(stack.url, token, chains, `bench-${chains}`);
+      const agents = await registerAgents(stack.url, token, orgId, chains, `bench-${chains}`);
       log(`${chains} chains: submitting over HTTP`);
       const http = await submissionPhase(stack.url, token, orgId, agents, meter, () => stack.drainEvents());
       // The outbox forwarder's sends belong to these submissions.

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { verifyInclusionProof } from '@agent-ledger/protocol';
-import { generateKeyPair, LedgerClient, verifyReceipt, type SigningAgent } from '@agent-ledger/client';
+import { generateKeyPair, LedgerClient, newAgentKey, verifyReceipt, type SigningAgent } from '@agent-ledger/client';
 import { apiToken, json } from '../test/support/http-client.js';
 
 const baseUrl = (process.env.DEMO_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const ledger = new LedgerClient({ url: baseUrl, token });
   const agentId = `demo-agent-${randomBytes(3).toString('hex')}`;
   const key = generateKeyPair();
-  await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] });
+  await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [newAgentKey(key.privateKey, { orgId, agentId, kid: 'k1' })] });
   log(`registered agent ${agentId} with Ed25519 key k1`);
 
   // The SDK fills in operation_id, issued_at, nonce, payload_hash, prev_chain_hash and the

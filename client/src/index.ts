@@ -13,6 +13,8 @@ export type { Agent, AgentDetail, ChainHead, LedgerClientOptions, OperationInput
 export { LedgerApiError, LedgerTransportError, isApiError } from './sdk/errors.js';
 export type { LedgerErrorCode } from './sdk/errors.js';
 export { signOperation, DEFAULT_TTL_MS } from './sdk/sign.js';
+export { newAgentKey } from './sdk/key-proof.js';
+export type { NewAgentKey } from './sdk/key-proof.js';
 export type { RecordInput } from './sdk/sign.js';
 export { verifyReceipt, verdict } from './sdk/verify-receipt.js';
 export type { Check, ReceiptVerifyOptions, Verification } from './sdk/verify-receipt.js';

@@ -3,6 +3,7 @@
  * resynchronises after PREV_HASH_MISMATCH, retries RATE_LIMITED honouring Retry-After, and
  * reports transport failures plainly; verifyReceipt() checks a receipt and its record offline.
  */
+import { newAgentKey } from '../src/sdk/key-proof.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ afterAll(() => stack?.stop());
 
 async function newAgent(agentId: string): Promise<SigningAgent & { publicKey: string }> {
   const { publicKey, privateKey } = generateKeyPair();
-  await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519' }] });
+  await ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [newAgentKey(privateKey, { orgId, agentId, kid: 'k1' })] });
   return { orgId, agentId, kid: 'k1', privateKey, publicKey };
 }
 

@@ -124,10 +124,14 @@ const keyPut = (key: AgentKeyItem): TransactItem => ({
   },
 });
 
-export type RegisterOutcome = 'registered' | 'exists' | 'deleted';
+export type RegisterOutcome = 'registered' | 'exists' | 'deleted' | 'key_log_moved';
 
-/** Agent, keys and admin event in one transaction; the id of a deleted agent stays taken. */
-export async function putNewAgent(agent: AgentItem, keys: AgentKeyItem[], event: TransactItem): Promise<RegisterOutcome> {
+/**
+ * Agent, keys, admin event and key events (`keyLog`, store/key-log.ts: last, so that the
+ * reasons of the others keep their places) in one transaction; the id of a deleted agent
+ * stays taken.
+ */
+export async function putNewAgent(agent: AgentItem, keys: AgentKeyItem[], event: TransactItem, keyLog: TransactItem[] = []): Promise<RegisterOutcome> {
   const result = await transact([
     agentPut(agent),
     {
@@ -139,10 +143,13 @@ export async function putNewAgent(agent: AgentItem, keys: AgentKeyItem[], event:
     },
     ...keys.map(keyPut),
     event,
+    ...keyLog,
   ]);
   if (result.committed) return 'registered';
   if (result.reasons[0]?.code === CONDITION_FAILED) return 'exists';
   if (result.reasons[1]?.code === CONDITION_FAILED) return 'deleted';
+  // Another key change took the key history's next index (or raced it): read the head again.
+  if (keyLog.length > 0 && result.reasons.slice(result.reasons.length - keyLog.length).some((r) => r.code !== 'None')) return 'key_log_moved';
   return 'exists'; // a concurrent registration of the same id (TransactionConflict)
 }
 
@@ -181,6 +188,8 @@ export interface StatusChange {
   /** Keys to revoke in the same transaction (agent revocation). */
   revokeKeys: AgentKeyItem[];
   event: TransactItem;
+  /** the revoked keys' events (store/key-log.ts) */
+  keyLog?: TransactItem[];
 }
 
 /** Moves an agent from `from` to `to` (and revokes `revokeKeys`) if it is still in `from`. */
@@ -205,6 +214,7 @@ export async function changeAgentStatus(change: StatusChange): Promise<boolean> 
     },
     ...change.revokeKeys.map((key) => keyStatusUpdate(key, 'revoked', key.retired_at ?? change.now)),
     change.event,
+    ...(change.keyLog ?? []),
   ];
   return (await transact(items)).committed;
 }
@@ -237,16 +247,16 @@ function bumpKeysVersion(orgId: string, agentId: string, extraCondition?: string
 }
 
 /** Revokes or retires one key if it is still in the status the caller read. */
-export async function changeKeyStatus(key: AgentKeyItem, to: 'revoked' | 'retired', retiredAt: number, event: TransactItem): Promise<boolean> {
-  const result = await transact([keyStatusUpdate(key, to, retiredAt), bumpKeysVersion(key.org_id, key.agent_id), event]);
+export async function changeKeyStatus(key: AgentKeyItem, to: 'revoked' | 'retired', retiredAt: number, event: TransactItem, keyLog: TransactItem[] = []): Promise<boolean> {
+  const result = await transact([keyStatusUpdate(key, to, retiredAt), bumpKeysVersion(key.org_id, key.agent_id), event, ...keyLog]);
   return result.committed;
 }
 
 export type AddKeyOutcome = 'added' | 'kid_taken' | 'agent_unavailable';
 
 /** Adds a key to an agent that exists and is not revoked; a kid is never reused, even after revocation. */
-export async function putNewKey(key: AgentKeyItem, event: TransactItem): Promise<AddKeyOutcome> {
-  const result = await transact([keyPut(key), bumpKeysVersion(key.org_id, key.agent_id, '#status <> :revoked'), event]);
+export async function putNewKey(key: AgentKeyItem, event: TransactItem, keyLog: TransactItem[] = []): Promise<AddKeyOutcome> {
+  const result = await transact([keyPut(key), bumpKeysVersion(key.org_id, key.agent_id, '#status <> :revoked'), event, ...keyLog]);
   if (result.committed) return 'added';
   if (result.reasons[0]?.code === CONDITION_FAILED) return 'kid_taken';
   return 'agent_unavailable';
@@ -259,6 +269,8 @@ export interface AgentDeletion {
   actor: string;
   now: number;
   event: TransactItem;
+  /** a `delete` event per key (store/key-log.ts) */
+  keyLog?: TransactItem[];
 }
 
 /**
@@ -318,6 +330,7 @@ export async function deleteAgentItems(deletion: AgentDeletion): Promise<boolean
         ]
       : []),
     deletion.event,
+    ...(deletion.keyLog ?? []),
   ];
   return (await transact(items)).committed;
 }

@@ -41,6 +41,9 @@ export interface Epoch {
   prev_root_hash?: string;
   /** The C2SP tlog-checkpoint signed note of the log right after this epoch was appended. */
   checkpoint?: string;
+  /** The key history its log entry commits to (docs/CHECKPOINTS.md "Key history"): absent on epochs sealed before it existed. */
+  key_log_size?: number;
+  key_log_head?: string;
 }
 
 /** An epoch's RFC 3161 anchor (docs/API.md §2.11). */

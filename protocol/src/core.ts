@@ -17,3 +17,4 @@ export * from './receipt.js';
 export * from './merkle.js';
 export * from './uuid.js';
 export * from './jwksverify.js';
+export * from './keys/possession.js';

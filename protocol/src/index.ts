@@ -20,3 +20,4 @@ export { ANCHOR_LATE_BOUND_MS, type TimeStampSignatureVerdict } from './verify/m
 export * from './verify/since.js';
 export type { CheckedLog } from './verify/log.js';
 export * from './tlog/index.js';
+export * from './keys/index.js';

@@ -2,8 +2,8 @@
 // fixtures/record-export-fixtures.ts): this verifier reaches exactly the recorded verdict and
 // failing places; the Python verifier is held to the same file (python/tests/test_conformance.py).
 import { describe, expect, it } from 'vitest';
-import { verifyExportBundle } from '../src/index.js';
-import { fixtureJwks, loadExportFixtures } from './fixtures/export-fixtures.js';
+import { parseAgentKeyPins, verifyExportBundle } from '../src/index.js';
+import { fixtureJwks, fixturePins, loadExportFixtures } from './fixtures/export-fixtures.js';
 
 describe('export conformance fixtures', () => {
   const jwks = fixtureJwks();
@@ -19,6 +19,10 @@ describe('export conformance fixtures', () => {
       const report = verifyExportBundle(bytes, { jwks });
       expect(report.valid).toBe(expected.valid);
       expect(report.findings.filter((f) => f.status === 'failed').map((f) => ({ where: f.where, check: f.check }))).toEqual(expected.failed);
+      const pinned = verifyExportBundle(bytes, { jwks, pins: parseAgentKeyPins(fixturePins()) });
+      expect(pinned.valid).toBe(expected.pinned.valid);
+      expect(pinned.findings.filter((f) => f.status === 'failed').map((f) => ({ where: f.where, check: f.check }))).toEqual(expected.pinned.failed);
+      expect(Object.fromEntries(pinned.agents.map((a) => [a.agent_id, a.pin]))).toEqual(expected.pinned.agents);
     });
   }
 });

@@ -48,6 +48,12 @@ import {
   type ExportQuery,
   type OperationRecord,
   type StoredOperationRow,
+  GENESIS_KEY_EVENT,
+  chainKeyEvents,
+  keyEventHash,
+  provePossession,
+  type KeyEvent,
+  type KeyEventDraft,
 } from '../src/index.js';
 import { operationEntry } from '../src/bundle/entries.js';
 import { utf8 } from './vectors.js';
@@ -71,6 +77,8 @@ export type Scenario = {
   orgEpochs: ExportEpoch[];
   /** every key of the organization's agents: more than the records use */
   orgKeys: ExportAgentKey[];
+  /** the organization's key history (docs/PROTOCOL.md "Key events"), by key_index */
+  keyEvents: KeyEvent[];
   jwks: { keys: Ed25519Jwk[] };
   serviceKey: KeyObject;
   serviceKid: string;
@@ -92,13 +100,14 @@ const SERVICE_CURRENT = seeded('service current');
 const SERVICE_RETIRED = seeded('service retired');
 const jwkOf = (k: KeyObject): Ed25519Jwk => ed25519Jwk(rawPublicKey(k));
 
-type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null };
-const AGENTS: { agent_id: string; keys: AgentKeySpec[] }[] = [
+export type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null; added?: boolean };
+export type AgentSpec = { agent_id: string; keys: AgentKeySpec[] };
+const AGENTS: AgentSpec[] = [
   {
     agent_id: 'agent-alpha',
     keys: [
       { kid: 'alpha-2024', key: seeded('alpha 1'), status: 'retired', created_at: T0 - 86_400_000, retired_at: T0 + 40_000 },
-      { kid: 'alpha-2025', key: seeded('alpha 2'), status: 'active', created_at: T0 + 39_000, retired_at: null },
+      { kid: 'alpha-2025', key: seeded('alpha 2'), status: 'active', created_at: T0 + 39_000, retired_at: null, added: true },
     ],
   },
   { agent_id: 'agent-beta', keys: [{ kid: 'beta-1', key: seeded('beta'), status: 'active', created_at: T0 - 3_600_000, retired_at: null }] },
@@ -129,11 +138,12 @@ const SEALED_WINDOWS = 3;
 /** The operation whose payload was erased after submission (docs/PROTOCOL.md: allowed). */
 const ERASED = 5;
 
-function buildBase(): Scenario {
+/** The scenario with `agents` (their keys and windows) signing the same records. */
+export function buildScenario(agents: readonly AgentSpec[] = AGENTS): Scenario {
   const heads = new Map<string, { seq: number; head: string; count: number }>();
   const rows: { operation: ExportOperation; window: number }[] = [];
   AGENT_OF.forEach((a, i) => {
-    const agent = AGENTS[a]!;
+    const agent = agents[a]!;
     const state = heads.get(agent.agent_id) ?? { seq: 0, head: GENESIS, count: 0 };
     const keySpec = agent.agent_id === 'agent-alpha' && state.count >= 3 ? agent.keys[1]! : agent.keys[0]!;
     const createdAt = T0 + OFFSET_OF[i]!;
@@ -234,10 +244,11 @@ function buildBase(): Scenario {
     const epoch = epochOfOp.get(operation.row.operation_id);
     return epoch === undefined ? { operation } : { operation, epoch };
   });
-  const orgKeys: ExportAgentKey[] = AGENTS.flatMap((a) =>
+  const orgKeys: ExportAgentKey[] = agents.flatMap((a) =>
     a.keys.map((k) => ({ kid: k.kid, agent_id: a.agent_id, public_key: b64uEncode(rawPublicKey(k.key)), algorithm: 'ed25519' as const, status: k.status, created_at: k.created_at, retired_at: k.retired_at })),
   );
   const current = jwkOf(SERVICE_CURRENT);
+  const keyEvents = scenarioKeyEvents(ORG, agents);
   return {
     header: {
       export_id: uuid('01977a03', 1),
@@ -250,13 +261,43 @@ function buildBase(): Scenario {
     items,
     orgEpochs,
     orgKeys,
+    keyEvents,
     jwks: { keys: [current, jwkOf(SERVICE_RETIRED)] },
     serviceKey: SERVICE_CURRENT,
     serviceKid: current.kid,
   };
 }
 
-export const base: Scenario = buildBase();
+/**
+ * The key events the service would have logged for `agents` (docs/PROTOCOL.md "Key events"):
+ * each key registered (or added) at its created_at with its proof of possession, ended at
+ * its retired_at (retired or revoked as its status says), ordered by time.
+ */
+export function scenarioKeyEvents(orgId: string, agents: readonly { agent_id: string; keys: readonly AgentKeySpec[] }[]): KeyEvent[] {
+  const drafts: KeyEventDraft[] = [];
+  for (const a of agents) {
+    for (const k of a.keys) {
+      const key = b64uEncode(rawPublicKey(k.key));
+      const proof = provePossession(k.key, { org_id: orgId, agent_id: a.agent_id, kid: k.kid, registered_at: k.created_at - 1_000 });
+      drafts.push({ event: k.added === true ? 'add' : 'register', agent_id: a.agent_id, kid: k.kid, key, time: k.created_at, actor: 'user-owner', proof });
+      if (k.retired_at !== null) drafts.push({ event: k.status === 'revoked' ? 'revoke' : 'retire', agent_id: a.agent_id, kid: k.kid, key, time: k.retired_at, actor: 'user-owner', proof: null });
+    }
+  }
+  drafts.sort((x, y) => x.time - y.time);
+  return chainKeyEvents(orgId, 0, GENESIS_KEY_EVENT, drafts);
+}
+
+/** The agents of the scenario with one agent's keys replaced: what a dishonest operator would log. */
+export function agentsWith(agentId: string, keys: AgentKeySpec[]): AgentSpec[] {
+  return AGENTS.map((a) => (a.agent_id === agentId ? { agent_id: agentId, keys } : a));
+}
+
+/** The scenario's key specs of one agent (kid, private key, status, window). */
+export function agentKeySpecs(agentId: string): AgentKeySpec[] {
+  return (AGENTS.find((a) => a.agent_id === agentId)?.keys ?? []).map((k) => ({ ...k }));
+}
+
+export const base: Scenario = buildScenario();
 
 /** The same organization exported with another query (docs/API.md §4.8 filters) or without payloads. */
 export function exportOf(query: Partial<ExportQuery>, options: { include_payloads?: boolean; format?: 'json' | 'pdf' } = {}): Scenario {
@@ -352,7 +393,13 @@ export function scenarioLogEntries(s: Scenario, rewrite?: (entries: EpochLogEntr
   for (const { epoch } of s.orgEpochs) {
     const before = entries.at(-1);
     const { epoch_id, org_id, start_time, end_time, root_hash, leaf_count } = epoch;
-    entries.push({ epoch_id, org_id, epoch_index: entries.length, start_time, end_time, root_hash, leaf_count, prev_root_hash: before?.root_hash ?? GENESIS_PREV_ROOT });
+    // The sealer commits to the key events made before it sealed (docs/CHECKPOINTS.md "Key history").
+    const keyLogSize = s.keyEvents.filter((k) => k.time < epoch.created_at).length;
+    const keyLogHead = keyLogSize === 0 ? GENESIS_KEY_EVENT : keyEventHash(s.keyEvents[keyLogSize - 1]!);
+    entries.push({
+      epoch_id, org_id, epoch_index: entries.length, start_time, end_time, root_hash, leaf_count, prev_root_hash: before?.root_hash ?? GENESIS_PREV_ROOT,
+      key_log_size: keyLogSize, key_log_head: keyLogHead,
+    });
   }
   rewrite?.(entries);
   return entries;
@@ -373,5 +420,5 @@ export function scenarioLog(s: Scenario, size?: number, all: EpochLogEntry[] = s
   const last = overlapping.at(-1)?.epoch_index ?? first - 1;
   const picked = log.slice(Math.max(0, first - 1), Math.min(n, last + 2));
   const entries: ExportLogEntry[] = picked.map((e) => ({ ...e, audit_path: tree.auditPath(e.epoch_index).map(b64uEncode) }));
-  return { checkpoint, leaves, entries };
+  return { checkpoint, leaves, entries, key_events: s.keyEvents };
 }

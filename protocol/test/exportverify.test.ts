@@ -52,7 +52,7 @@ describe('a valid bundle verifies', () => {
     expect(failed(report)).toEqual([]);
     expect(report.valid).toBe(true);
     expect(report.trust).toBe('bundled_jwks');
-    expect(report.bundle_version).toBe('1.1');
+    expect(report.bundle_version).toBe('1.2');
     expect(report.export).toEqual(base.header);
     expect(report.counts).toEqual({ operations: 24, agents: 3, agent_keys: 4, epochs: 3, anchored_epochs: 2 });
     for (const check of ['signature', 'chain_hash', 'chain_link', 'receipt', 'receipt_row', 'row', 'scope', 'order'] as const) {
@@ -75,7 +75,12 @@ describe('a valid bundle verifies', () => {
       'operations[21].inclusion',
       'operations[22].inclusion',
       'operations[23].inclusion',
+      // docs/EXPORT.md "Pinned agent keys": without pins every agent's keys are the bundle's word.
+      'agents.agent-alpha',
+      'agents.agent-beta',
+      'agents.agent-gamma',
     ]);
+    expect(report.agents.map((a) => [a.agent_id, a.pin])).toEqual([['agent-alpha', 'unpinned'], ['agent-beta', 'unpinned'], ['agent-gamma', 'unpinned']]);
   });
 
   it('from the file bytes too, which must then be exactly canonical', async () => {
@@ -89,9 +94,9 @@ describe('a valid bundle verifies', () => {
     expect(pretty.findings[0]!.check).toBe('canonical');
     // I-JSON (RFC 7493 §2.3): a repeated member would let two parsers read two bundles.
     const text = new TextDecoder().decode(bytes);
-    const repeated = text.replace('{"body":{"bundle_version":"1.1",', '{"body":{"bundle_version":"1.1","bundle_version":"1.1",');
+    const repeated = text.replace('{"body":{"bundle_version":"1.2",', '{"body":{"bundle_version":"1.2","bundle_version":"1.2",');
     expect(failed(verifyExportBundle(repeated))).toEqual(['bundle']);
-    const shortened = text.replace('"bundle_version":"1.1"', '"bundle_version":"2.0"');
+    const shortened = text.replace('"bundle_version":"1.2"', '"bundle_version":"2.0"');
     expect(verifyExportBundle(shortened).findings.map((f) => [f.where, f.check])).toEqual([['bundle', 'bundle']]);
   });
 
@@ -178,7 +183,7 @@ describe('a changed byte is detected, and the place named', () => {
     },
     { name: "an anchor's time", change: (b) => void (b.body.verification_material.epochs[0]!.anchor!.anchored_at += 1), where: 'epochs[0].anchor' },
     { name: 'the summary', change: (b) => void (b.body.summary.proofs += 1), where: 'summary' },
-    { name: 'an agent key', change: (b) => void (b.body.verification_material.agent_keys[2]!.public_key = b64uEncode(rawPublicKey(generateKeyPair().privateKey))), where: 'operations[1].signature', alsoFails: /^operations\[\d+\]\.signature$/ },
+    { name: 'an agent key', change: (b) => void (b.body.verification_material.agent_keys[2]!.public_key = b64uEncode(rawPublicKey(generateKeyPair().privateKey))), where: 'operations[1].signature', alsoFails: /^operations\[\d+\]\.(signature|record\.agent_pubkey_kid)$/ },
   ];
 
   for (const t of tampers) {

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from agent_ledger.key_history import parse_pins
 from agent_ledger.verify import verify_export
 
 from conftest import REPO
@@ -13,6 +14,7 @@ from conftest import REPO
 FIXTURES = REPO / "protocol" / "test" / "fixtures" / "exports"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))
 JWKS = json.loads((FIXTURES / "jwks.json").read_text(encoding="utf-8"))
+PINS = parse_pins(json.loads((FIXTURES / "pins.json").read_text(encoding="utf-8")))
 
 
 def test_fixture_set_is_complete():
@@ -32,6 +34,29 @@ def test_same_verdict_and_places(name):
     assert sorted(({"where": w, "check": c} for w, c in report.failed_places()), key=key) == sorted(expected["failed"], key=key)
 
 
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_same_verdict_against_pins(name):
+    # docs/EXPORT.md "Pinned agent keys": each agent pinned, unpinned or mismatched, as the TypeScript verifier says.
+    expected = EXPECTED[name]["pinned"]
+    report = verify_export((FIXTURES / "cases" / f"{name}.json").read_bytes(), jwks=JWKS, pins=PINS)
+    assert report.valid == expected["valid"], report.to_json()["findings"]
+    key = lambda f: (f["check"], f["where"])
+    assert sorted(({"where": w, "check": c} for w, c in report.failed_places()), key=key) == sorted(expected["failed"], key=key)
+    assert {a["agent_id"]: a["pin"] for a in report.agents} == expected["agents"]
+
+
 def test_without_trusted_keys_the_report_says_so():
     report = verify_export((FIXTURES / "cases" / "genuine-all.json").read_bytes())
     assert report.trust == "bundled_jwks"
+
+
+def test_cli_agent_keys_mismatch_fails_naming_the_agent(capsys):
+    # python -m agent_ledger verify FILE --jwks JWKS --agent-keys PINS: exit 1 on a mismatch, 0 when pinned.
+    from agent_ledger.__main__ import main
+    cases, pins, jwks = FIXTURES / "cases", str(FIXTURES / "pins.json"), str(FIXTURES / "jwks.json")
+    assert main(["verify", str(cases / "agent-key-swapped-resigned.json"), "--jwks", jwks, "--agent-keys", pins]) == 1
+    out = capsys.readouterr().out
+    assert "agent agent-alpha: mismatched" in out and "failed: agents.agent-alpha" in out
+    assert main(["verify", str(cases / "genuine-all.json"), "--jwks", jwks, "--agent-keys", pins]) == 0
+    assert "agent agent-alpha: pinned" in capsys.readouterr().out
+    assert main(["verify", str(cases / "genuine-all.json"), "--jwks", jwks, "--agent-keys", str(cases / "genuine-all.json")]) == 2

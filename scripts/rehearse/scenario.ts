@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { verifyExportBundle, verifyInclusionProof } from '@agent-ledger/protocol';
-import { generateKeyPair, LedgerClient, verifyReceipt, type SigningAgent } from '@agent-ledger/client';
+import { generateKeyPair, LedgerClient, newAgentKey, verifyReceipt, type SigningAgent } from '@agent-ledger/client';
 import { http, type HttpResult } from '../../test/support/http-client.js';
 import { signatureValid, startReceiver } from '../../test/support/webhook-receiver.js';
 
@@ -79,7 +79,7 @@ export async function runScenario(baseUrl: string, hooks: ScenarioHooks): Promis
   const ledger = new LedgerClient({ url: baseUrl, token });
   const agentId = `rehearsal-agent-${randomBytes(3).toString('hex')}`;
   const key = generateKeyPair();
-  await step('register an agent', () => ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: key.publicKey, algorithm: 'ed25519' }] }));
+  await step('register an agent', () => ledger.registerAgent({ agent_id: agentId, integration_type: 'sdk', keys: [newAgentKey(key.privateKey, { orgId, agentId, kid: 'k1' })] }));
   const agent: SigningAgent = { orgId, agentId, kid: 'k1', privateKey: key.privateKey };
 
   let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;

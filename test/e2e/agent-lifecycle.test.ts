@@ -38,7 +38,7 @@ describe('register', () => {
       agent_id: agentId,
       integration_type: 'claudecode',
       responsible_entity: 'platform team',
-      keys: keys.map(keyBody),
+      keys: keys.map((key) => keyBody(key, orgId, agentId)),
     });
     expect(res.status).toBe(200);
     expect(res.body.agent).toEqual({
@@ -76,7 +76,7 @@ describe('register', () => {
   it('refuses an agent_id already registered with VALIDATION_ERROR 409', async () => {
     const agentId = uniqueAgentId();
     await registerAgent(api, agentId, [newKey()]);
-    const again = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [keyBody(newKey())] });
+    const again = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [keyBody(newKey(), orgId, agentId)] });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('VALIDATION_ERROR');
   });
@@ -88,7 +88,8 @@ describe('register', () => {
     ['an unknown integration type', () => ({ integration_type: 'notepad' }), /integration_type/],
     ['an agent_id that could forge a key', () => ({ agent_id: 'a#KEY#x' }), /agent_id/],
   ])('refuses %s with VALIDATION_ERROR 400 naming the field', async (_name, change, message) => {
-    const body = { agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [keyBody(newKey())] };
+    const id = uniqueAgentId();
+    const body = { agent_id: id, integration_type: 'sdk', keys: [keyBody(newKey(), orgId, id)] };
     const res = await api('POST', '/v1/agents/register', { ...body, ...change(body.keys[0]!) });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -187,7 +188,7 @@ describe('status transitions (docs/API.md §3)', () => {
       ['unfreeze', { reason: 'r' }],
       ['freeze', { reason: 'r' }],
       ['revoke', { reason: 'again' }],
-      ['keys', keyBody(newKey('k3'))],
+      ['keys', keyBody(newKey('k3'), orgId, agentId)],
     ] as const) {
       const res = await api('POST', `/v1/agents/${agentId}/${path}`, body);
       expect(res.status, path).toBe(409);
@@ -216,11 +217,11 @@ describe('keys', () => {
   it('adds a key (key.add), never reusing a kid, and retires one (key.retire)', async () => {
     const agentId = uniqueAgentId();
     await registerAgent(api, agentId, [newKey('k1')]);
-    const added = await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k2')));
+    const added = await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k2'), orgId, agentId));
     expect(added.status).toBe(200);
     expect(added.body.key).toMatchObject({ kid: 'k2', status: 'active', retired_at: null });
     expect((await lastAdminEvent('key.add'))!.target_id).toBe(`${agentId}/k2`);
-    expect((await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k2')))).status).toBe(409);
+    expect((await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k2'), orgId, agentId))).status).toBe(409);
 
     const retired = await api('POST', `/v1/agents/${agentId}/keys/k1/retire`);
     expect(retired.status).toBe(200);
@@ -232,7 +233,7 @@ describe('keys', () => {
     // A retired key can still be revoked; it keeps its retirement time.
     const revoked = await api('POST', `/v1/agents/${agentId}/revoke`, { kid: 'k1', reason: 'cleanup' });
     expect(revoked.body.key).toMatchObject({ status: 'revoked', retired_at: retired.body.key.retired_at });
-    expect((await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k1')))).status).toBe(409);
+    expect((await api('POST', `/v1/agents/${agentId}/keys`, keyBody(newKey('k1'), orgId, agentId))).status).toBe(409);
   });
 });
 
@@ -262,7 +263,7 @@ describe('delete', () => {
     }
     // New submissions name an unknown agent; the id cannot be registered again.
     expect((await chain.submit(api)).res.body.error.code).toBe('UNKNOWN_AGENT');
-    const again = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [keyBody(newKey())] });
+    const again = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [keyBody(newKey(), orgId, agentId)] });
     expect(again.status).toBe(409);
     expect((await api('DELETE', `/v1/agents/${agentId}`)).status).toBe(404);
   });

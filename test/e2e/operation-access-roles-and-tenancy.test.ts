@@ -38,7 +38,7 @@ const WRITERS: Role[] = ['org_owner', 'security_admin', 'integration_engineer'];
 const ADMINS: Role[] = ['org_owner', 'security_admin'];
 
 const ROUTES: { name: string; allowed: readonly Role[]; call: (api: Api, f: Fixture) => Promise<ApiResponse> }[] = [
-  { name: 'POST /v1/agents/register', allowed: WRITERS, call: (api) => api('POST', '/v1/agents/register', { agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [keyBody(newKey())] }) },
+  { name: 'POST /v1/agents/register', allowed: WRITERS, call: (api) => { const id = uniqueAgentId(); return api('POST', '/v1/agents/register', { agent_id: id, integration_type: 'sdk', keys: [keyBody(newKey(), orgId, id)] }); } },
   { name: 'GET /v1/agents', allowed: ROLES, call: (api) => api('GET', '/v1/agents') },
   { name: 'GET /v1/agents/:id', allowed: ROLES, call: (api, f) => api('GET', `/v1/agents/${f.agentId}`) },
   { name: 'PATCH /v1/agents/:id', allowed: WRITERS, call: (api, f) => api('PATCH', `/v1/agents/${f.agentId}`, { integration_type: 'codex' }) },
@@ -50,7 +50,7 @@ const ROUTES: { name: string; allowed: readonly Role[]; call: (api: Api, f: Fixt
   } },
   { name: 'POST revoke (key)', allowed: ADMINS, call: (api, f) => api('POST', `/v1/agents/${f.agentId}/revoke`, { kid: 'k2', reason: 'r' }) },
   { name: 'POST revoke (agent)', allowed: ADMINS, call: (api, f) => api('POST', `/v1/agents/${f.agentId}/revoke`, { reason: 'r' }) },
-  { name: 'POST keys', allowed: ADMINS, call: (api, f) => api('POST', `/v1/agents/${f.agentId}/keys`, keyBody(newKey('k3'))) },
+  { name: 'POST keys', allowed: ADMINS, call: (api, f) => api('POST', `/v1/agents/${f.agentId}/keys`, keyBody(newKey('k3'), orgId, f.agentId)) },
   { name: 'POST keys/:kid/retire', allowed: ADMINS, call: (api, f) => api('POST', `/v1/agents/${f.agentId}/keys/k2/retire`) },
   { name: 'POST /v1/operations', allowed: WRITERS, call: (api, f) => api('POST', '/v1/operations', f.chain.record()) },
   { name: 'GET /v1/operations/:id', allowed: ROLES, call: (api, f) => api('GET', `/v1/operations/${f.operationId}`) },
@@ -101,7 +101,7 @@ describe('tenancy: another organization', () => {
 
   it('agent ids are unique per organization only', async () => {
     const f = await fixture();
-    expect((await other('POST', '/v1/agents/register', { agent_id: f.agentId, integration_type: 'sdk', keys: [keyBody(newKey())] })).status).toBe(200);
+    expect((await other('POST', '/v1/agents/register', { agent_id: f.agentId, integration_type: 'sdk', keys: [keyBody(newKey(), otherOrgId, f.agentId)] })).status).toBe(200);
   });
 });
 

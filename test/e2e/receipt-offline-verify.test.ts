@@ -15,6 +15,7 @@ import {
   jwkThumbprint,
   OP_VERSION,
   payloadHash,
+  provePossession,
   publicKeyFromJwk,
   receiptHash,
   signRecord,
@@ -79,7 +80,7 @@ describe('offline receipt verification', () => {
     const registered = await post('/v1/agents/register', {
       agent_id: agentId,
       integration_type: 'sdk',
-      keys: [{ kid: 'k1', public_key: agentKey.publicKey, algorithm: 'ed25519' }],
+      keys: [{ kid: 'k1', public_key: agentKey.publicKey, algorithm: 'ed25519', proof: provePossession(agentKey.privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() }) }],
     });
     expect(registered.status).toBe(200);
     const payload = { command: 'deploy', target: 'prod' };

@@ -75,7 +75,7 @@ describe('repeated member names (I-JSON, RFC 7493 §2.3)', () => {
     }
     // Equal names in different objects are fine, and the untouched record is accepted.
     expect((await postRaw('/v1/operations', text)).status).toBe(200);
-    const other = await postRaw('/v1/agents/register', JSON.stringify({ agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [{ kid: 'k1', public_key: newKey().publicKey, algorithm: 'ed25519' }] }).replace('"kid":"k1"', '"kid":"k0","kid":"k1"'));
+    const other = await postRaw('/v1/agents/register', JSON.stringify({ agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [{ kid: 'k1', public_key: newKey().publicKey, algorithm: 'ed25519', proof: { registered_at: Date.now(), signature: 'A'.repeat(86) } }] }).replace('"kid":"k1"', '"kid":"k0","kid":"k1"'));
     expect(other.status).toBe(400);
   });
 });

@@ -20,6 +20,7 @@ import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 import { fakeDns } from '../support/webhook-dns.js';
+import { keyBody, newKey } from '../support/ledger-fixtures.js';
 
 /** docs/API.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
 const SPEC_AUTH: Record<string, RouteAuth> = {
@@ -117,10 +118,9 @@ beforeAll(async () => {
   const owner = users.org_owner.token;
   agentId = `roles-agent-${randomUUID().slice(0, 8)}`;
   const displayName = `secret-display-${randomUUID()}`;
-  const { generateKeyPair } = await import('@agent-ledger/protocol');
   const registered = await http(stack.baseUrl, 'POST', '/v1/agents/register', {
     token: owner,
-    body: { agent_id: agentId, display_name: displayName, integration_type: 'sdk', keys: [{ kid: 'k1', public_key: generateKeyPair().publicKey, algorithm: 'ed25519' }] },
+    body: { agent_id: agentId, display_name: displayName, integration_type: 'sdk', keys: [keyBody(newKey('k1'), orgA, agentId)] },
   });
   expect(registered.status).toBe(200);
   const invited = await http(stack.baseUrl, 'POST', '/v1/members/invitations', { token: owner, body: { email: `invitee-${randomUUID()}@example.test`, role: 'readonly_investigator' } });

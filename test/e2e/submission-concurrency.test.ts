@@ -4,7 +4,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { ClientChain, keyBody, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api, type Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
@@ -133,7 +133,7 @@ describe('state changes while a submission is in flight', () => {
 
   it('a key added meanwhile does not disturb the submission', async () => {
     const chain = await newChain();
-    beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/keys`, { kid: 'k2', public_key: newKey().publicKey, algorithm: 'ed25519' }));
+    beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/keys`, keyBody(newKey('k2'), chain.orgId, chain.agentId)));
     expect((await chain.submit(engineer)).res.status).toBe(200);
   });
 

@@ -32,6 +32,8 @@ const WEAK_KEYS: [string, string][] = [
 
 const stack = useLedgerStack();
 let orgId: string;
+/** A weak key's proof cannot be made by its owner; a well-formed one lets the key check answer first. */
+const UNSIGNABLE_PROOF = { registered_at: Date.now(), signature: 'A'.repeat(86) };
 let api: Api;
 let admin: Api;
 
@@ -46,7 +48,7 @@ describe('weak agent keys', () => {
     const res = await api('POST', '/v1/agents/register', {
       agent_id: uniqueAgentId('weak'),
       integration_type: 'sdk',
-      keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519' }],
+      keys: [{ kid: 'k1', public_key: publicKey, algorithm: 'ed25519', proof: UNSIGNABLE_PROOF }],
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -56,7 +58,7 @@ describe('weak agent keys', () => {
   it.each(WEAK_KEYS)('adding %s as a key is refused with VALIDATION_ERROR 400', async (_name, publicKey) => {
     const agentId = uniqueAgentId('add-weak');
     await registerAgent(api, agentId, [newKey('k1')]);
-    const res = await admin('POST', `/v1/agents/${agentId}/keys`, { kid: 'k2', public_key: publicKey, algorithm: 'ed25519' });
+    const res = await admin('POST', `/v1/agents/${agentId}/keys`, { kid: 'k2', public_key: publicKey, algorithm: 'ed25519', proof: UNSIGNABLE_PROOF });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     expect((await api('GET', `/v1/agents/${agentId}`)).body.keys.map((key: { kid: string }) => key.kid)).toEqual(['k1']);
@@ -83,7 +85,8 @@ describe('weak agent keys', () => {
   });
 
   it('an ordinary key still registers', async () => {
-    const res = await api('POST', '/v1/agents/register', { agent_id: uniqueAgentId(), integration_type: 'sdk', keys: [keyBody(newKey())] });
+    const id = uniqueAgentId();
+    const res = await api('POST', '/v1/agents/register', { agent_id: id, integration_type: 'sdk', keys: [keyBody(newKey(), orgId, id)] });
     expect(res.status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@
 import type { KeyObject } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { chainHash, GENESIS, generateKeyPair, type OperationRecord, type UnsignedRecord } from '@agent-ledger/protocol';
-import { signOperation } from '@agent-ledger/client';
+import { newAgentKey, signOperation } from '@agent-ledger/client';
 import type { Api } from './http-client.js';
 
 export interface TestKey {
@@ -19,14 +19,16 @@ export function newKey(kid = `key-${randomBytes(3).toString('hex')}`): TestKey {
   return { kid, publicKey, privateKey };
 }
 
-export const keyBody = (key: TestKey) => ({ kid: key.kid, public_key: key.publicKey, algorithm: 'ed25519' as const });
+/** A key as registration or key addition takes it, with its proof of possession (docs/PROTOCOL.md "Proof of possession"). */
+export const keyBody = (key: TestKey, orgId: string, agentId: string) => newAgentKey(key.privateKey, { orgId, agentId, kid: key.kid });
 
 let agentCounter = 0;
 export const uniqueAgentId = (prefix = 'agent') => `${prefix}-${process.pid}-${++agentCounter}-${randomBytes(2).toString('hex')}`;
 
 /** Registers an agent over HTTP; throws unless the service accepted it. */
 export async function registerAgent(api: Api, agentId: string, keys: TestKey[], integrationType = 'sdk') {
-  const res = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: integrationType, keys: keys.map(keyBody) });
+  const orgId = (await api('GET', '/v1/auth/me')).body.user.org_id as string;
+  const res = await api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: integrationType, keys: keys.map((key) => keyBody(key, orgId, agentId)) });
   if (res.status !== 200) throw new Error(`register ${agentId}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }

@@ -28,6 +28,7 @@ import { windowStart } from '../../lambdas/domain/epochs/window.js';
 import { uuidv7 } from '../../lambdas/domain/ledger/uuidv7.js';
 import { signer } from '../../lambdas/runtime/signer.js';
 import type { TestKey } from './ledger-fixtures.js';
+import { backdateKeyRegistrations } from './key-history-seed.js';
 
 export interface SeedAgent {
   agentId: string;
@@ -56,6 +57,12 @@ export async function seedOperations(orgId: string, operations: readonly SeedOpe
     if (!agent) throw new Error(`seed: agent ${agentId} is not registered`);
     heads.set(agentId, { seq: agent.seq_no, hash: agent.chain_hash, opId: agent.head_operation_id });
   }
+  const earliest = new Map<string, { key: TestKey; at: number }>();
+  for (const op of operations) {
+    const known = earliest.get(op.agent.agentId);
+    if (known === undefined || op.createdAt < known.at) earliest.set(op.agent.agentId, { key: op.agent.key, at: op.createdAt });
+  }
+  await backdateKeyRegistrations(orgId, earliest);
   const rows: OperationItem[] = [];
   const objects: { key: string; body: string | Uint8Array }[] = [];
   for (const op of operations) {

@@ -67,11 +67,18 @@ describe('operation record schema', () => {
 });
 
 describe('register agent schema', () => {
-  const key = { kid: 'k1', public_key: vectors.agent.public_key, algorithm: 'ed25519' };
+  // The schema checks the proof's shape; its signature is checked by the domain (key-log.ts).
+  const key = { kid: 'k1', public_key: vectors.agent.public_key, algorithm: 'ed25519', proof: { registered_at: 1, signature: 'A'.repeat(86) } };
   const body = { agent_id: 'agent-1', integration_type: 'claudecode', keys: [key] };
 
   it('accepts a minimal registration', () => {
     expect(registerAgentBody.safeParse(body).success).toBe(true);
+  });
+
+  it('refuses a key without its proof of possession, or with a signature that is not 64 bytes', () => {
+    const { proof: _proof, ...bare } = key;
+    expect(registerAgentBody.safeParse({ ...body, keys: [bare] }).success).toBe(false);
+    expect(registerAgentBody.safeParse({ ...body, keys: [{ ...key, proof: { registered_at: 1, signature: 'A'.repeat(43) } }] }).success).toBe(false);
   });
 
   it.each([

@@ -30,6 +30,9 @@ Usage:
   agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow] [--trust]
       Generate a key, register the agent, and install the hook into the tool's settings.
       Prints the agent id. --trust (codex): mark the hook trusted as Codex's /hooks does.
+  agent-ledger agent keys --export [--agent ID]
+      Print this machine's agents' public keys, from their key files, as the pins an auditor
+      passes to \`agent-ledger verify --agent-keys PINS\`.
   agent-ledger agent uninstall --agent ID
       Remove exactly what init installed.
   agent-ledger hook FLAG --agent ID
@@ -41,12 +44,13 @@ Usage:
       service answers and the key matches the registered one; says what to fix, exit 1 if not.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
       Sign and submit one record; prints its receipt and record as JSON.
-  agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--since OLDER] [--json]
+  agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--since OLDER] [--json]
       Verify a receipt (with its record), a JSON export bundle or a PDF export, offline
       with --jwks FILE. Exit 0 only when everything verifies against the keys you gave;
       3 when nothing failed but no --jwks was given (\`agent-ledger verify --help\`).
       --since OLDER: the export must also extend the earlier export OLDER (same epochs,
-      consistent checkpoints).
+      consistent checkpoints, every agent's key history extended). --agent-keys PINS: each
+      agent's keys must be the ones \`agent keys --export\` printed on its machine.
   agent-ledger export --from T --to T --format json|pdf [--out FILE] [--agent ID] [--type T]
       Create an export of the organization's records and download it.
 
@@ -70,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
       const [sub, ...args] = rest;
       if (sub === 'init') return (await commands()).agentInit(args);
       if (sub === 'uninstall') return (await commands()).agentUninstall(args);
-      throw new CliError(`unknown command "agent ${sub ?? ''}": use "agent init" or "agent uninstall"\nRun \`agent-ledger --help\` for usage.`, 2);
+      if (sub === 'keys') return (await commands()).agentKeys(args);
+      throw new CliError(`unknown command "agent ${sub ?? ''}": use "agent init", "agent uninstall" or "agent keys"\nRun \`agent-ledger --help\` for usage.`, 2);
     }
     case 'status':
       return (await commands()).status(rest);

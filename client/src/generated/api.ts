@@ -3044,6 +3044,10 @@ export interface operations {
                         public_key: string;
                         /** @constant */
                         algorithm: "ed25519";
+                        proof: {
+                            registered_at: number;
+                            signature: string;
+                        };
                     }[];
                 };
             };
@@ -3360,6 +3364,10 @@ export interface operations {
                     public_key: string;
                     /** @constant */
                     algorithm: "ed25519";
+                    proof: {
+                        registered_at: number;
+                        signature: string;
+                    };
                 };
             };
         };

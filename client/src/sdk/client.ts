@@ -145,8 +145,13 @@ export class LedgerClient {
   getAgent(agentId: string, options?: { deadline?: number }) {
     return this.request<ResponseOf<'GetAgent'>>('GET', `/v1/agents/${encodeURIComponent(agentId)}`, undefined, options);
   }
+  /** Each key needs its proof of possession: build it with newAgentKey() (sdk/key-proof.ts). */
   registerAgent(body: RequestOf<'RegisterAgent'>) {
     return this.request<ResponseOf<'RegisterAgent'>>('POST', '/v1/agents/register', body);
+  }
+  /** Adds a key (admins); build it with its proof of possession by newAgentKey() (sdk/key-proof.ts). */
+  addAgentKey(agentId: string, key: RequestOf<'AddAgentKey'>) {
+    return this.request<ResponseOf<'AddAgentKey'>>('POST', `/v1/agents/${encodeURIComponent(agentId)}/keys`, key);
   }
   updateAgent(agentId: string, body: RequestOf<'UpdateAgent'>) {
     return this.request<ResponseOf<'UpdateAgent'>>('PATCH', `/v1/agents/${encodeURIComponent(agentId)}`, body);

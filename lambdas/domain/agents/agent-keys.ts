@@ -14,6 +14,7 @@ import { keyView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';
 import { assertUsableKey, newKeyItem, type NewKey } from './register-agent.js';
+import { assertPossession, keyEventItems } from './key-log.js';
 
 /**
  * Keys one agent may hold over its life (revoked ones count: a kid is never reused). Keeps
@@ -23,6 +24,7 @@ export const MAX_KEYS_PER_AGENT = 20;
 
 export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, now = Date.now()): Promise<KeyView> {
   assertUsableKey(key, 'body.public_key');
+  assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
   return withRetries(async () => {
     const agent = await findVisibleAgent(caller, agentId);
     if (agent.status === 'revoked') throw conflict('the agent is revoked; it cannot get new keys');
@@ -33,6 +35,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     const outcome = await putNewKey(
       item,
       adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'key.add', targetType: 'agent_key', targetId: `${agentId}/${key.kid}`, details: { agent_id: agentId, kid: key.kid }, now }),
+      await keyEventItems(caller.orgId, [{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }], now),
     );
     if (outcome === 'kid_taken') throw conflict(`kid ${key.kid} is already used by this agent`);
     return outcome === 'added' ? keyView(item) : RETRY;
@@ -68,6 +71,8 @@ async function changeKey(
         details: { agent_id: agentId, kid, previous_status: key.status, ...(reason ? { reason } : {}) },
         now,
       }),
+      // A revoked key keeps its retirement as its end; the event records when it was revoked.
+      await keyEventItems(caller.orgId, [{ event: to === 'revoked' ? 'revoke' : 'retire', agent_id: agentId, kid, key: key.public_key, time: now, actor: caller.userId, proof: null }], now),
     );
     const changed: AgentKeyItem = { ...key, status: to, retired_at: retiredAt };
     return committed ? keyView(changed) : RETRY;

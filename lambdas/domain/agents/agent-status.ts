@@ -4,6 +4,7 @@
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */
+import { keyEventItems } from './key-log.js';
 import { randomUUID } from 'node:crypto';
 import type { AdminAction } from '../../store/admin-events.js';
 import { adminEventPut } from '../../store/admin-events.js';
@@ -65,6 +66,11 @@ export async function changeStatus(
       now,
       keysVersion: agent.keys_version,
       revokeKeys,
+      keyLog: await keyEventItems(
+        caller.orgId,
+        revokeKeys.map((key) => ({ event: 'revoke' as const, agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: null })),
+        now,
+      ),
       event: adminEventPut({
         orgId: caller.orgId,
         actor: caller.userId,

@@ -11,16 +11,18 @@ import { MAX_TRANSACTION_ITEMS } from '../../store/dynamo.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';
+import { keyEventItems } from './key-log.js';
 import { RETRY, withRetries } from './optimistic.js';
 
-/** Agent delete, tombstone, org counter update and admin event. */
-const FIXED_ITEMS = 4;
+/** Agent delete, tombstone, org counter update, admin event and the key history's head. */
+const FIXED_ITEMS = 5;
 
 export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date.now()): Promise<void> {
   await withRetries(async () => {
     const agent = await findVisibleAgent(caller, agentId);
     const [keys, assignedUserIds] = await Promise.all([listKeys(caller.orgId, agentId), listAssignedUsers(caller.orgId, agentId)]);
-    if (keys.length + assignedUserIds.length + FIXED_ITEMS > MAX_TRANSACTION_ITEMS) {
+    // Each key is deleted and gets its `delete` event (docs/PROTOCOL.md "Key events").
+    if (2 * keys.length + assignedUserIds.length + FIXED_ITEMS > MAX_TRANSACTION_ITEMS) {
       throw conflict('the agent has too many assignments to delete in one step; remove some assignments first');
     }
     const committed = await deleteAgentItems({
@@ -29,6 +31,11 @@ export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date
       assignedUserIds,
       actor: caller.userId,
       now,
+      keyLog: await keyEventItems(
+        caller.orgId,
+        keys.map((key) => ({ event: 'delete' as const, agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: null })),
+        now,
+      ),
       event: adminEventPut({
         orgId: caller.orgId,
         actor: caller.userId,

@@ -3,19 +3,25 @@
  * its keys, with admin event agent.register, in one transaction. agent_id is unique per
  * organization, including ids of deleted agents (VALIDATION_ERROR 409).
  */
-import { GENESIS, ProtocolError, assertValidPublicKey, publicKeyFromRaw } from '@agent-ledger/protocol';
+import { GENESIS, ProtocolError, assertValidPublicKey, publicKeyFromRaw, type PossessionProof } from '@agent-ledger/protocol';
 import { adminEventPut } from '../../store/admin-events.js';
 import { putNewAgent } from '../../store/agents.js';
 import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
+import { assertPossession, keyEventItems } from './key-log.js';
 
 export interface NewKey {
   kid: string;
   public_key: string;
   algorithm: 'ed25519';
+  /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession" */
+  proof: PossessionProof;
 }
+
+/** Key changes retried when another change took the key history's next index meanwhile. */
+const KEY_LOG_ATTEMPTS = 5;
 
 export interface RegisterAgentInput {
   agent_id: string;
@@ -59,7 +65,10 @@ export async function registerAgent(
   input: RegisterAgentInput,
   now = Date.now(),
 ): Promise<{ agent: AgentView; keys: KeyView[] }> {
-  input.keys.forEach((key, index) => assertUsableKey(key, `body.keys[${index}].public_key`));
+  input.keys.forEach((key, index) => {
+    assertUsableKey(key, `body.keys[${index}].public_key`);
+    assertPossession(key.proof, key, caller.orgId, input.agent_id, now, `body.keys[${index}].proof`);
+  });
   const agent: AgentItem = {
     agent_id: input.agent_id,
     org_id: caller.orgId,
@@ -87,7 +96,12 @@ export async function registerAgent(
     details: { integration_type: input.integration_type, kids: keys.map((key) => key.kid) },
     now,
   });
-  const outcome = await putNewAgent(agent, keys, event);
+  const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
+  let outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
+  for (let attempt = 1; outcome === 'key_log_moved' && attempt < KEY_LOG_ATTEMPTS; attempt++) {
+    outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
+  }
+  if (outcome === 'key_log_moved') throw new Error(`key history of ${caller.orgId} kept moving: registration not written`);
   if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
   if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
   return { agent: agentView(agent), keys: keys.map(keyView) };

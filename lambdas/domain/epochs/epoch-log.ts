@@ -6,6 +6,7 @@
  */
 import {
   EMPTY_FRONTIER,
+  GENESIS_KEY_EVENT,
   GENESIS_PREV_ROOT,
   appendLeaf,
   b64uEncode,
@@ -17,13 +18,15 @@ import {
   type EpochLogEntry,
 } from '@agent-ledger/protocol';
 import { readLogHead } from '../../store/epoch-log.js';
+import { readKeyLogHead } from '../../store/key-log.js';
 import type { EpochItem } from '../../store/epochs.js';
 import type { Signer } from '../ports.js';
 
-/** The log entry of an indexed epoch item. */
+/** The log entry of an indexed epoch item, with its key history commitment when it has one. */
 export function logEntryOf(item: EpochItem & { epoch_index: number; prev_root_hash: string }): EpochLogEntry {
-  const { epoch_id, org_id, epoch_index, start_time, end_time, root_hash, leaf_count, prev_root_hash } = item;
-  return { epoch_id, org_id, epoch_index, start_time, end_time, root_hash, leaf_count, prev_root_hash };
+  const { epoch_id, org_id, epoch_index, start_time, end_time, root_hash, leaf_count, prev_root_hash, key_log_size, key_log_head } = item;
+  const entry: EpochLogEntry = { epoch_id, org_id, epoch_index, start_time, end_time, root_hash, leaf_count, prev_root_hash };
+  return key_log_size === undefined || key_log_head === undefined ? entry : { ...entry, key_log_size, key_log_head };
 }
 
 /** The service key's raw public half (b64u) for the kid the signer signs with now. */
@@ -40,11 +43,15 @@ async function currentPublicKey(signer: Signer): Promise<string> {
  * here; store/epochs.ts createEpochItem commits it against the head read here.
  */
 export async function appendToLog(item: EpochItem, signer: Signer): Promise<EpochItem> {
-  const head = await readLogHead(item.org_id);
+  const [head, keys] = await Promise.all([readLogHead(item.org_id), readKeyLogHead(item.org_id)]);
+  // The entry commits to the key history as it is now: every key that signed one of this
+  // epoch's operations was registered before the window closed (docs/CHECKPOINTS.md "Key history").
   const indexed = {
     ...item,
     epoch_index: head?.size ?? 0,
     prev_root_hash: head?.last_root_hash ?? GENESIS_PREV_ROOT,
+    key_log_size: keys?.size ?? 0,
+    key_log_head: keys?.head ?? GENESIS_KEY_EVENT,
   };
   const entryHash = logEntryHash(logEntryOf(indexed));
   const frontier = appendLeaf(head ? { size: head.size, hashes: head.frontier } : EMPTY_FRONTIER, logLeafHash(entryHash));

@@ -13,6 +13,7 @@ import { MerkleTree, b64uEncode, logLeafHash, logOrigin, type ExportLog, type Ex
 import { logEntryHashes, readLogHead } from '../../store/epoch-log.js';
 import { epochItemNeighbour, epochItemsBetween, type EpochItem } from '../../store/epochs.js';
 import { logEntryOf } from './epoch-log.js';
+import { listKeyEvents } from '../../store/key-log.js';
 
 type Indexed = EpochItem & { epoch_index: number; prev_root_hash: string };
 
@@ -33,8 +34,9 @@ async function epochsReachingInto(orgId: string, from: number): Promise<EpochIte
 
 /** `verification_material.log` for an export of `[from, to)` of `orgId`. */
 export async function exportLog(orgId: string, from: number, to: number): Promise<ExportLog> {
-  const head = await readLogHead(orgId);
-  if (!head) return { checkpoint: null, leaves: [], entries: [] };
+  // docs/PROTOCOL.md "Key events": the whole key history as of now; the entries commit to its prefix.
+  const [head, keyEvents] = await Promise.all([readLogHead(orgId), listKeyEvents(orgId)]);
+  if (!head) return { checkpoint: null, leaves: [], entries: [], key_events: keyEvents };
   // Epochs appended after the head was read are left out: everything is as of its checkpoint.
   const size = head.size;
   const [leaves, inRange, before, after] = await Promise.all([
@@ -48,7 +50,7 @@ export async function exportLog(orgId: string, from: number, to: number): Promis
   if (b64uEncode(tree.root()) !== checkpointRoot(head.checkpoint)) throw new Error(`epoch log of ${orgId}: the epochs do not reproduce the head's checkpoint`);
   const entries: ExportLogEntry[] = items.map((item) => ({ ...logEntryOf(item), audit_path: tree.auditPath(item.epoch_index).map(b64uEncode) }));
   if (!head.checkpoint.startsWith(`${logOrigin(orgId)}\n`)) throw new Error(`epoch log of ${orgId}: the head's checkpoint names another origin`);
-  return { checkpoint: head.checkpoint, leaves, entries };
+  return { checkpoint: head.checkpoint, leaves, entries, key_events: keyEvents };
 }
 
 /** The b64u root a checkpoint note states (its third line is standard base64). */

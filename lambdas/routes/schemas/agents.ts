@@ -25,13 +25,23 @@ export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 const text = (max: number) => z.string().trim().min(1).max(max);
 export const reasonSchema = text(1024);
 
-/** One key as registered: a raw 32-byte Ed25519 public key in base64url (docs/PROTOCOL.md, Notation). */
+/**
+ * A new key's proof of possession (docs/PROTOCOL.md "Proof of possession"): its signature over
+ * JCS({purpose, org_id, agent_id, kid, registered_at}); the domain checks it (key-log.ts).
+ */
+export const possessionProofSchema = z.strictObject({
+  registered_at: unixMs,
+  signature: z.string().refine((value) => isB64u(value, 64), 'must be a 64-byte Ed25519 signature in unpadded base64url (86 characters)'),
+});
+
+/** One key as registered: a raw 32-byte Ed25519 public key in base64url (docs/PROTOCOL.md, Notation), with its proof of possession. */
 export const newKeySchema = z.strictObject({
   kid: kidSchema,
   public_key: z
     .string()
     .refine((value) => isB64u(value, 32), 'must be a 32-byte Ed25519 public key in unpadded base64url (43 characters)'),
   algorithm: z.literal('ed25519'),
+  proof: possessionProofSchema,
 });
 
 /** Most keys one registration may carry; docs/ARCHITECTURE.md keeps a whole agent deletable in one transaction. */

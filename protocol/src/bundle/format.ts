@@ -1,6 +1,7 @@
 /**
- * The JSON export bundle, version 1.1 (docs/EXPORT.md; 1.1 adds the organization's epoch log,
- * docs/CHECKPOINTS.md, and erased payloads' marks): every matching operation with the
+ * The JSON export bundle, version 1.2 (docs/EXPORT.md; 1.1 adds the organization's epoch log,
+ * docs/CHECKPOINTS.md, and erased payloads' marks; 1.2 adds the organization's key history,
+ * docs/PROTOCOL.md "Key events"): every matching operation with the
  * evidence to check it (record, receipt, inclusion proof), the epochs and keys that
  * evidence needs, and a manifest binding all of it with one service signature.
  *
@@ -13,13 +14,20 @@ import type { Ed25519Jwk } from '../jwk.js';
 import type { InclusionProof } from '../merkle.js';
 import type { Receipt } from '../receipt.js';
 import type { EpochLogEntry } from '../tlog/entry.js';
+import type { KeyEvent } from '../keys/event.js';
 import { RECORD_FIELDS, type OperationRecord } from '../record.js';
 
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
-export const EXPORT_BUNDLE_VERSION = '1.1';
+export const EXPORT_BUNDLE_VERSION = '1.2';
 
-/** Versions the verifier reads; 1.0 bundles carry no epoch log (append-only checks are not possible). */
-export const READABLE_BUNDLE_VERSIONS: readonly string[] = ['1.0', '1.1'];
+/**
+ * Versions the verifier reads; 1.0 bundles carry no epoch log (append-only checks are not
+ * possible), 1.0 and 1.1 no key history (keys are checked against the bundle alone).
+ */
+export const READABLE_BUNDLE_VERSIONS: readonly string[] = ['1.0', '1.1', '1.2'];
+
+/** The versions that carry `verification_material.log.key_events`. */
+export const KEY_HISTORY_BUNDLE_VERSIONS: readonly string[] = ['1.2'];
 
 /** The filter the export was made with (docs/API.md §4.8); null when a filter was not given. */
 export type ExportQuery = {
@@ -179,6 +187,11 @@ export type ExportLog = {
   leaves: string[];
   /** the log entries of the epochs overlapping the export's range, plus the one before and the one after, by index */
   entries: ExportLogEntry[];
+  /**
+   * bundle 1.2: every key event of the organization, key_index 0 up, as of the export
+   * (docs/PROTOCOL.md "Key events"); the entries' key_log_size and key_log_head commit to it
+   */
+  key_events?: KeyEvent[];
 };
 
 /** `body.verification_material`: the keys and epochs the evidence is checked against. */

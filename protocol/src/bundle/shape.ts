@@ -100,7 +100,7 @@ export const HEADER_SHAPE: Shape = {
 };
 export const QUERY_SHAPE: Shape = { start_time: 'int', end_time: 'int', agent_id: 'string|null', operation_type: 'string|null' };
 export const MATERIAL_SHAPE: Shape = { agent_keys: 'array', epochs: 'array', 'log?': 'object', service_jwks: 'object' };
-export const LOG_SHAPE: Shape = { checkpoint: 'string|null', leaves: 'array', entries: 'array' };
+export const LOG_SHAPE: Shape = { checkpoint: 'string|null', leaves: 'array', entries: 'array', 'key_events?': 'array' };
 export const LOG_ENTRY_SHAPE: Shape = {
   epoch_id: 'string',
   org_id: 'string',
@@ -110,7 +110,22 @@ export const LOG_ENTRY_SHAPE: Shape = {
   root_hash: 'string',
   leaf_count: 'int',
   prev_root_hash: 'string',
+  'key_log_size?': 'int',
+  'key_log_head?': 'string',
   audit_path: 'array',
+};
+export const KEY_EVENT_SHAPE: Shape = {
+  org_id: 'string',
+  key_index: 'int',
+  event: 'string',
+  agent_id: 'string',
+  kid: 'string',
+  thumbprint: 'string',
+  public_key: 'string|null',
+  time: 'int',
+  actor: 'string',
+  proof: 'any',
+  prev_event_hash: 'string',
 };
 export const JWKS_SHAPE: Shape = { keys: 'array' };
 export const MANIFEST_SHAPE: Shape = { body_sha256: 'string', service_kid: 'string', signature: 'string' };

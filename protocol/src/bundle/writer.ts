@@ -39,7 +39,8 @@ import { canonicalBytes, canonicalize } from '../jcs.js';
 import { jwkThumbprint, type Ed25519Jwk } from '../jwk.js';
 import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
 import { WindowSet } from '../windowset.js';
-import { LOG_ENTRY_FIELDS, logOrigin, type EpochLogEntry } from '../tlog/entry.js';
+import { KEY_COMMITMENT_FIELDS, LOG_ENTRY_FIELDS, logOrigin, type EpochLogEntry } from '../tlog/entry.js';
+import { KEY_EVENT_FIELDS, type KeyEvent } from '../keys/event.js';
 
 /** Where the writer is: which call may come next. */
 export type ExportWriterPhase = 'new' | 'operations' | 'epochs' | 'signing' | 'done';
@@ -541,9 +542,15 @@ function exactLog(log: ExportLog, orgId: string): ExportLog {
   if (log.checkpoint !== null && !String(log.checkpoint).startsWith(`${logOrigin(orgId)}\n`)) throw writerError("the log's checkpoint is not of this organization");
   const entries = log.entries.map((e) => {
     if (e.org_id !== orgId) throw writerError(`log entry ${String(e.epoch_index)} belongs to another organization`);
-    return { ...pickFields<EpochLogEntry>(e, LOG_ENTRY_FIELDS), audit_path: [...e.audit_path] };
+    const commitment = e.key_log_size === undefined ? {} : pickFields<EpochLogEntry>(e, KEY_COMMITMENT_FIELDS);
+    return { ...pickFields<EpochLogEntry>(e, LOG_ENTRY_FIELDS), ...commitment, audit_path: [...e.audit_path] };
   });
-  return { checkpoint: log.checkpoint, leaves: [...log.leaves], entries };
+  // docs/EXPORT.md "Key history": a 1.2 bundle always carries the key events, [] when there are none.
+  const keyEvents = (log.key_events ?? []).map((k) => {
+    if (k.org_id !== orgId) throw writerError(`key event ${String(k.key_index)} belongs to another organization`);
+    return pickFields<KeyEvent>(k, KEY_EVENT_FIELDS);
+  });
+  return { checkpoint: log.checkpoint, leaves: [...log.leaves], entries, key_events: keyEvents };
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

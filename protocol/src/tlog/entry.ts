@@ -25,6 +25,13 @@ export type EpochLogEntry = {
   leaf_count: number;
   /** root_hash of the entry at epoch_index - 1; {@link GENESIS_PREV_ROOT} at index 0 */
   prev_root_hash: string;
+  /**
+   * Entries sealed since key history exists (docs/CHECKPOINTS.md "Key history"): how many
+   * key events the organization had when the epoch was sealed, and the hash of the last one
+   * (keys/event.ts; GENESIS_KEY_EVENT when none). Absent from earlier entries.
+   */
+  key_log_size?: number;
+  key_log_head?: string;
 };
 
 /** The members of {@link EpochLogEntry}, the ones the entry hash covers. */
@@ -39,9 +46,13 @@ export const LOG_ENTRY_FIELDS = [
   'prev_root_hash',
 ] as const satisfies readonly (keyof EpochLogEntry)[];
 
+/** The members an entry has when it commits to the key history; hashed when present. */
+export const KEY_COMMITMENT_FIELDS = ['key_log_size', 'key_log_head'] as const satisfies readonly (keyof EpochLogEntry)[];
+
 /**
- * `entry_hash = b64u(SHA-256(JCS({type: "epoch", ...entry})))`. The `type` member keeps
- * room for other kinds of entries (agent key events) in the same log.
+ * `entry_hash = b64u(SHA-256(JCS({type: "epoch", ...entry})))`, with `key_log_size` and
+ * `key_log_head` among the members when the entry has them. The `type` member keeps key
+ * events' hashes (keys/event.ts) apart.
  *
  * @example
  * logEntryHash(entry); // 43-character b64u
@@ -49,6 +60,7 @@ export const LOG_ENTRY_FIELDS = [
 export function logEntryHash(entry: EpochLogEntry): string {
   const picked: Record<string, unknown> = { type: 'epoch' };
   for (const field of LOG_ENTRY_FIELDS) picked[field] = entry[field];
+  for (const field of KEY_COMMITMENT_FIELDS) if (entry[field] !== undefined) picked[field] = entry[field];
   return sha256B64u(canonicalBytes(picked));
 }
 

@@ -8,6 +8,9 @@ import { canonicalBytes } from '../jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
 import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
+import { checkKeyHistory } from './keys.js';
+import type { AgentKeyPins } from '../keys/pins.js';
+import type { KeyEvent } from '../keys/event.js';
 import { checkServiceJwks, indexAgentKeys, indexEpochs, kidProblem, type TimeStampSignatureVerdict } from './material.js';
 import { checkChainCompleteness, checkEpochCompleteness } from './completeness.js';
 import { checkChainLinks, checkOperation, type OperationTally } from './operations.js';
@@ -42,7 +45,16 @@ export type VerifyExportOptions = {
    * it). Without it, anchor signatures are reported as not checked.
    */
   timestampSignature?: TimeStampSignatureVerdict;
+  /**
+   * The agents' keys as the auditor learned them from the agents' machines (keys/pins.ts,
+   * `agent-ledger verify --agent-keys PINS`). Each agent is then reported pinned, unpinned
+   * or mismatched, and a mismatch fails; without pins every agent is unpinned.
+   */
+  pins?: AgentKeyPins;
 };
+
+/** What verifyExportBundleAndLog hands to `verify --since`: the checked epoch log and key history. */
+export type CheckedHistory = { log: CheckedLog | null; keyEvents: KeyEvent[] | null };
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
@@ -185,40 +197,42 @@ export function verifyExportBundle(bundle: unknown, options: VerifyExportOptions
  * const { report, log } = verifyExportBundleAndLog(bytes, { jwks: trustedJwks });
  * if (report.valid && log) console.log(log.checkpoint.size);
  */
-export function verifyExportBundleAndLog(bundle: unknown, options: VerifyExportOptions = {}): { report: ExportVerificationReport; log: CheckedLog | null } {
+export function verifyExportBundleAndLog(bundle: unknown, options: VerifyExportOptions = {}): { report: ExportVerificationReport } & CheckedHistory {
   const report = new ReportBuilder(options.jwks === undefined ? 'bundled_jwks' : 'trusted_jwks');
-  const log = verifyInto(report, bundle, options);
-  return { report: report.build(), log };
+  const { log, keyEvents } = verifyInto(report, bundle, options);
+  return { report: report.build(), log, keyEvents };
 }
 
-function verifyInto(report: ReportBuilder, bundle: unknown, options: VerifyExportOptions): CheckedLog | null {
+const NOTHING: CheckedHistory = { log: null, keyEvents: null };
+
+function verifyInto(report: ReportBuilder, bundle: unknown, options: VerifyExportOptions): CheckedHistory {
   // A trusted JWKS that is not one trusts no key: never fall back to the bundled keys.
   const given = options.jwks;
   const trusted = given === undefined ? null : given !== null && Array.isArray(given.keys) ? given : { keys: [] };
   if (trusted !== null && trusted.keys.length === 0) report.fail('options.jwks', 'service_key', 'the trusted JWKS has no keys');
   const text = typeof bundle === 'string' || bundle instanceof Uint8Array;
   const parsed = text ? parseText(report, bundle) : { value: bundle, bodyBytes: null };
-  if (parsed === undefined || parsed === null) return null;
+  if (parsed === undefined || parsed === null) return NOTHING;
   const value = parsed.value;
-  if (!text && tooDeep(report, value)) return null;
+  if (!text && tooDeep(report, value)) return NOTHING;
 
   const top = shapeProblem(value, BUNDLE_SHAPE) ?? shapeProblem((value as ExportBundle).body, BODY_SHAPE);
   if (top !== null) {
     report.fail('bundle', 'bundle', `not an export bundle: ${top}`);
-    return null;
+    return NOTHING;
   }
   const b = value as ExportBundle;
   const body = b.body;
   report.bundleVersion = body.bundle_version;
   if (!READABLE_BUNDLE_VERSIONS.includes(body.bundle_version)) {
     report.fail('bundle', 'bundle', `bundle_version ${body.bundle_version} is not one this verifier reads (${READABLE_BUNDLE_VERSIONS.join(', ')})`);
-    return null;
+    return NOTHING;
   }
   const material = body.verification_material;
   const materialProblem = shapeProblem(material, MATERIAL_SHAPE) ?? shapeProblem(material.service_jwks, JWKS_SHAPE);
   if (materialProblem !== null) {
     report.fail('verification_material', 'bundle', materialProblem);
-    return null;
+    return NOTHING;
   }
   const header = headerOf(body.export);
   report.header = header;
@@ -279,5 +293,7 @@ function verifyInto(report: ReportBuilder, bundle: unknown, options: VerifyExpor
     proofs: tally.proofs,
     payloads: tally.payloads,
   });
-  return checkEpochLog(report, body, header, jwks);
+  const log = checkEpochLog(report, body, header, jwks);
+  const keyEvents = checkKeyHistory(report, { body, header, log, operations: checked, keys, pins: options.pins ?? null });
+  return { log, keyEvents };
 }

@@ -7,6 +7,13 @@
  * "tampered".
  */
 import type { ExportHeader } from '../bundle/format.js';
+import type { PinStatus } from '../keys/pins.js';
+
+/**
+ * How one agent's keys compare with the auditor's pins (docs/EXPORT.md "Pinned agent keys"):
+ * the keys that signed its records in the bundle, by RFC 7638 thumbprint.
+ */
+export type AgentKeyReport = { agent_id: string; pin: PinStatus; keys: string[]; unpinned_keys: string[] };
 
 /** The checks, in docs/EXPORT.md order. */
 export const EXPORT_CHECKS = [
@@ -38,6 +45,11 @@ export const EXPORT_CHECKS = [
   'checkpoint',
   'log_entry',
   'log_sequence',
+  // The organization's key history and the auditor's pins (docs/EXPORT.md "Key history"), bundle 1.2.
+  'key_event',
+  'key_log',
+  'key_window',
+  'key_pin',
 ] as const;
 
 export type ExportCheckName = (typeof EXPORT_CHECKS)[number];
@@ -72,6 +84,8 @@ export type ExportVerificationReport = {
   checks: Record<ExportCheckName, ExportCheckTally>;
   /** every failed and not-covered check, in the order they were made */
   findings: ExportFinding[];
+  /** each agent whose records the bundle holds, by agent_id: pinned, unpinned or mismatched */
+  agents: AgentKeyReport[];
 };
 
 /**
@@ -90,6 +104,7 @@ export class ReportBuilder {
   bundleVersion: string | null = null;
   header: ExportHeader | null = null;
   counts = { operations: 0, agents: 0, agent_keys: 0, epochs: 0, anchored_epochs: 0 };
+  agents: AgentKeyReport[] = [];
   private unprocessable: string | null = null;
 
   constructor(private readonly trust: ExportVerificationReport['trust']) {}
@@ -138,6 +153,7 @@ export class ReportBuilder {
       totals,
       checks: structuredClone(this.tallies),
       findings: [...this.findings],
+      agents: this.agents.map((a) => ({ ...a, keys: [...a.keys], unpinned_keys: [...a.unpinned_keys] })),
     };
   }
 }

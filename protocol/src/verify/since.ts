@@ -5,12 +5,15 @@
  * checkpoint's size is at most the newer one's, an RFC 9162 consistency proof between the
  * two checkpoints, computed from the newer bundle's leaves, verifies against both roots, and
  * every epoch the older export shows is, byte for byte, the entry the newer log holds at its
- * index. A rewritten or dropped epoch fails, named by its index.
+ * index. A rewritten or dropped epoch fails, named by its index. The newer export's key
+ * history (bundle 1.2) must extend the older one's event by event: an agent whose key was
+ * replaced, or whose key event was dropped, fails, named (docs/EXPORT.md "Key history").
  */
 import { b64uDecode, b64uEncode } from '../base64url.js';
 import { consistencyProof, verifyConsistency } from '../tlog/consistency.js';
 import { logEntryHash, logLeafHash } from '../tlog/entry.js';
 import type { CheckedLog } from './log.js';
+import { GENESIS_KEY_EVENT, keyEventHash, type KeyEvent } from '../keys/event.js';
 import { verifyExportBundleAndLog, type VerifyExportOptions } from './bundle.js';
 import type { ExportVerificationReport } from './report.js';
 
@@ -55,6 +58,31 @@ function compare(older: CheckedLog, newer: CheckedLog, findings: ExtensionFindin
   return proof.map(b64uEncode);
 }
 
+/** The newer key history starts with every event of the older one; each difference names its agent. */
+function compareKeys(older: readonly KeyEvent[] | null, newer: readonly KeyEvent[] | null, findings: ExtensionFinding[]): void {
+  if (older === null) return;
+  if (newer === null) {
+    findings.push({ where: 'newer', reason: 'the older export carries a key history and the newer one none that checks out: the key history cannot be shown to extend' });
+    return;
+  }
+  const agents = new Set<string>();
+  // After the first difference every later hash differs through the chain: name only the
+  // agents whose own events differ.
+  const content = (e: KeyEvent): string => keyEventHash({ ...e, prev_event_hash: GENESIS_KEY_EVENT });
+  older.forEach((event, i) => {
+    const now = newer[i];
+    if (now !== undefined && keyEventHash(now) === keyEventHash(event)) return;
+    if (now !== undefined && i > 0 && content(now) === content(event) && agents.size > 0) return;
+    if (agents.has(event.agent_id)) return;
+    agents.add(event.agent_id);
+    const what = now === undefined ? 'is missing from the newer export' : `is, in the newer export, ${now.event} of key ${now.kid} of agent ${now.agent_id} (thumbprint ${now.thumbprint})`;
+    findings.push({
+      where: `log.key_events[${i}]`,
+      reason: `the key history of agent ${event.agent_id} in the newer export is not an extension of the older one: key event ${i} (${event.event} of key ${event.kid}, thumbprint ${event.thumbprint}) ${what}`,
+    });
+  });
+}
+
 /**
  * Verify `newer` on its own, `older` on its own, and that `newer`'s epoch log extends
  * `older`'s. Never throws.
@@ -76,6 +104,7 @@ export function verifyExtends(older: unknown, newer: unknown, options: VerifyExp
     if (side.log === null) findings.push({ where: name, reason: `the ${name} export carries no checked epoch log (bundle 1.0, an empty log, or a log that failed its checks)` });
   }
   const proof = a.log !== null && b.log !== null ? compare(a.log, b.log, findings) : null;
+  compareKeys(a.keyEvents, b.keyEvents, findings);
   return {
     valid: findings.length === 0,
     older: a.report,

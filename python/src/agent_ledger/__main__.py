@@ -1,4 +1,4 @@
-"""`python -m agent_ledger verify FILE --jwks FILE|URL [--tsa-ca FILE] [--json]`: checks an export bundle
+"""`python -m agent_ledger verify FILE --jwks FILE|URL [--tsa-ca FILE] [--agent-keys PINS] [--json]`: checks an export bundle
 offline and prints the report in the vocabulary of `agent-ledger verify`.
 
 Exit codes: 0 verified against the keys you gave; 1 a check failed; 2 usage; 3 consistent
@@ -12,6 +12,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from .key_history import parse_pins
 from .verify import verify_export
 from .verify.report import Report
 
@@ -35,6 +36,8 @@ def _print(file: str, report: Report) -> None:
         mark = "FAIL" if t["failed"] else "ok  " if t["passed"] else "skip"
         parts = [f"{t['passed']} passed"] + ([f"{t['failed']} failed"] if t["failed"] else []) + ([f"{t['not_covered']} not covered"] if t["not_covered"] else [])
         print(f"  {mark}  {name.ljust(width)}  {', '.join(parts)}")
+    for a in report.agents:
+        print(f"  agent {a['agent_id']}: {a['pin']}" + (f" (not pinned: {', '.join(a['unpinned_keys'])})" if a["unpinned_keys"] else ""))
     failures = [f for f in report.findings if f.status == "failed"]
     for f in failures[:20]:
         print(f"  failed: {f.where}: {f.reason}")
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("file")
     verify.add_argument("--jwks", help="the service JWKS you trust: a file or an https URL (/.well-known/service/jwks.json)")
     verify.add_argument("--tsa-ca", help="the time-stamping authority's certificate (PEM or DER) to check each RFC 3161 token's signature against")
+    verify.add_argument("--agent-keys", help="the agents' keys as `agent-ledger agent keys --export` prints them on each agent's machine (JSON: agent id -> JWKs or RFC 7638 thumbprints)")
     verify.add_argument("--json", action="store_true", help="print the whole report as JSON")
     try:
         args = parser.parse_args(argv)
@@ -62,11 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         data = Path(args.file).read_bytes()
         jwks = _load_jwks(args.jwks) if args.jwks else None
         tsa_ca = Path(args.tsa_ca).read_bytes() if args.tsa_ca else None
+        pins = parse_pins(json.loads(Path(args.agent_keys).read_text(encoding="utf-8"))) if args.agent_keys else None
     except (OSError, ValueError) as error:
         print(f"agent-ledger: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = verify_export(data, jwks=jwks, tsa_ca=tsa_ca)
+        report = verify_export(data, jwks=jwks, tsa_ca=tsa_ca, pins=pins)
     except ValueError as error:  # a --tsa-ca file that holds no certificate
         print(f"agent-ledger: --tsa-ca: {error}", file=sys.stderr)
         return EXIT_USAGE

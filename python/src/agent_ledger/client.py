@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from . import b64u, keys
+from .key_history import prove_possession
 from .errors import AgentBlockedError, LedgerApiError, LedgerTransportError
 from .receipt import RECEIPT_FIELDS, verify_receipt
 from .record import GENESIS, chain_hash, sign_record
@@ -189,7 +190,10 @@ class LedgerClient:
         private = keys.generate_agent_key()
         public = b64u.encode(keys.raw_public_key(private))
         kid = f"{agent_id[:100]}-k1"
-        body: dict[str, Any] = {"agent_id": agent_id, "integration_type": integration_type, "keys": [{"kid": kid, "public_key": public, "algorithm": "ed25519"}]}
+        # docs/PROTOCOL.md "Proof of possession": the key signs (org_id, agent_id, kid, registered_at).
+        org_id = self.request("GET", "/v1/auth/me")["user"]["org_id"]
+        proof = prove_possession(private, org_id, agent_id, kid, int(time.time() * 1000))
+        body: dict[str, Any] = {"agent_id": agent_id, "integration_type": integration_type, "keys": [{"kid": kid, "public_key": public, "algorithm": "ed25519", "proof": proof}]}
         if display_name:
             body["display_name"] = display_name
         answer = self.request("POST", "/v1/agents/register", body)

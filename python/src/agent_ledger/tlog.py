@@ -16,6 +16,7 @@ from .canonical import canonical_bytes
 
 GENESIS_PREV_ROOT = b64u.encode(bytes(32))
 LOG_ENTRY_FIELDS = ("epoch_id", "org_id", "epoch_index", "start_time", "end_time", "root_hash", "leaf_count", "prev_root_hash")
+KEY_COMMITMENT_FIELDS = ("key_log_size", "key_log_head")
 _EM_DASH = "\u2014"
 _DECIMAL = re.compile(r"0|[1-9][0-9]*")
 
@@ -25,8 +26,11 @@ def log_origin(org_id: str) -> str:
 
 
 def entry_hash(entry: dict[str, Any]) -> str:
-    """b64u(H(JCS({type: "epoch", <the entry's fields>})))."""
-    return b64u.encode(hashlib.sha256(canonical_bytes({"type": "epoch", **{f: entry[f] for f in LOG_ENTRY_FIELDS}})).digest())
+    """b64u(H(JCS({type: "epoch", <the entry's fields>}))), key_log_size and key_log_head among them when present."""
+    picked = {"type": "epoch", **{f: entry[f] for f in LOG_ENTRY_FIELDS}}
+    # Entries sealed since key history exists also commit to it (docs/CHECKPOINTS.md "Key history").
+    picked.update({f: entry[f] for f in KEY_COMMITMENT_FIELDS if entry.get(f) is not None})
+    return b64u.encode(hashlib.sha256(canonical_bytes(picked)).digest())
 
 
 def log_leaf_hash(entry_hash_b64u: str) -> bytes:

@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import { generateKeyPair, GENESIS } from '@agent-ledger/protocol/core';
 import { isApiError, LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
 import { LedgerClient } from '../../sdk/client.js';
+import { newAgentKey } from '../../sdk/key-proof.js';
 import { ON_ERROR, readConfig, writeChain, writeConfig, type AgentConfig } from '../../local/agent-state.js';
 import { readCredentials } from '../../local/credentials.js';
 import { exists, writeFileAtomic } from '../../local/files.js';
@@ -121,11 +122,11 @@ async function register(agentId: string, tool: string, onError: 'deny' | 'allow'
   const client = new LedgerClient({ url, token });
   let orgId: string;
   try {
-    const { agent } = await client.registerAgent({
-      agent_id: agentId,
-      integration_type: tool as 'other',
-      keys: [{ kid, public_key: publicKey, algorithm: 'ed25519' }],
-    });
+    // The key proves its possession to the service (docs/PROTOCOL.md "Proof of possession"),
+    // which needs the organization it signs for before the agent exists.
+    const { user } = await client.me();
+    const key = newAgentKey(privateKey, { orgId: user.org_id ?? '', agentId, kid });
+    const { agent } = await client.registerAgent({ agent_id: agentId, integration_type: tool as 'other', keys: [key] });
     orgId = agent.org_id;
   } catch (error) {
     if (isApiError(error, 'VALIDATION_ERROR') && error.status === 409) {

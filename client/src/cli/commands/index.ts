@@ -6,6 +6,7 @@
 export { login } from './login.js';
 export { agentInit } from './agent-init.js';
 export { agentUninstall } from './agent-uninstall.js';
+export { agentKeys } from './agent-keys.js';
 export { status } from './status.js';
 export { submit } from './submit.js';
 export { verify } from './verify.js';

@@ -8,7 +8,7 @@
  * "Extending an earlier export").
  */
 import { readFileSync } from 'node:fs';
-import type { ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
+import type { AgentKeyPins, ExportVerificationReport, Jwk, OperationRecord, Receipt } from '@agent-ledger/protocol';
 import { jsonBody, send } from '../../sdk/http.js';
 import { verifyReceipt, type Check, type Verification } from '../../sdk/verify-receipt.js';
 import { readCredentials } from '../../local/credentials.js';
@@ -33,7 +33,7 @@ export const VERIFY_EXIT = {
   cannotProcess: 4,
 } as const;
 
-export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--since OLDER] [--json]
+export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--since OLDER] [--json]
 
 Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/EXPORT.md).
 
@@ -45,9 +45,14 @@ Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/E
                    the TSA publishes it: every RFC 3161 anchor's CMS signature and certificate
                    chain is checked against it. Without it the anchors' imprint and time are
                    checked, their signatures are not (the report says so).
+  --agent-keys PINS  the agents' own public keys, a JSON object of agent id to JWKs or RFC 7638
+                   thumbprints, as \`agent-ledger agent keys --export\` prints them on each
+                   agent's machine. Each agent is reported pinned, unpinned or mismatched; a key
+                   the pins do not list (one the service put in place of the agent's) fails.
   --since OLDER    an earlier export (JSON or PDF) this one must extend: the epochs both hold
-                   are the same, and the newer checkpoint is consistent with the older one
-                   (docs/CHECKPOINTS.md); a rewritten or dropped epoch fails.
+                   are the same, the newer checkpoint is consistent with the older one
+                   (docs/CHECKPOINTS.md), and every agent's key history extends the older
+                   one's; a rewritten or dropped epoch or key event fails.
   --json           the full report as JSON.
 
 Exit codes:
@@ -62,7 +67,7 @@ Exit codes:
 export async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, json: { type: 'boolean' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, 'agent-keys': { type: 'string' }, json: { type: 'boolean' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     1,
   );
   if (values.help) {
@@ -77,8 +82,9 @@ export async function verify(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (values.since !== undefined) return verifySince(file, bytes, values.since, values.jwks, values.json);
-  const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'] };
+  const pins = values['agent-keys'] === undefined ? undefined : await loadPins(values['agent-keys']);
+  if (values.since !== undefined) return verifySince(file, bytes, values.since, values.jwks, values.json, pins);
+  const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'], pins };
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     const bundle = await bundleOfPdf(bytes);
     const verified = await verifyBundle(bundle, options);
@@ -116,7 +122,23 @@ function verifyReceiptDocument(object: Record<string, unknown>, jwks: Jwks): { k
   throw new CliError('the file is not a receipt ({receipt, record}), a receipt object or an export bundle ({body, manifest})');
 }
 
-type ExportOptions = { jwksSource: string | undefined; tsaCa: string | undefined };
+type ExportOptions = { jwksSource: string | undefined; tsaCa: string | undefined; pins: AgentKeyPins | undefined };
+
+/** --agent-keys PINS: the agents' own keys (docs/EXPORT.md "Pinned agent keys"); a bad file is wrong usage. */
+async function loadPins(file: string): Promise<AgentKeyPins> {
+  const { parseAgentKeyPins } = await import('@agent-ledger/protocol');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read --agent-keys ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return parseAgentKeyPins(JSON.parse(text));
+  } catch (error) {
+    throw usageError(`--agent-keys ${file}: ${(error as Error).message}`);
+  }
+}
 
 
 /**
@@ -147,7 +169,7 @@ async function verifyBundle(bundle: Uint8Array, options: ExportOptions): Promise
     const verdicts = await timestampVerdicts(parsed, certificates);
     timestampSignature = (token) => verdicts.get(token);
   }
-  const report = verifyExportBundle(bundle, { ...(trusted === undefined ? {} : { jwks: trusted }), ...(timestampSignature ? { timestampSignature } : {}) });
+  const report = verifyExportBundle(bundle, { ...(trusted === undefined ? {} : { jwks: trusted }), ...(timestampSignature ? { timestampSignature } : {}), ...(options.pins ? { pins: options.pins } : {}) });
   let jwks: Jwks = trusted ?? { keys: [] };
   if (trusted === undefined) {
     try {
@@ -166,7 +188,7 @@ async function bundleBytes(file: string, bytes: Buffer): Promise<Uint8Array> {
 }
 
 /** `verify NEW --since OLDER`: both verify, and NEW's epoch log extends OLDER's (docs/CHECKPOINTS.md). */
-async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksSource: string | undefined, json: boolean | undefined): Promise<number> {
+async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksSource: string | undefined, json: boolean | undefined, pins: AgentKeyPins | undefined): Promise<number> {
   let olderBytes: Buffer;
   try {
     olderBytes = readFileSync(olderFile);
@@ -175,11 +197,11 @@ async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksS
   }
   const { verifyExtends } = await import('@agent-ledger/protocol');
   const jwks = jwksSource === undefined ? undefined : await loadJwks(jwksSource);
-  const result = verifyExtends(await bundleBytes(olderFile, olderBytes), await bundleBytes(file, bytes), jwks === undefined ? {} : { jwks });
+  const result = verifyExtends(await bundleBytes(olderFile, olderBytes), await bundleBytes(file, bytes), { ...(jwks === undefined ? {} : { jwks }), ...(pins ? { pins } : {}) });
   // Verified only against the auditor's keys: without --jwks a valid extension is 3, as for one export.
   const code = !result.valid ? VERIFY_EXIT.failed : jwks === undefined ? VERIFY_EXIT.notTrusted : VERIFY_EXIT.verified;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ file, since: olderFile, valid: result.valid, exit_code: code, sizes: result.sizes, consistency_proof: result.consistency_proof, findings: result.findings, older: { valid: result.older.valid, findings: result.older.findings }, newer: { valid: result.newer.valid, findings: result.newer.findings } }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ file, since: olderFile, valid: result.valid, exit_code: code, sizes: result.sizes, consistency_proof: result.consistency_proof, findings: result.findings, older: { valid: result.older.valid, findings: result.older.findings }, newer: { valid: result.newer.valid, findings: result.newer.findings, agents: result.newer.agents } }, null, 2)}\n`);
     return code;
   }
   const lines = result.findings.map((f) => `  failed: ${f.where}: ${f.reason}`);
@@ -187,6 +209,7 @@ async function verifySince(file: string, bytes: Buffer, olderFile: string, jwksS
     for (const f of side.findings.filter((x) => x.status === 'failed').slice(0, 10)) lines.push(`  ${name}: failed: ${f.where}: ${f.reason}`);
   }
   const sizes = result.sizes ? `epoch log: ${result.sizes.older} epochs in ${olderFile}, ${result.sizes.newer} in ${file}` : 'epoch log: not comparable';
+  lines.push(...agentLines(result.newer));
   const trust = jwks === undefined ? 'trust: checkpoints checked against the JWKS inside the bundles only; pass --jwks FILE|URL' : 'trust: checkpoints checked against the JWKS you gave';
   const verdict = result.valid ? `${file}: extends ${olderFile} (consistency proof verified)` : `${file}: does NOT extend ${olderFile}`;
   process.stdout.write([sizes, ...lines, trust, verdict].join('\n') + '\n');
@@ -206,6 +229,11 @@ async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
     throw new CliError(`the PDF embeds ${bundles.length === 0 ? 'no' : bundles.length} JSON file${bundles.length === 1 ? '' : 's'} (attachments: ${attachments.map((a) => a.name).join(', ') || 'none'}); a PDF export embeds exactly its bundle`);
   }
   return bundles[0]!.bytes;
+}
+
+/** One line per agent: its keys pinned, unpinned (the bundle's word only) or mismatched (docs/EXPORT.md "Pinned agent keys"). */
+function agentLines(report: ExportVerificationReport): string[] {
+  return report.agents.map((a) => `  agent ${a.agent_id}: ${a.pin}${a.unpinned_keys.length > 0 ? ` (not pinned: ${a.unpinned_keys.join(', ')})` : ''}`);
 }
 
 /** 0, 1, 3 or 4 (VERIFY_EXIT) for a report and, for a PDF, the verdict on its pages. */
@@ -229,7 +257,7 @@ function exportVerdict(file: string, kind: string, verified: { report: ExportVer
           ? `${anchors.failed} time-stamp signature${anchors.failed === 1 ? '' : 's'} did not verify against the TSA certificate you gave`
           : 'every time-stamp is signed by the TSA certificate you gave';
   if (json) {
-    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, cannot_process: result.cannot_process, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings };
+    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, cannot_process: result.cannot_process, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings, agents: result.agents };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return code;
   }
@@ -249,6 +277,7 @@ function exportVerdict(file: string, kind: string, verified: { report: ExportVer
       return `  ${mark}  ${name.padEnd(width)}  ${parts.join(', ')}`;
     });
   if (pages) lines.push(`  ${pages.status === 'passed' ? 'ok  ' : pages.status === 'failed' ? 'FAIL' : 'skip'}  ${'pages'.padEnd(width)}  ${pages.reason}`);
+  lines.push(...agentLines(result));
   const failures = result.findings.filter((finding) => finding.status === 'failed');
   const shown = failures.slice(0, 20).map((finding) => `  failed: ${finding.where}: ${finding.reason}`);
   if (failures.length > shown.length) shown.push(`  ... and ${failures.length - shown.length} more (--json lists them all)`);

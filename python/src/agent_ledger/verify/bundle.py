@@ -13,6 +13,7 @@ from ..errors import ProtocolError
 from ..receipt import service_signature_valid
 from . import shape
 from .log import check_epoch_log
+from .keys import check_key_history
 from .completeness import check_chain_completeness, check_epoch_completeness
 from .material import check_service_jwks, index_agent_keys, index_epochs, kid_problem
 from .tsa_signature import timestamp_verdict
@@ -20,7 +21,7 @@ from .operations import Context, Tally, check_chain_links, check_operation
 from .report import Report
 
 # The bundle versions this verifier reads (docs/EXPORT.md): 1.1 adds the epoch log.
-READABLE_BUNDLE_VERSIONS = ("1.0", "1.1")
+READABLE_BUNDLE_VERSIONS = ("1.0", "1.1", "1.2")
 BUNDLE_VERSION = "1.1"
 # A bundle of records within the protocol's nesting limit nests at most this deep (docs/PROTOCOL.md "Limits").
 MAX_BUNDLE_DEPTH = 68
@@ -96,12 +97,14 @@ def _summary(report: Report, declared: Any, actual: dict[str, int]) -> None:
     report.check("summary", "summary", not off, "; ".join(f"{k} is {declared[k]}, counted {actual[k]}" for k in off))
 
 
-def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca: bytes | None = None) -> Report:
+def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca: bytes | None = None, pins: dict[str, set[str]] | None = None) -> Report:
     """Checks an export bundle's bytes. With `jwks` (a service JWKS the auditor trusts) the
     manifest and every receipt must verify with its keys; without it, only with the bundled
     ones, and the report's trust says so. With `tsa_ca` (PEM or DER certificates of the
     time-stamping authority the auditor trusts) each RFC 3161 token's signature and
-    certificate chain are checked; without it the report says they were not."""
+    certificate chain are checked; without it the report says they were not. With `pins`
+    (key_history.parse_pins of `agent-ledger agent keys --export` output) each agent is
+    reported pinned, unpinned or mismatched, and a mismatch fails."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     trusted = None if jwks is None else (jwks if isinstance(jwks, dict) and isinstance(jwks.get("keys"), list) else {"keys": []})
@@ -170,5 +173,6 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca:
         "operations": len(body["operations"]), "agents": len(tally.agents), "agent_keys": len(material["agent_keys"]),
         "epochs": len(material["epochs"]), "proofs": tally.proofs, "payloads": tally.payloads,
     })
-    check_epoch_log(report, body, header, effective)
+    log = check_epoch_log(report, body, header, effective)
+    check_key_history(report, body, header, log, checked, keys, pins)
     return report

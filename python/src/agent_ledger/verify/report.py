@@ -10,7 +10,7 @@ CHECKS = (
     "bundle", "canonical", "manifest_digest", "manifest_signature", "summary", "service_key", "agent_key",
     "epoch", "anchor", "operation", "scope", "order", "row", "signature", "payload", "chain_hash",
     "chain_link", "receipt", "receipt_row", "inclusion", "anchor_signature", "anchor_time", "chain_complete",
-    "epoch_complete", "checkpoint", "log_entry", "log_sequence",
+    "epoch_complete", "checkpoint", "log_entry", "log_sequence", "key_event", "key_log", "key_window", "key_pin",
 )
 
 
@@ -30,6 +30,8 @@ class Report:
     counts: dict[str, int] = field(default_factory=lambda: {"operations": 0, "agents": 0, "agent_keys": 0, "epochs": 0, "anchored_epochs": 0})
     checks: dict[str, dict[str, int]] = field(default_factory=lambda: {c: {"passed": 0, "failed": 0, "not_covered": 0} for c in CHECKS})
     findings: list[Finding] = field(default_factory=list)
+    # Each agent with records in the bundle: {agent_id, pin (pinned|unpinned|mismatched), keys, unpinned_keys}.
+    agents: list[dict[str, Any]] = field(default_factory=list)
     # Set when the input could not be processed at all (too deep, not JSON): not "tampered".
     unprocessable: str | None = None
 
@@ -80,5 +82,6 @@ class Report:
             "totals": self.totals,
             "checks": {k: dict(v) for k, v in self.checks.items()},
             "findings": [f.__dict__ for f in self.findings],
+            "agents": [dict(a) for a in self.agents],
             **({"unprocessable": self.unprocessable} if self.unprocessable else {}),
         }

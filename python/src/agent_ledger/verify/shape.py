@@ -58,10 +58,14 @@ BODY = {"bundle_version": "string", "export": "object", "operations": "array", "
 HEADER = {"export_id": "string", "org_id": "string", "format": "string", "include_payloads": "bool", "generated_at": "int", "query": "object"}
 QUERY = {"start_time": "int", "end_time": "int", "agent_id": "string|null", "operation_type": "string|null"}
 MATERIAL = {"agent_keys": "array", "epochs": "array", "log?": "object", "service_jwks": "object"}
-LOG = {"checkpoint": "string|null", "leaves": "array", "entries": "array"}
+LOG = {"checkpoint": "string|null", "leaves": "array", "entries": "array", "key_events?": "array"}
 LOG_ENTRY = {
     "epoch_id": "string", "org_id": "string", "epoch_index": "int", "start_time": "int", "end_time": "int",
-    "root_hash": "string", "leaf_count": "int", "prev_root_hash": "string", "audit_path": "array",
+    "root_hash": "string", "leaf_count": "int", "prev_root_hash": "string", "key_log_size?": "int", "key_log_head?": "string", "audit_path": "array",
+}
+KEY_EVENT = {
+    "org_id": "string", "key_index": "int", "event": "string", "agent_id": "string", "kid": "string", "thumbprint": "string",
+    "public_key": "string|null", "time": "int", "actor": "string", "proof": "any", "prev_event_hash": "string",
 }
 JWKS = {"keys": "array"}
 MANIFEST = {"body_sha256": "string", "service_kid": "string", "signature": "string"}

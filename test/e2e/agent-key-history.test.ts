@@ -1,0 +1,83 @@
+// Key history over HTTP (docs/PROTOCOL.md "Key events", "Proof of possession"; docs/API.md
+// §4.3): registration and key addition without the new key's proof of possession, with a
+// proof by another key, or with one made for another organization are VALIDATION_ERROR and
+// write nothing; every key change appends its event to the organization's key history, chained.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GENESIS_KEY_EVENT, keyEventHash, keyThumbprint, provePossession } from '@agent-ledger/protocol';
+import { listKeyEvents } from '../../lambdas/store/key-log.js';
+import { keyBody, newKey, uniqueAgentId } from '../support/ledger-fixtures.js';
+import { type Api } from '../support/http-client.js';
+import { useLedgerStack } from '../support/ledger-stack.js';
+
+const stack = useLedgerStack();
+let orgId: string;
+let otherOrgId: string;
+let actor: string;
+let api: Api;
+
+beforeAll(async () => {
+  const seeded = await stack.org('org_owner');
+  ({ orgId, api: { org_owner: api } } = seeded);
+  actor = seeded.users.org_owner.userId;
+  otherOrgId = (await stack.org('org_owner')).orgId;
+});
+
+const register = (agentId: string, key: unknown) => api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [key] });
+
+describe('proof of possession', () => {
+  it('a registration without one, by another key, or made for another organization is VALIDATION_ERROR 400 and writes nothing', async () => {
+    const key = newKey('k1');
+    const agentId = uniqueAgentId('pop');
+    const { proof: _none, ...bare } = keyBody(key, orgId, agentId);
+    const byOther = { ...keyBody(key, orgId, agentId), proof: provePossession(newKey().privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() }) };
+    const forOtherOrg = keyBody(key, otherOrgId, agentId);
+    const stale = { ...keyBody(key, orgId, agentId), proof: provePossession(key.privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() - 3_600_000 }) };
+    for (const [name, body, message] of [
+      ['missing', bare, /proof/],
+      ['by another key', byOther, /not a signature by key k1/],
+      ['for another organization', forOtherOrg, /not a signature by key k1/],
+      ['an hour old', stale, /more than 5 minutes/],
+    ] as const) {
+      const res = await register(agentId, body);
+      expect(`${res.status} ${res.body.error?.code}`, name).toBe('400 VALIDATION_ERROR');
+      expect(res.body.error.message, name).toMatch(message);
+    }
+    expect((await api('GET', `/v1/agents/${agentId}`)).status).toBe(404);
+    expect((await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId)).toEqual([]);
+  });
+
+  it('a key addition needs its own proof too', async () => {
+    const agentId = uniqueAgentId('pop-add');
+    expect((await register(agentId, keyBody(newKey('k1'), orgId, agentId))).status).toBe(200);
+    const k2 = newKey('k2');
+    const signedForK3 = { ...keyBody(k2, orgId, agentId), proof: provePossession(k2.privateKey, { org_id: orgId, agent_id: agentId, kid: 'k3', registered_at: Date.now() }) };
+    const res = await api('POST', `/v1/agents/${agentId}/keys`, signedForK3);
+    expect(`${res.status} ${res.body.error?.code}`).toBe('400 VALIDATION_ERROR');
+    expect((await api('GET', `/v1/agents/${agentId}`)).body.keys.map((k: { kid: string }) => k.kid)).toEqual(['k1']);
+  });
+});
+
+describe('key events', () => {
+  it('registration, addition, retirement, revocation and deletion each append a chained event naming the key by thumbprint', async () => {
+    const agentId = uniqueAgentId('history');
+    const [k1, k2] = [newKey('k1'), newKey('k2')];
+    expect((await register(agentId, keyBody(k1, orgId, agentId))).status).toBe(200);
+    expect((await api('POST', `/v1/agents/${agentId}/keys`, keyBody(k2, orgId, agentId))).status).toBe(200);
+    expect((await api('POST', `/v1/agents/${agentId}/keys/k1/retire`, { reason: 'rotated' })).status).toBe(200);
+    expect((await api('POST', `/v1/agents/${agentId}/revoke`, { kid: 'k1', reason: 'lost laptop' })).status).toBe(200);
+    expect((await api('DELETE', `/v1/agents/${agentId}`)).status).toBe(200);
+    const all = await listKeyEvents(orgId);
+    all.forEach((e, i) => {
+      expect(e.key_index).toBe(i);
+      expect(e.prev_event_hash).toBe(i === 0 ? GENESIS_KEY_EVENT : keyEventHash(all[i - 1]!));
+    });
+    const mine = all.filter((e) => e.agent_id === agentId);
+    expect(mine.map((e) => `${e.event} ${e.kid}`)).toEqual(['register k1', 'add k2', 'retire k1', 'revoke k1', 'delete k1', 'delete k2']);
+    expect(mine.every((e) => e.actor === actor && e.org_id === orgId)).toBe(true);
+    expect(mine[0]!.thumbprint).toBe(keyThumbprint(k1.publicKey));
+    expect(mine[0]!.proof).not.toBeNull();
+    expect(mine[2]!.public_key).toBeNull();
+    // Another organization's history holds none of it.
+    expect((await listKeyEvents(otherOrgId)).some((e) => e.agent_id === agentId)).toBe(false);
+  });
+});
