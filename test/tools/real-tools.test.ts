@@ -25,7 +25,7 @@ import { startFakeModel, type FakeModel } from './fake-model.js';
 import { PINNED, toolBin } from './tool-cache.js';
 
 /** A tool's whole run, model turns included, on a loaded 2-core machine. */
-const TOOL_RUN_MS = Number(process.env.AGENT_LEDGER_TOOL_RUN_MS ?? 180_000);
+const TOOL_RUN_MS = Number(process.env.AGENT_LEDGER_TOOL_RUN_MS ?? 300_000);
 
 let stack: TestStack;
 let api: Api;
