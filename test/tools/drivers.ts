@@ -166,6 +166,8 @@ export const DRIVERS: Record<string, Driver> = {
       COPILOT_MODEL: 'fake-model',
     }),
     args: (ctx) => ['-p', ctx.prompt, '--allow-all-tools'],
+    // It prints "Denied by preToolUse hook: <reason>" under the call.
+    shows: { denyReason: true },
   },
   // Cline CLI: `cline auth -p openai -b URL` (it writes ~/.cline/data/settings/providers.json),
   // then `cline "…"` (act mode, auto-approve); Chat Completions. Its sessions run in-process
