@@ -138,7 +138,7 @@ describe('Cline CLI: run_commands', () => {
     const chain = readJson(join(homes.ledgerHome, 'agents', agentId, 'chain.json'));
     const { body } = await api('GET', `/v1/operations/${chain.operation_id}`);
     expect(JSON.parse(body.operation.action)).toEqual({ verb: 'run_commands', target: 'npm install; npm test -- --run' });
-    expect(body.payload).toEqual({ client: 'cline', session_id: 'sess_01JCLINE7Q2W3E4R5T6Y7U8I9O', tool_input: { commands: ['npm install', 'npm test -- --run'] } });
+    expect(body.payload).toEqual({ client: 'cline', session_id: 'conv_1795686224423_pr85hqz', tool_input: { commands: ['npm install', 'npm test -- --run'] } });
 
     // Only the stringified parameters (no tool_call): the target is the same.
     const legacy = JSON.parse(event);

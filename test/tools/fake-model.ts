@@ -25,6 +25,8 @@ export interface FakeModel {
   probe: string;
   /** Every request body received, in order (JSON text). */
   requests: string[];
+  /** Every request's method and path, in order: what a tool asked for before (or instead of) a turn. */
+  seen: string[];
   stop(): Promise<void>;
 }
 
@@ -166,10 +168,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 /** Starts the fake model on a free port of 127.0.0.1. */
 export async function startFakeModel(): Promise<FakeModel> {
-  const model: FakeModel = { url: '', probe: 'true', requests: [], stop: async () => {} };
+  const model: FakeModel = { url: '', probe: 'true', requests: [], seen: [], stop: async () => {} };
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = req.url ?? '/';
+      model.seen.push(`${req.method} ${url}`);
       if (req.method === 'GET') {
         // Model lists some tools ask for before the first turn.
         res.writeHead(200, { 'content-type': 'application/json' });

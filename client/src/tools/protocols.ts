@@ -170,7 +170,8 @@ export const HOOK_PROTOCOLS: Record<ToolFlag, HookProtocol> = {
     allow: () => ({ exitCode: 0, stdout: json({ permission: 'allow' }) }),
     deny: (reason) => ({ exitCode: 2, stdout: json({ permission: 'deny', user_message: reason, agent_message: reason }), stderr: `${reason}\n` }),
   },
-  // GitHub Copilot CLI: preToolUse {timestamp, cwd, toolName, toolArgs (a JSON string)}; exit codes
+  // GitHub Copilot CLI: preToolUse {timestamp, cwd, toolName, toolArgs (a JSON string in its hooks
+  // reference, an object from Copilot CLI 1.0.102; targetOf reads both)}; exit codes
   // never block, only {"permissionDecision":"deny"} on stdout does.
   copilot: {
     decode: ({ stdin }) => {
