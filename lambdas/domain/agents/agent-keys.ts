@@ -24,9 +24,10 @@ export const MAX_KEYS_PER_AGENT = 20;
 
 export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, now = Date.now()): Promise<KeyView> {
   assertUsableKey(key, 'body.public_key');
-  assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
   return withRetries(async () => {
     const agent = await findVisibleAgent(caller, agentId);
+    // After the lookup: an agent the caller cannot see is NOT_FOUND whatever the proof says.
+    assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
     if (agent.status === 'revoked') throw conflict('the agent is revoked; it cannot get new keys');
     const keys = await listKeys(caller.orgId, agentId);
     if (keys.some((existing) => existing.kid === key.kid)) throw conflict(`kid ${key.kid} is already used by this agent`);

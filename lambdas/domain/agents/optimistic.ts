@@ -4,6 +4,8 @@
  * with an in-flight submission on the same agent item) the whole step runs again on fresh
  * state, so the decision is always made on the state the write lands on.
  */
+import { conflict } from '../../shared/errors.js';
+
 export const RETRY = Symbol('retry');
 
 const ATTEMPTS = 5;
@@ -15,5 +17,6 @@ export async function withRetries<T>(step: () => Promise<T | typeof RETRY>): Pro
     // Jitter so two contending writers do not collide again in lockstep.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
   }
-  throw new Error(`agent change still contended after ${ATTEMPTS} attempts`);
+  // Still contended: the client may retry (409), rather than an internal error.
+  throw conflict(`a concurrent change to the same agent or key history won ${ATTEMPTS} times; retry the request`);
 }

@@ -21,7 +21,7 @@ export interface NewKey {
 }
 
 /** Key changes retried when another change took the key history's next index meanwhile. */
-const KEY_LOG_ATTEMPTS = 5;
+const KEY_LOG_ATTEMPTS = 40;
 
 export interface RegisterAgentInput {
   agent_id: string;
@@ -99,9 +99,12 @@ export async function registerAgent(
   const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
   let outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
   for (let attempt = 1; outcome === 'key_log_moved' && attempt < KEY_LOG_ATTEMPTS; attempt++) {
+    // Every key change of the organization appends at the key history's head, so concurrent
+    // registrations take turns: one wins each round. Jittered, growing waits spread them out.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(25 * attempt, 250)));
     outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
   }
-  if (outcome === 'key_log_moved') throw new Error(`key history of ${caller.orgId} kept moving: registration not written`);
+  if (outcome === 'key_log_moved') throw conflict('concurrent key changes in this organization won every attempt; retry the registration');
   if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
   if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
   return { agent: agentView(agent), keys: keys.map(keyView) };
