@@ -64,14 +64,14 @@ describe('package rules', () => {
       'leafHash', 'nodeHash', 'merkleRoot', 'merkleRootB64u', 'inclusionProof', 'verifyInclusion',
       'inclusionProofFor', 'inclusionProofsFor', 'verifyInclusionProof', 'MerkleTree',
       'uuidv7',
-      'b64Encode', 'b64Decode', 'verifyWithJwks', 'createResumableSha256', 'readTimeStampToken', 'SHA256_OID',
+      'b64Encode', 'b64Decode', 'verifyWithJwks', 'createResumableSha256', 'readTimeStampToken', 'SHA256_OID', 'TIMESTAMP_OIDS', 'hasTimeStampingUsage',
       'EXPORT_BUNDLE_VERSION', 'STORED_ROW_FIELDS', 'SIGNED_RECORD_FIELDS', 'ExportBundleWriter', 'EXPORT_CHECKPOINT_VERSION',
       'EXPORT_CHECKS', 'verifyExportBundle',
     ];
     for (const n of names) expect(api, n).toHaveProperty(n);
     expect(api.OP_VERSION).toBe('1.0');
     expect(api.RECEIPT_VERSION).toBe('1.0');
-    expect(api.EXPORT_BUNDLE_VERSION).toBe('1.1');
+    expect(api.EXPORT_BUNDLE_VERSION).toBe('1.2');
   });
 
   it('errors carry their codes and names', () => {

@@ -42,7 +42,7 @@ type Body = Record<string, unknown>;
  * The partition key value a single-item call or a table Query names, as IAM's
  * `dynamodb:LeadingKeys` (a grant may be limited to some partitions: lib/grants.ts).
  */
-function leadingKeys(operation: string, body: Body): Record<string, string[]> {
+function leadingKeys(operation: string, body: Body): { context?: Record<string, string[]> } {
   const attribute = (value: unknown) => (value as { S?: string } | undefined)?.S;
   let key: string | undefined;
   if (operation === 'Query' && !body.IndexName) {
@@ -51,7 +51,7 @@ function leadingKeys(operation: string, body: Body): Record<string, string[]> {
   } else {
     key = attribute(((body.Key ?? body.Item) as Body | undefined)?.pk);
   }
-  return key === undefined ? {} : { 'dynamodb:LeadingKeys': [key] };
+  return key === undefined ? {} : { context: { 'dynamodb:LeadingKeys': [key] } };
 }
 
 function dynamodb(operation: string, body: Body): Authorization[] {
@@ -59,7 +59,7 @@ function dynamodb(operation: string, body: Body): Authorization[] {
   switch (operation) {
     case 'Query':
     case 'Scan':
-      return [{ action: `dynamodb:${operation}`, resource: body.IndexName ? `${table(body.TableName)}/index/${String(body.IndexName)}` : table(body.TableName), context: leadingKeys(operation, body) }];
+      return [{ action: `dynamodb:${operation}`, resource: body.IndexName ? `${table(body.TableName)}/index/${String(body.IndexName)}` : table(body.TableName), ...leadingKeys(operation, body) }];
     case 'BatchGetItem':
     case 'BatchWriteItem':
       return Object.keys((body.RequestItems ?? {}) as Body).map((name) => ({ action: `dynamodb:${operation}`, resource: table(name) }));
@@ -71,7 +71,7 @@ function dynamodb(operation: string, body: Body): Authorization[] {
       );
     }
     default:
-      return [{ action: `dynamodb:${operation}`, resource: body.TableName ? table(body.TableName) : '*', context: leadingKeys(operation, body) }];
+      return [{ action: `dynamodb:${operation}`, resource: body.TableName ? table(body.TableName) : '*', ...leadingKeys(operation, body) }];
   }
 }
 

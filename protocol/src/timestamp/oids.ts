@@ -29,6 +29,9 @@ export interface CertificateWithExtensions {
 /**
  * RFC 3161 §2.3: a TSA's signing certificate carries the timeStamping extended key usage, and
  * that extension is critical.
+ *
+ * @example
+ * hasTimeStampingUsage(pkijs.Certificate.fromBER(der)); // true for a TSA's certificate
  */
 export function hasTimeStampingUsage(certificate: CertificateWithExtensions): boolean {
   const extension = certificate.extensions?.find((candidate) => candidate.extnID === TIMESTAMP_OIDS.extKeyUsage);
