@@ -16,21 +16,16 @@
  *
  * Target (issue text): the first page's p50 at most 3x the raw Query's. Bounded and self-stopping.
  */
-import { randomBytes } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken } from '../test/support/http-client.js';
-import { newKey, registerAgent } from '../test/support/ledger-fixtures.js';
 import { signer } from '../lambdas/runtime/signer.js';
 
 const OPS = Number(process.env.BENCH_AUDIT_OPS ?? 100_000);
-const AGENTS = 20;
-const SEED_CHUNK = 5_000;
 const QUERY_RUNS = 15;
 const PAGE = 500;
 const HARD_TIMEOUT_MS = 20 * 60_000;
-const DAY_MS = 86_400_000;
 const log = (line: string) => process.stderr.write(`bench-audit: ${line}\n`);
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const timed = async <T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> => {
@@ -45,7 +40,7 @@ async function main(): Promise<void> {
     const { token, orgId } = await apiToken(stack.url, 'BenchAudit');
     const api = apiClient(stack.url, token);
     // Imported once the stack has set the environment (config(), SDK clients).
-    const { seedOperations } = await import('../test/support/operation-seed.js');
+    const { seedBenchDay, DAY_MS } = await import('./bench-day.js');
     const { dynamo } = await import('../lambdas/store/clients.js');
     const { config } = await import('../lambdas/config.js');
     const { ledgerKeys } = await import('../lambdas/store/ledger-items.js');
@@ -53,26 +48,7 @@ async function main(): Promise<void> {
     const { countMatches } = await import('../lambdas/domain/audit/count-matches.js');
     const { OPS_ROWS_INDEX } = await import('../lambdas/store/table-design.js');
 
-    const agents = Array.from({ length: AGENTS }, (_, i) => ({ agentId: `bench-${i}-${randomBytes(2).toString('hex')}`, key: newKey() }));
-    for (const agent of agents) await registerAgent(api, agent.agentId, [agent.key]);
-    // A day of operations ending a minute ago, evenly spaced.
-    const t0 = Date.now() - DAY_MS - 60_000;
-    const spacing = DAY_MS / OPS;
-    const seeded = performance.now();
-    for (let i = 0; i < OPS; i += SEED_CHUNK) {
-      const n = Math.min(SEED_CHUNK, OPS - i);
-      await seedOperations(
-        orgId,
-        Array.from({ length: n }, (_, k) => ({
-          agent: agents[(i + k) % AGENTS]!,
-          createdAt: t0 + Math.floor((i + k) * spacing),
-          subject: { path: `src/module-${(i + k) % 997}.ts` },
-          payload: { diff: randomBytes(96).toString('base64') },
-        })),
-        { objects: false },
-      );
-    }
-    log(`seeded ${OPS} operations in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    const { agents, t0 } = await seedBenchDay(api, orgId, OPS, { objects: false, log });
 
     const page = async (cursor?: string) => {
       const { ms, value: res } = await timed(() => api('POST', '/v1/audit/query', { limit: PAGE, ...(cursor ? { cursor } : {}) }));

@@ -17,20 +17,15 @@
  * 60 s. Bounded and self-stopping.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { verifyExportBundle } from '@agent-ledger/protocol';
 import { pdfAttachments } from '../client/src/verify/pdf-attachment.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken, type Api } from '../test/support/http-client.js';
-import { newKey, registerAgent } from '../test/support/ledger-fixtures.js';
 import { signer } from '../lambdas/runtime/signer.js';
 
 const OPS = Number(process.env.BENCH_EXPORT_OPS ?? 100_000);
 const PDF_OPS = Math.min(OPS, Number(process.env.BENCH_PDF_OPS ?? 10_000));
-const AGENTS = 20;
-const SEED_CHUNK = 5_000;
 const HARD_TIMEOUT_MS = 40 * 60_000;
-const DAY_MS = 86_400_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const log = (line: string) => process.stderr.write(`bench-export: ${line}\n`);
 
@@ -88,28 +83,10 @@ async function main(): Promise<void> {
     const { token, orgId } = await apiToken(stack.url, 'BenchExport');
     const api = apiClient(stack.url, token);
     // Imported once the stack has set the environment (config(), SDK clients).
-    const { seedOperations } = await import('../test/support/operation-seed.js');
+    const { seedBenchDay, DAY_MS } = await import('./bench-day.js');
     const { config } = await import('../lambdas/config.js');
 
-    const agents = Array.from({ length: AGENTS }, (_, i) => ({ agentId: `bench-${i}-${randomBytes(2).toString('hex')}`, key: newKey() }));
-    for (const agent of agents) await registerAgent(api, agent.agentId, [agent.key]);
-    // A day of operations ending a minute ago, evenly spaced.
-    const t0 = Date.now() - DAY_MS - 60_000;
-    const spacing = DAY_MS / OPS;
-    const seeded = performance.now();
-    for (let i = 0; i < OPS; i += SEED_CHUNK) {
-      const n = Math.min(SEED_CHUNK, OPS - i);
-      await seedOperations(
-        orgId,
-        Array.from({ length: n }, (_, k) => ({
-          agent: agents[(i + k) % AGENTS]!,
-          createdAt: t0 + Math.floor((i + k) * spacing),
-          subject: { path: `src/module-${(i + k) % 997}.ts` },
-          payload: { diff: randomBytes(96).toString('base64') },
-        })),
-      );
-    }
-    log(`seeded ${OPS} operations in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+    const { t0, spacing } = await seedBenchDay(api, orgId, OPS, { log });
 
     // Sealed as the scheduled sealer leaves it: the last window and the grace period stay open.
     const sealStarted = performance.now();
