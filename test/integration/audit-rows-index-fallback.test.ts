@@ -58,4 +58,4 @@ it('pages read from the rows index, and from gsi2 and the rows by key once the t
   const fallback = await allPages();
   expect(fallback.rows).toEqual(fromIndex.rows);
   expect(fallback.more).toEqual(fromIndex.more);
-});
+}, 120_000);
