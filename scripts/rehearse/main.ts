@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const epochMs = Number(settings?.LEDGER_EPOCH_MS ?? 300_000);
     const rehearsal = await startRehearsal({
       cdkOut,
-      port: Number(process.env.PORT ?? 3000),
+      port: process.env.PORT ? Number(process.env.PORT) : 3000,
       ...(dataDir ? { dataDir } : {}),
       settings,
       scheduleEveryMs: epochMs,

@@ -33,7 +33,7 @@ export const ADDED_SETTINGS = ['LEDGER_WEBHOOK_ALLOW_LOOPBACK', 'LEDGER_TSA_URL'
 export interface RehearsalOptions {
   /** The cloud assembly directory (`cdk synth -o`). */
   cdkOut: string;
-  /** The API's port (default: a free one). */
+  /** The API's port (default, or 0: a free one). */
   port?: number;
   /** Where the engines keep their data; default a scratch directory removed on stop. */
   dataDir?: string;
@@ -99,7 +99,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
   };
   try {
     const assembly = readAssembly(options.cdkOut, options.edit);
-    const apiPort = options.port ?? (await freePort());
+    // Port 0 is "any free one" (npm start's PORT=0): chosen here, since the templates' URLs name it before the API listens.
+    const apiPort = options.port || (await freePort());
     const sqsPort = await freePort();
     const apiHost = `127.0.0.1:${apiPort}`;
     const problems: Problem[] = [];
