@@ -6,6 +6,7 @@
  *   npm run test:acceptance -- --against-rehearsal          npm run rehearse -- --serve (the deployed shape)
  *   npm run test:acceptance -- --against-start              npm start -- --memory
  *   npm run test:acceptance -- --against URL --mail-log F   a server already running (a deployed stack)
+ *   … --against-rehearsal --cdk-out DIR                     the rehearsal of an assembly synthesized before
  *
  * Arguments after `--` go to vitest (a file filter, -t). The server's output is kept in
  * .tmp/acceptance-<target>.log: its mail lines give the tests their verification links. The
@@ -44,14 +45,14 @@ interface Server {
   stop(): Promise<number>;
 }
 
-function startServer(target: 'rehearsal' | 'start'): Promise<Server> {
+function startServer(target: 'rehearsal' | 'start', cdkOut: string | undefined): Promise<Server> {
   return (async () => {
     const port = await freePort();
     mkdirSync(join(PROJECT_ROOT, '.tmp'), { recursive: true });
     const logFile = join(PROJECT_ROOT, '.tmp', `acceptance-${target}.log`);
     writeFileSync(logFile, '');
     const log = createWriteStream(logFile, { flags: 'a' });
-    const args = target === 'rehearsal' ? ['run', 'rehearse', '--', '--serve'] : ['start', '--', '--memory'];
+    const args = target === 'rehearsal' ? ['run', 'rehearse', '--', '--serve', ...(cdkOut ? ['--cdk-out', cdkOut] : [])] : ['start', '--', '--memory'];
     // Its own process group, so that stopping it stops npm's children too.
     const child: ChildProcess = spawn('npm', args, {
       cwd: PROJECT_ROOT,
@@ -98,13 +99,13 @@ function runVitest(env: Record<string, string>, extra: readonly string[]): Promi
 
 async function main(): Promise<number> {
   // The runner's own options; everything else is vitest's.
-  const values: { 'against-rehearsal'?: boolean; 'against-start'?: boolean; against?: string; 'mail-log'?: string } = {};
+  const values: { 'against-rehearsal'?: boolean; 'against-start'?: boolean; against?: string; 'mail-log'?: string; 'cdk-out'?: string } = {};
   const extra: string[] = [];
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--against-rehearsal' || arg === '--against-start') values[arg.slice(2) as 'against-start'] = true;
-    else if (arg === '--against' || arg === '--mail-log') values[arg.slice(2) as 'against'] = argv[++i];
+    else if (arg === '--against' || arg === '--mail-log' || arg === '--cdk-out') values[arg.slice(2) as 'against'] = argv[++i];
     else extra.push(arg);
   }
   if (typeof values.against === 'string') {
@@ -120,7 +121,7 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   out(`starting ${target === 'rehearsal' ? 'npm run rehearse -- --serve' : 'npm start -- --memory'} (log: .tmp/acceptance-${target}.log)…`);
-  const server = await startServer(target);
+  const server = await startServer(target, values['cdk-out'] ? resolve(values['cdk-out']) : undefined);
   out(`${server.url} ready after ${((Date.now() - started) / 1000).toFixed(0)} s; the acceptance set:`);
   let testsCode = 1;
   try {

@@ -143,7 +143,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const queues = new SqsQueues(deployment.queues);
     const sqs = await startSqsStandIn(queues);
     stoppers.push(() => sqs.stop());
-    const dynamo = await startDynamoDbLocal(options.dataDir ? { inMemory: false, dbPath: join(options.dataDir, 'dynamodb') } : { inMemory: true });
+    // The JVM's start on a busy 2-core machine (the rehearsal runs after the whole suite in CI) can pass 30 s: test/global-setup.ts's allowance.
+    const dynamo = await startDynamoDbLocal({ ...(options.dataDir ? { inMemory: false, dbPath: join(options.dataDir, 'dynamodb') } : { inMemory: true }), readyTimeoutMs: 120_000 });
     stoppers.push(() => dynamo.stop());
     const dynamoClient = localDynamoClient(dynamo.endpoint);
     stoppers.push(() => dynamoClient.destroy());

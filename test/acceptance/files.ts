@@ -14,11 +14,13 @@ export const ACCEPTANCE_FILES = [
   'dev-sign-in-off.test.ts',
   'malformed-requests.test.ts',
   'members-assignments.test.ts',
+  'members.test.ts',
   'onboarding.test.ts',
   'operation-access-roles-and-tenancy.test.ts',
   'receipt-offline-verify.test.ts',
   'record-nesting.test.ts',
   'roles.test.ts',
+  'weak-agent-keys.test.ts',
 ] as const;
 
 /** Files of test/e2e/ that need the in-process stack, and why. */
@@ -37,12 +39,12 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'export-fairness.test.ts': 'seeds operations straight into the table',
   'export-worker-crash.test.ts': 'kills an export worker process mid-export',
   'exports.test.ts': 'seeds backdated operations and seals on demand through the in-process schedule',
+  'invitation-expiry.test.ts': 'writes a week-old invitation straight into the table',
   'hot-path-caches.test.ts': 'spies on the caller lookup inside the server',
   'link-origin.test.ts': "checks the links of the local identity provider's mails (in AWS Cognito mails a code, not this link)",
   'local-engines-setup.test.ts': 'tests the local engines themselves',
   'local-queue-workers-and-schedule.test.ts': 'tests the in-process queue workers and schedule themselves',
   'local-server-events-and-responses.test.ts': "tests npm start's HTTP server itself",
-  'members.test.ts': 'writes an expired invitation straight into the table',
   'npm-start.test.ts': 'starts npm start itself',
   'operation-read-and-verify.test.ts': 'tampers with stored operations in the table',
   'rate-limit.test.ts': 'needs a rate limit of 5 per second (LEDGER_RATE_LIMIT_RPS=5)',
@@ -52,7 +54,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'submission-faults.test.ts': 'injects faults into the table, bucket and signer inside the server',
   'submission-rules.test.ts': 'watches the in-process queue and drains the stream poller',
   'test-stack-isolation.test.ts': 'tests the in-process test stack itself',
-  'weak-agent-keys.test.ts': 'writes a weak key straight into the table',
+  'weak-stored-key.test.ts': 'writes a weak key straight into the table',
   'webhooks-delivery.test.ts': 'drives deliveries through the in-process queue and its retry timing',
   'webhooks-egress-and-input.test.ts': "resolves webhook hosts through a fake DNS inside the server",
 };
