@@ -52,19 +52,24 @@ function startServer(target: 'rehearsal' | 'start', cdkOut: string | undefined):
     const logFile = join(PROJECT_ROOT, '.tmp', `acceptance-${target}.log`);
     writeFileSync(logFile, '');
     const log = createWriteStream(logFile, { flags: 'a' });
-    const args = target === 'rehearsal' ? ['run', 'rehearse', '--', '--serve', ...(cdkOut ? ['--cdk-out', cdkOut] : [])] : ['start', '--', '--memory'];
-    // Its own process group, so that stopping it stops npm's children too.
-    const child: ChildProcess = spawn('npm', args, {
+    // The scripts behind `npm run rehearse -- --serve` and `npm start -- --memory`, without npm
+    // in between: SIGTERM reaches the server itself, which stops its engines (and the
+    // rehearsal prints its report) before it exits.
+    const args =
+      target === 'rehearsal'
+        ? ['--import', 'tsx', 'scripts/rehearse/main.ts', '--serve', ...(cdkOut ? ['--cdk-out', cdkOut] : [])]
+        : ['--import', 'tsx', 'local/main.ts', '--memory'];
+    const child: ChildProcess = spawn(process.execPath, args, {
       cwd: PROJECT_ROOT,
       env: { ...process.env, ...SERVER_ENV, ...(target === 'start' ? START_COST : {}), PORT: String(port), LEDGER_DATA_DIR: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
     });
-    const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+    // 'close': exited, and its last output (the report) read.
+    const exited = new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
     child.stdout!.pipe(log);
     child.stderr!.pipe(log);
     const stop = async () => {
-      if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+      if (child.exitCode === null) child.kill('SIGTERM');
       const code = await exited;
       log.end();
       return code;

@@ -26,7 +26,10 @@ export async function startCognitoLocal(onCode: (mail: { destination: string; co
   const dir = await mkdtemp(join(tmpdir(), 'rehearsal-cognito-'));
   const port = await freePort();
   const bin = createRequire(import.meta.url).resolve('cognito-local/lib/bin/start.js');
-  const child: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its log (pino-pretty, written with asynchronous fs.write) shares libuv's 4 threads with
+  // its database file writes, which grow with the pool; with many users the code's block
+  // came a minute late. More threads keep the log (and so each mailed code) current.
+  const child: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', UV_THREADPOOL_SIZE: '16' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   let exited: string | undefined;
   child.on('exit', (code) => (exited = `cognito-local exited with ${code}: ${plain(log).slice(-2000)}`));
@@ -40,6 +43,9 @@ export async function startCognitoLocal(onCode: (mail: { destination: string; co
       onCode({ destination: match[1]!, code: match[2]! });
       log = text.slice(match.index + match[0].length);
     }
+    // Its request lines never match: keep only what may start a block, not every line since the last one.
+    const open = log.lastIndexOf('Destination:');
+    if (open < 0 && log.length > 4096) log = log.slice(-4096);
   };
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);

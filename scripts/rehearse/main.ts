@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       settings,
       scheduleEveryMs: epochMs,
       // The mail log line of npm start's local identity provider (lambdas/adapters/local/local-identity-provider.ts).
-      onMail: (mail) => out(JSON.stringify({ level: 'INFO', message: 'mail sent (rehearsal: cognito-local)', service: 'agent-ledger', mail: { to: mail.to, subject: 'Verify your email address for agent-ledger', link: mail.link } })),
+      onMail: (mail) => out(JSON.stringify({ level: 'INFO', message: 'mail sent (rehearsal: cognito-local)', timestamp: new Date().toISOString(), service: 'agent-ledger', mail: { to: mail.to, subject: 'Verify your email address for agent-ledger', link: mail.link } })),
       onLog: (functionId, line) => process.stderr.write(`[${functionId}] ${line}\n`),
     });
     out(`rehearsal listening on ${rehearsal.url}`);

@@ -5,6 +5,7 @@
  * than seeding items.
  */
 import { sentVerificationLinks } from '../../lambdas/adapters/local/verification-tokens.js';
+import type { Dispatcher } from 'undici';
 import { client, uniqueEmail } from './http-client.js';
 import { mailedLink, testBaseUrl } from './ledger-url.js';
 
@@ -24,9 +25,9 @@ export async function verificationLink(email: string): Promise<string> {
 }
 
 /** Follows the last verification link mailed to `email` (GET /api/auth/verify-email). */
-export async function verifyEmail(baseUrl: string, email: string): Promise<void> {
+export async function verifyEmail(baseUrl: string, email: string, from?: Dispatcher): Promise<void> {
   const link = new URL(await verificationLink(email));
-  const res = await client(baseUrl)('GET', `${link.pathname}${link.search}`);
+  const res = await client(baseUrl)('GET', `${link.pathname}${link.search}`, from ? { dispatcher: from } : {});
   if (res.status !== 200) throw new Error(`email verification failed: ${res.status} ${res.text}`);
 }
 
@@ -40,15 +41,16 @@ export interface SignedIn {
 export async function signedInUser(
   baseUrl: string,
   name = 'Person',
-  options: { verified?: boolean; email?: string } = {},
+  options: { verified?: boolean; email?: string; from?: Dispatcher } = {},
 ): Promise<SignedIn> {
   const call = client(baseUrl);
   const email = options.email ?? uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
   const password = TEST_PASSWORD;
-  const up = await call('POST', '/api/auth/sign-up/email', { body: { name, email, password } });
+  const via = options.from ? { dispatcher: options.from } : {};
+  const up = await call('POST', '/api/auth/sign-up/email', { body: { name, email, password }, ...via });
   if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${up.text}`);
-  if (options.verified !== false) await verifyEmail(baseUrl, email);
-  const inn = await call('POST', '/api/auth/sign-in/email', { body: { email, password } });
+  if (options.verified !== false) await verifyEmail(baseUrl, email, options.from);
+  const inn = await call('POST', '/api/auth/sign-in/email', { body: { email, password }, ...via });
   if (inn.status !== 200) throw new Error(`sign-in failed: ${inn.status} ${inn.text}`);
   return { userId: up.json.user.id, email, name, session: inn.json.token };
 }

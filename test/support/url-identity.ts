@@ -13,6 +13,7 @@ import type { Role } from '../../lambdas/shared/roles.js';
 import type { TokenItem } from '../../lambdas/store/identity-items.js';
 import { client } from './http-client.js';
 import { signedInUser, TEST_PASSWORD, type SignedIn } from './identity-flows.js';
+import { newClientAddress } from './ledger-url.js';
 import type { SeededUser } from './seed-identity.js';
 
 /** Every user this process made, by user id. */
@@ -27,7 +28,8 @@ async function ok(baseUrl: string, what: string, method: string, path: string, t
 }
 
 async function newUser(baseUrl: string, name: string): Promise<SignedIn> {
-  const user = await signedInUser(baseUrl, name);
+  const from = newClientAddress(baseUrl);
+  const user = await signedInUser(baseUrl, name, from ? { from } : {});
   users.set(user.userId, user);
   return user;
 }
@@ -44,7 +46,8 @@ async function apiToken(baseUrl: string, user: SignedIn, ttlSeconds: number | nu
 }
 
 async function sessionToken(baseUrl: string, user: SignedIn): Promise<string> {
-  const res = await client(baseUrl)('POST', '/api/auth/sign-in/email', { body: { email: user.email, password: TEST_PASSWORD } });
+  const from = newClientAddress(baseUrl);
+  const res = await client(baseUrl)('POST', '/api/auth/sign-in/email', { body: { email: user.email, password: TEST_PASSWORD }, ...(from ? { dispatcher: from } : {}) });
   if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${res.text}`);
   return res.json.token;
 }
