@@ -26,10 +26,7 @@ export async function startCognitoLocal(onCode: (mail: { destination: string; co
   const dir = await mkdtemp(join(tmpdir(), 'rehearsal-cognito-'));
   const port = await freePort();
   const bin = createRequire(import.meta.url).resolve('cognito-local/lib/bin/start.js');
-  // Its log (pino-pretty, written with asynchronous fs.write) shares libuv's 4 threads with
-  // its database file writes, which grow with the pool; with many users the code's block
-  // came a minute late. More threads keep the log (and so each mailed code) current.
-  const child: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', UV_THREADPOOL_SIZE: '16' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   let exited: string | undefined;
   child.on('exit', (code) => (exited = `cognito-local exited with ${code}: ${plain(log).slice(-2000)}`));
