@@ -85,11 +85,12 @@ const chartChunks = () => scripts.filter((path) => /\/assets\/activity-chart-[\w
 /** The numbers table of a chart: its column headers and, per bucket start, the row's numbers. */
 async function numbers(figure: Locator): Promise<{ columns: string[]; rows: Map<number, number[]> }> {
   // One read of the whole table: a locator call per cell takes minutes on a loaded machine.
-  const { columns, rows } = await figure.locator('table').evaluate((table: HTMLTableElement) => ({
-    columns: [...table.tHead!.rows[0]!.cells].map((cell) => cell.textContent ?? ''),
-    rows: [...table.tBodies[0]!.rows].map((row) => [Number(row.dataset.bucket), [...row.querySelectorAll('td')].map((cell) => Number(cell.textContent))] as const),
-  }));
-  return { columns, rows: new Map(rows.map(([start, cells]) => [start, [...cells]])) };
+  const table = figure.locator('table');
+  const columns = await table.locator('thead th').allTextContents();
+  const cells = await table.locator('tbody td').evaluateAll((all) => all.map((cell) => [Number(cell.parentElement?.getAttribute('data-bucket')), Number(cell.textContent)] as const));
+  const rows = new Map<number, number[]>();
+  for (const [start, n] of cells) rows.set(start, [...(rows.get(start) ?? []), n]);
+  return { columns, rows };
 }
 
 /** Per bucket of `size` that has any, how many of `rows` fall in it. */
@@ -103,7 +104,7 @@ function perBucket(rows: { created_at: number }[], size: number): Map<number, nu
 }
 
 /** The table holds, for each bucket, each column's operations; buckets without any hold zeros. */
-function expectTable(table: { rows: Map<number, number[]> }, size: number, columns: { agent_id: string }[][]): void {
+function expectTable(table: { rows: Map<number, number[]> }, size: number, columns: { created_at: number }[][]): void {
   const expected = columns.map((rows) => perBucket(rows, size));
   for (const [start, cells] of table.rows) expect(cells, new Date(start).toISOString()).toEqual(expected.map((counts) => counts.get(start) ?? 0));
   for (const counts of expected) for (const start of counts.keys()) expect(table.rows.has(start)).toBe(true);

@@ -58,7 +58,7 @@ const dayRange = () => {
   const to = Math.ceil((Date.now() + 1) / DAY) * DAY;
   return { from: to - 30 * DAY, to };
 };
-const query = (params: Record<string, string | number>) => `/v1/stats/activity?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`;
+const query = (params: Record<string, string | number>) => `/v1/stats/activity?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
 /** Per bucket, how many of `rows` fall in it. */
 function expectedCounts(rows: { created_at: number }[], from: number, size: number, buckets: number): number[] {
