@@ -3,6 +3,8 @@
  * package's browser build (protocol/browser-plugin.ts) and the route table's roles, so each
  * page shows only what the signed-in role may do with the same rules the server enforces.
  * `npm ci` builds it (this workspace's `prepare`); the local stack and CloudFront serve dist/.
+ * The charting library (visx, written for React) runs on preact/compat: only the chart
+ * module imports it, so only its lazily loaded chunk carries compat (src/charts/).
  */
 import { defineConfig } from 'vite';
 import { protocolBrowserPlugin } from '@agent-ledger/protocol/browser-plugin';
@@ -12,6 +14,13 @@ export default defineConfig({
   plugins: [protocolBrowserPlugin()],
   define: { __ROUTE_ROLES__: JSON.stringify(routeRoles()) },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  resolve: {
+    alias: [
+      { find: /^react$/, replacement: 'preact/compat' },
+      { find: /^react-dom$/, replacement: 'preact/compat' },
+      { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

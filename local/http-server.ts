@@ -21,6 +21,13 @@ import { lambdaContext } from './lambda-context.js';
 
 /** API Gateway's payload limit (HTTP API quotas: 10 MB). */
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Lambda's limit on a synchronous invocation's response (Lambda quotas: 6 MB), measured on the
+ * result as Lambda serializes it, the body an escaped JSON string inside it. Past it, Lambda
+ * fails the invocation and API Gateway answers a 5xx, so the local server does too.
+ */
+export const MAX_LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
 export interface HttpServerOptions {
@@ -155,8 +162,14 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     try {
       const handler = await loadHandler<APIGatewayProxyEventV2, APIGatewayProxyResultV2>('http', handlerName);
       const context = lambdaContext(functionName, match?.route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
-      const result = await (handler as HttpHandler)(event, context);
-      writeResult(res, normalize(result), requestId);
+      const result = normalize(await (handler as HttpHandler)(event, context));
+      const size = Buffer.byteLength(JSON.stringify(result));
+      if (size > MAX_LAMBDA_RESPONSE_BYTES) {
+        logError('response exceeds the Lambda response limit', { function: functionName, bytes: size, limit: MAX_LAMBDA_RESPONSE_BYTES, request_id: requestId });
+        writeResult(res, envelope(502, 'INTERNAL_ERROR', 'internal error', requestId), requestId);
+        return;
+      }
+      writeResult(res, result, requestId);
     } catch (error) {
       // Handlers answer errors themselves (the middleware's envelope); reaching here is a bug.
       logError('handler threw', {

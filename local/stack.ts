@@ -97,7 +97,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         return value;
       });
     const starting = [
-      started(startDynamoDbLocal({ inMemory: options.memory, dbPath: join(storageDir, 'dynamodb'), echo: options.verbose ?? false })),
+      // The JVM's start can pass 30 s on a busy 2-core machine (test/global-setup.ts allows the same).
+      started(startDynamoDbLocal({ inMemory: options.memory, dbPath: join(storageDir, 'dynamodb'), echo: options.verbose ?? false, readyTimeoutMs: 120_000 })),
       started(startS3Local({ directory: s3Dir, buckets: [DATA_BUCKET, ANCHORS_BUCKET] })),
       ensureLocalKeys(keysDir),
     ] as const;

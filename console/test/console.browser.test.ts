@@ -75,7 +75,7 @@ async function signUpAndVerify(page: Page, name: string, email: string): Promise
   await page.getByRole('button', { name: 'Create account' }).click();
   await heading(page, 'Check your email').waitFor();
   // The local identity provider's mail is a log line; its link is the one a person would click.
-  await page.goto(verificationLink(email));
+  await page.goto(await verificationLink(email));
   await page.getByText('Your email address is verified').waitFor();
   expect(await page.getByLabel('Email').inputValue()).toBe(email);
   await checkPage(page, 'sign-in');

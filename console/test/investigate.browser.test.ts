@@ -224,7 +224,7 @@ describe('the verification link lands in the console', () => {
   it('verifies and shows the sign-in page saying so; opened again, it says the link was already used', async () => {
     // Signed up through the API without a callbackURL: the mail's bare link must still land on a page.
     const user = await signedInUser(stack.baseUrl, 'Mailbox', { verified: false });
-    const link = verificationLink(user.email);
+    const link = await verificationLink(user.email);
     expect(new URL(link).searchParams.has('callbackURL')).toBe(false);
     const visitor = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-GB' });
     const tab = await visitor.newPage();

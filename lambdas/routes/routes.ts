@@ -20,6 +20,7 @@ import { epochRoutes } from './route-table/epochs.js';
 import { auditRoutes } from './route-table/audit.js';
 import { exportRoutes } from './route-table/exports.js';
 import { webhookRoutes } from './route-table/webhooks.js';
+import { statsRoutes } from './route-table/stats.js';
 
 export const routes = {
   ...publicRoutes,
@@ -33,6 +34,7 @@ export const routes = {
   ...auditRoutes,
   ...exportRoutes,
   ...webhookRoutes,
+  ...statsRoutes,
 } satisfies Record<string, RouteSpec>;
 
 

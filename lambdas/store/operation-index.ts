@@ -5,9 +5,9 @@
  * whose partitions hold exactly the matching operations, with the time range on its sort
  * key (`<created_at 13 digits>#<operation_id>`):
  *
- * | filter         | index             | partitions                                          |
- * |----------------|-------------------|-----------------------------------------------------|
- * | none           | gsi2              | ORG#<org>#OPS#<shard> (8, by agent) and ORG#<org>#OPS |
+ * | filter         | index                            | partitions                                          |
+ * |----------------|----------------------------------|-----------------------------------------------------|
+ * | none           | ops_by_time (rows), gsi2 (scans) | ORG#<org>#OPS#<shard> (8, by agent) and ORG#<org>#OPS |
  * | agent          | ops_by_agent      | ORG#<org>#AGENT#<agent>#OPS                         |
  * | type           | ops_by_type       | ORG#<org>#TYPE#<type>#<shard> (8, by agent)         |
  * | agent and type | ops_by_agent_type | ORG#<org>#AGENT#<agent>#TYPE#<type>                 |
@@ -16,9 +16,12 @@
  * count reads only matching entries. The organization-wide time index and the type index
  * are sharded by agent, so that no partition takes all of an organization's writes
  * (store/ledger-items.ts): a page reads each shard after the same position and merges them,
- * since the order is one total order. The audit indexes hold keys
- * only (docs/COST.md, Indexes): the sort key names the operation, and a page that wants more
- * than its id and time reads its rows by key (BatchGetItem, at most five calls for 500).
+ * since the order is one total order. A page without filters reads the stored rows from
+ * ops_by_time, which projects them (docs/STORAGE.md, Indexes): one round of Queries, no
+ * second read. The filter indexes hold keys only (docs/COST.md, Indexes): the sort key names
+ * the operation, and a filtered page that wants more than its id and time reads its rows by
+ * key (BatchGetItem, at most five calls for 500). So does an unfiltered page while
+ * ops_by_time cannot be read yet (being backfilled after an upgrade, docs/DEPLOY.md Upgrades).
  *
  * The agent indexes keep one partition per agent (and type): an agent's chain is
  * sequential, far below DynamoDB's 1,000 writes a second per partition.
@@ -27,6 +30,7 @@ import { forEachBounded } from '../shared/bounded.js';
 import { dynamo } from './clients.js';
 import { batchGetRaw, padMs, table, type Item, type QueryInput } from './dynamo.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { OPS_ROWS_INDEX } from './table-design.js';
 import { ledgerKeys, OPS_INDEX_SHARDS } from './ledger-items.js';
 import { leafOrder, timePartitions } from './operation-windows.js';
 
@@ -80,9 +84,9 @@ function bounds(filter: OperationFilter, after: OrderPosition | undefined): { lo
   return { lo: resume !== undefined && resume > start ? resume : start, hi: filter.endTime === undefined ? AFTER_ALL : padMs(filter.endTime) };
 }
 
-/** The Queries (one per partition, without paging) of the filter's operations after `after`; none when the range is empty. */
-function operationRangeQueries(orgId: string, filter: OperationFilter, after?: OrderPosition): { index: IndexPlan; queries: QueryInput[] } {
-  const index = indexOf(orgId, filter);
+/** The Queries (one per partition, without paging) of the filter's operations after `after`, of `plan` or the filter's index; none when the range is empty. */
+function operationRangeQueries(orgId: string, filter: OperationFilter, after?: OrderPosition, plan?: IndexPlan): { index: IndexPlan; queries: QueryInput[] } {
+  const index = plan ?? indexOf(orgId, filter);
   const { lo, hi } = bounds(filter, after);
   if (lo > hi) return { index, queries: [] };
   return { index, queries: index.partitions.map((partition) => keyRangeQuery(index, partition, lo, hi)) };
@@ -117,9 +121,28 @@ function positionOf(entry: Item, sk: string): OrderPosition {
   return { created_at: Number(key.slice(0, hash)), operation_id: key.slice(hash + 1) };
 }
 
+/** The index that holds an unfiltered page's rows themselves, when every attribute asked for is projected there; otherwise none. */
+function rowsIndexOf(orgId: string, filter: OperationFilter, attributes: readonly string[]): IndexPlan | undefined {
+  if (filter.agentId !== undefined || filter.operationType !== undefined) return undefined;
+  const projected: ReadonlySet<string> = new Set(OPS_ROWS_INDEX.projection.attributes);
+  if (!attributes.every((attribute) => projected.has(attribute))) return undefined;
+  return { IndexName: OPS_ROWS_INDEX.name, pk: OPS_ROWS_INDEX.partitionKey, sk: OPS_ROWS_INDEX.sortKey, partitions: timePartitions(orgId) };
+}
+
+/**
+ * DynamoDB refuses a Query of an index it is still building (backfilling after the deploy that
+ * added it) or that the table lacks (a table of an older version): ValidationException naming
+ * the index. Only then does a page fall back to the index of positions and a read by key.
+ */
+function isIndexUnreadable(error: unknown, indexName: string): boolean {
+  const { name, message } = (error ?? {}) as { name?: string; message?: string };
+  return name === 'ValidationException' && typeof message === 'string' && message.includes(indexName);
+}
+
 /**
  * Up to `limit` items of the filter after `after`, in order, with `attributes` projected, and
- * whether more follow: the positions from the index (OperationScan), then the rows by key,
+ * whether more follow: from the index that projects the rows when there is one for the
+ * filter; otherwise the positions from the index (OperationScan), then the rows by key,
  * unless the attributes asked for are only the operation's id and time.
  */
 export async function operationPage(
@@ -127,6 +150,14 @@ export async function operationPage(
   filter: OperationFilter,
   options: { limit: number; after?: OrderPosition | undefined; attributes: readonly string[] },
 ): Promise<{ items: Item[]; more: boolean }> {
+  const rowsIndex = rowsIndexOf(orgId, filter, options.attributes);
+  if (rowsIndex !== undefined) {
+    try {
+      return await new OperationScan(orgId, filter, options.after, 1, { index: rowsIndex, attributes: options.attributes }).nextRows(options.limit);
+    } catch (error) {
+      if (!isIndexUnreadable(error, rowsIndex.IndexName)) throw error;
+    }
+  }
   const { positions: page, more } = await new OperationScan(orgId, filter, options.after).nextPage(options.limit);
   if (options.attributes.every((attribute) => POSITION_ATTRIBUTES.has(attribute))) {
     return { items: page.map((position) => Object.fromEntries(options.attributes.map((name) => [name, position[name as keyof OrderPosition]]))), more };
@@ -146,11 +177,23 @@ export async function operationPage(
   return { items, more };
 }
 
+/** An index entry as a scan reads it: its place in the order, and the attributes read with it (none when only positions are read). */
+interface ScanEntry {
+  position: OrderPosition;
+  item: Item | undefined;
+}
+
+/** Where a scan reads rows themselves: an index that projects them, and the attributes wanted. */
+interface RowsSource {
+  index: IndexPlan;
+  attributes: readonly string[];
+}
+
 /** One partition of a scan: what was read and not yet taken, and where its Query goes on. */
 interface PartitionCursor {
   query: QueryInput;
   /** Read entries; those before `taken` are already merged into a page. */
-  buffered: OrderPosition[];
+  buffered: ScanEntry[];
   taken: number;
   start: Item | undefined;
   exhausted: boolean;
@@ -171,20 +214,41 @@ const available = (partition: PartitionCursor) => partition.buffered.length - pa
 export class OperationScan {
   private readonly partitions: PartitionCursor[];
   private readonly sk: string;
+  private readonly rowAttributes: readonly string[] | undefined;
 
+  /** `rows`: read the entries' attributes from an index that projects them, not only their positions. */
   constructor(
     orgId: string,
     filter: OperationFilter,
     after?: OrderPosition,
     private readonly readItems = 1,
+    rows?: RowsSource,
   ) {
-    const { index, queries } = operationRangeQueries(orgId, filter, after);
+    const { index, queries } = operationRangeQueries(orgId, filter, after, rows?.index);
     this.sk = index.sk;
-    this.partitions = queries.map((query) => ({ query: { ...query, ProjectionExpression: '#sk' }, buffered: [], taken: 0, start: undefined, exhausted: false }));
+    this.rowAttributes = rows?.attributes;
+    this.partitions = queries.map((query) => {
+      const names = { ...query.ExpressionAttributeNames };
+      const read = rows === undefined ? '#sk' : `#sk, ${projection([...new Set([...rows.attributes, 'operation_id'])], names)}`;
+      return { query: { ...query, ExpressionAttributeNames: names, ProjectionExpression: read }, buffered: [], taken: 0, start: undefined, exhausted: false };
+    });
   }
 
   /** Up to `size` positions in order, and whether more follow. */
   async nextPage(size: number): Promise<{ positions: OrderPosition[]; more: boolean }> {
+    const { entries, more } = await this.nextEntries(size);
+    return { positions: entries.map((entry) => entry.position), more };
+  }
+
+  /** Up to `size` items in order, each with the attributes the scan was built to read, and whether more follow. */
+  async nextRows(size: number): Promise<{ items: Item[]; more: boolean }> {
+    const { entries, more } = await this.nextEntries(size);
+    const wanted = new Set(this.rowAttributes);
+    const items = entries.map(({ item }) => Object.fromEntries(Object.entries(item ?? {}).filter(([name]) => wanted.has(name))));
+    return { items, more };
+  }
+
+  private async nextEntries(size: number): Promise<{ entries: ScanEntry[]; more: boolean }> {
     const share = Math.ceil((1.25 * (size + 1)) / Math.max(1, this.partitions.length)) + 1;
     for (let want = Math.min(size + 1, share); ; want = Math.min(size + 1, want * 2)) {
       await Promise.all(this.partitions.map((partition) => this.fill(partition, want)));
@@ -199,7 +263,7 @@ export class OperationScan {
   private completeUpTo(): OrderPosition | undefined {
     let bound: OrderPosition | undefined;
     for (const partition of this.partitions) {
-      const last = partition.buffered.at(-1);
+      const last = partition.buffered.at(-1)?.position;
       if (!partition.exhausted && last !== undefined && (bound === undefined || leafOrder(last, bound) < 0)) bound = last;
     }
     return bound;
@@ -208,25 +272,25 @@ export class OperationScan {
   private countUpTo(partition: PartitionCursor, bound: OrderPosition | undefined): number {
     if (bound === undefined) return available(partition);
     let n = 0;
-    for (let i = partition.taken; i < partition.buffered.length && leafOrder(partition.buffered[i]!, bound) <= 0; i++) n++;
+    for (let i = partition.taken; i < partition.buffered.length && leafOrder(partition.buffered[i]!.position, bound) <= 0; i++) n++;
     return n;
   }
 
-  /** Merges up to `size` positions, none past `bound`. */
-  private take(size: number, bound: OrderPosition | undefined): { positions: OrderPosition[]; more: boolean } {
-    const positions: OrderPosition[] = [];
-    while (positions.length < size) {
+  /** Merges up to `size` entries, none past `bound`. */
+  private take(size: number, bound: OrderPosition | undefined): { entries: ScanEntry[]; more: boolean } {
+    const entries: ScanEntry[] = [];
+    while (entries.length < size) {
       let next: PartitionCursor | undefined;
-      let nextHead: OrderPosition | undefined;
+      let nextHead: ScanEntry | undefined;
       for (const partition of this.partitions) {
         const head = partition.buffered[partition.taken];
-        if (head !== undefined && (nextHead === undefined || leafOrder(head, nextHead) < 0)) [next, nextHead] = [partition, head];
+        if (head !== undefined && (nextHead === undefined || leafOrder(head.position, nextHead.position) < 0)) [next, nextHead] = [partition, head];
       }
-      if (next === undefined || nextHead === undefined || (bound !== undefined && leafOrder(nextHead, bound) > 0)) break;
-      positions.push(nextHead);
+      if (next === undefined || nextHead === undefined || (bound !== undefined && leafOrder(nextHead.position, bound) > 0)) break;
+      entries.push(nextHead);
       next.taken += 1;
     }
-    return { positions, more: this.partitions.some((partition) => available(partition) > 0 || !partition.exhausted) };
+    return { entries, more: this.partitions.some((partition) => available(partition) > 0 || !partition.exhausted) };
   }
 
   /** Reads until the partition has `want` entries not yet taken, or has none left. */
@@ -243,7 +307,8 @@ export class OperationScan {
           ExclusiveStartKey: partition.start,
         }),
       );
-      partition.buffered.push(...(out.Items ?? []).map((entry) => positionOf(entry, this.sk)));
+      const rows = this.rowAttributes !== undefined;
+      partition.buffered.push(...(out.Items ?? []).map((entry) => ({ position: positionOf(entry, this.sk), item: rows ? entry : undefined })));
       partition.start = out.LastEvaluatedKey;
       partition.exhausted = partition.start === undefined;
     }

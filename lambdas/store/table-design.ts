@@ -11,9 +11,27 @@
  * item it projects is written, so an index projects only what its readers use. gsi1's
  * readers list whole invitations and assignments (ALL); gsi2 is the operations' time
  * index, whose readers (the sealer, audit and export queries) need the leaf fields and the
- * filter fields and read whole rows by key when they need more; gsi3 lists agents by their
+ * filter fields and read whole rows by key when they need more; ops_by_time is the same
+ * order with the stored rows projected, so an audit page is one read; gsi3 lists agents by their
  * last active window and epochs by follow-up stage, by key only.
  */
+import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
+
+/**
+ * The operations' time index with the stored rows themselves (docs/API.md §2.2, the 17 fields;
+ * store_payload_key is only on rows written before payload keys were derived): an unfiltered
+ * audit page reads its rows from the index in one round of Queries instead of the positions
+ * from gsi2 and then the rows by key (store/operation-index.ts). It shares gsi2's keys, so
+ * the rows carry nothing new and DynamoDB backfills it from the rows already stored; each
+ * accepted operation pays one more index write (docs/COST.md, Indexes).
+ */
+export const OPS_ROWS_INDEX = {
+  name: 'ops_by_time',
+  partitionKey: 'gsi2pk',
+  sortKey: 'gsi2sk',
+  projection: { type: 'INCLUDE', attributes: STORED_ROW_FIELDS },
+} as const;
+
 export const TABLE_DESIGN = {
   partitionKey: 'pk',
   sortKey: 'sk',
@@ -47,6 +65,7 @@ export const TABLE_DESIGN = {
     { name: 'ops_by_agent', partitionKey: 'oa_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
     { name: 'ops_by_type', partitionKey: 'ot_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
     { name: 'ops_by_agent_type', partitionKey: 'oat_pk', sortKey: 'gsi2sk', projection: { type: 'KEYS_ONLY' } },
+    OPS_ROWS_INDEX,
   ],
 } as const;
 

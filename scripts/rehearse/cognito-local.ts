@@ -40,6 +40,9 @@ export async function startCognitoLocal(onCode: (mail: { destination: string; co
       onCode({ destination: match[1]!, code: match[2]! });
       log = text.slice(match.index + match[0].length);
     }
+    // Its request lines never match: keep only what may start a block, not every line since the last one.
+    const open = log.lastIndexOf('Destination:');
+    if (open < 0 && log.length > 4096) log = log.slice(-4096);
   };
   child.stdout!.on('data', onOutput);
   child.stderr!.on('data', onOutput);

@@ -110,12 +110,12 @@ async function main(): Promise<void> {
     const epochMs = Number(settings?.LEDGER_EPOCH_MS ?? 300_000);
     const rehearsal = await startRehearsal({
       cdkOut,
-      port: Number(process.env.PORT ?? 3000),
+      port: process.env.PORT ? Number(process.env.PORT) : 3000,
       ...(dataDir ? { dataDir } : {}),
       settings,
       scheduleEveryMs: epochMs,
       // The mail log line of npm start's local identity provider (lambdas/adapters/local/local-identity-provider.ts).
-      onMail: (mail) => out(JSON.stringify({ level: 'INFO', message: 'mail sent (rehearsal: cognito-local)', service: 'agent-ledger', mail: { to: mail.to, subject: 'Verify your email address for agent-ledger', link: mail.link } })),
+      onMail: (mail) => out(JSON.stringify({ level: 'INFO', message: 'mail sent (rehearsal: cognito-local)', timestamp: new Date().toISOString(), service: 'agent-ledger', mail: { to: mail.to, subject: 'Verify your email address for agent-ledger', link: mail.link } })),
       onLog: (functionId, line) => process.stderr.write(`[${functionId}] ${line}\n`),
     });
     out(`rehearsal listening on ${rehearsal.url}`);

@@ -33,7 +33,7 @@ export const ADDED_SETTINGS = ['LEDGER_WEBHOOK_ALLOW_LOOPBACK', 'LEDGER_TSA_URL'
 export interface RehearsalOptions {
   /** The cloud assembly directory (`cdk synth -o`). */
   cdkOut: string;
-  /** The API's port (default: a free one). */
+  /** The API's port (default, or 0: a free one). */
   port?: number;
   /** Where the engines keep their data; default a scratch directory removed on stop. */
   dataDir?: string;
@@ -99,7 +99,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
   };
   try {
     const assembly = readAssembly(options.cdkOut, options.edit);
-    const apiPort = options.port ?? (await freePort());
+    // Port 0 is "any free one" (npm start's PORT=0): chosen here, since the templates' URLs name it before the API listens.
+    const apiPort = options.port || (await freePort());
     const sqsPort = await freePort();
     const apiHost = `127.0.0.1:${apiPort}`;
     const problems: Problem[] = [];
@@ -142,7 +143,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const queues = new SqsQueues(deployment.queues);
     const sqs = await startSqsStandIn(queues);
     stoppers.push(() => sqs.stop());
-    const dynamo = await startDynamoDbLocal(options.dataDir ? { inMemory: false, dbPath: join(options.dataDir, 'dynamodb') } : { inMemory: true });
+    // The JVM's start on a busy 2-core machine (the rehearsal runs after the whole suite in CI) can pass 30 s: test/global-setup.ts's allowance.
+    const dynamo = await startDynamoDbLocal({ ...(options.dataDir ? { inMemory: false, dbPath: join(options.dataDir, 'dynamodb') } : { inMemory: true }), readyTimeoutMs: 120_000 });
     stoppers.push(() => dynamo.stop());
     const dynamoClient = localDynamoClient(dynamo.endpoint);
     stoppers.push(() => dynamoClient.destroy());

@@ -48,7 +48,7 @@ describe('an invitation needs a verified email', () => {
     expect((await call('GET', '/v1/members', { token: squatter.session })).status).toBe(403);
 
     // Only the mailbox's owner gets the link; following it verifies the address.
-    const verified = await call('GET', pathOf(verificationLink(victimEmail)));
+    const verified = await call('GET', pathOf(await verificationLink(victimEmail)));
     expect(verified.status).toBe(200);
     expect(verified.json).toEqual({ status: true });
     expect((await call('GET', '/api/auth/get-session', { token: squatter.session })).json.user.emailVerified).toBe(true);
@@ -71,7 +71,7 @@ describe('an invitation needs a verified email', () => {
 describe('GET /api/auth/verify-email', () => {
   it('takes a token once: a used token is VALIDATION_ERROR 400', async () => {
     const user = await signedInUser(stack.baseUrl, 'Once', { verified: false });
-    const path = pathOf(verificationLink(user.email));
+    const path = pathOf(await verificationLink(user.email));
     expect(path).toMatch(/^\/api\/auth\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
     expect((await call('GET', path)).status).toBe(200);
     const again = await call('GET', path);
@@ -97,7 +97,7 @@ describe('GET /api/auth/verify-email', () => {
       body: { name: 'Callback', email, password: 'password-1234', callbackURL: 'https://app.example.test/welcome' },
     });
     expect(up.status).toBe(200);
-    const link = new URL(verificationLink(email));
+    const link = new URL(await verificationLink(email));
     expect(link.origin).toBe(stack.baseUrl);
     expect(link.searchParams.get('callbackURL')).toBe('https://app.example.test/welcome');
     const token = link.searchParams.get('token')!;
@@ -125,14 +125,14 @@ const asBrowser = (path: string) =>
 describe('GET /api/auth/verify-email opened by a browser lands in the console', () => {
   it('redirects to /sign-in?verified=1 without a callbackURL, and to the callbackURL with one', async () => {
     const user = await signedInUser(stack.baseUrl, 'Browser', { verified: false });
-    const landed = await asBrowser(pathOf(verificationLink(user.email)));
+    const landed = await asBrowser(pathOf(await verificationLink(user.email)));
     expect(landed.status).toBe(302);
     expect(landed.headers.get('location')).toBe('/sign-in?verified=1');
     expect((await call('GET', '/api/auth/get-session', { token: user.session })).json.user.emailVerified).toBe(true);
 
     const email = uniqueEmail('browser-callback');
     expect((await call('POST', '/api/auth/sign-up/email', { body: { name: 'C', email, password: 'password-1234', callbackURL: '/sign-in?verified=1&email=x' } })).status).toBe(200);
-    const withCallback = await asBrowser(pathOf(verificationLink(email)));
+    const withCallback = await asBrowser(pathOf(await verificationLink(email)));
     expect(withCallback.status).toBe(302);
     // The callback policy answers the path as an absolute URL on this service's own origin.
     const target = new URL(withCallback.headers.get('location')!, stack.baseUrl);
@@ -141,7 +141,7 @@ describe('GET /api/auth/verify-email opened by a browser lands in the console', 
 
   it('says why a link failed: used, expired or unknown, while API clients keep their VALIDATION_ERROR', async () => {
     const user = await signedInUser(stack.baseUrl, 'Twice', { verified: false });
-    const path = pathOf(verificationLink(user.email));
+    const path = pathOf(await verificationLink(user.email));
     expect((await asBrowser(path)).status).toBe(302);
     const used = await asBrowser(path);
     expect([used.status, used.headers.get('location')]).toEqual([302, '/sign-in?verify_error=used']);
@@ -167,8 +167,8 @@ describe('POST /api/auth/send-verification-email', () => {
     const unknown = uniqueEmail('nobody');
     const pending = await signedInUser(stack.baseUrl, 'Pending', { verified: false });
     const done = await signedInUser(stack.baseUrl, 'Done');
-    const firstLink = verificationLink(pending.email);
-    const doneLink = verificationLink(done.email);
+    const firstLink = await verificationLink(pending.email);
+    const doneLink = await verificationLink(done.email);
 
     const answers = [];
     for (const email of [unknown, pending.email, done.email]) {
@@ -177,8 +177,8 @@ describe('POST /api/auth/send-verification-email', () => {
     }
     expect(answers).toEqual(Array(3).fill([200, '{"status":true}']));
     expect(sentVerificationLinks.has(unknown)).toBe(false);
-    expect(verificationLink(done.email)).toBe(doneLink);
-    const secondLink = verificationLink(pending.email);
+    expect(await verificationLink(done.email)).toBe(doneLink);
+    const secondLink = await verificationLink(pending.email);
     expect(secondLink).not.toBe(firstLink);
 
     // The new link verifies.

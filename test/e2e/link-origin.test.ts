@@ -34,10 +34,10 @@ describe('verification links', () => {
   it('ignore a forged Host header on sign-up and on resend', async () => {
     const email = uniqueEmail('host');
     expect(await postWithHeaders('/api/auth/sign-up/email', { name: 'Host', email, password: 'password-1234' }, FORGED)).toBe(200);
-    expect(new URL(verificationLink(email)).origin).toBe(stack.baseUrl);
+    expect(new URL(await verificationLink(email)).origin).toBe(stack.baseUrl);
 
     expect(await postWithHeaders('/api/auth/send-verification-email', { email }, FORGED)).toBe(200);
-    const resent = new URL(verificationLink(email));
+    const resent = new URL(await verificationLink(email));
     expect(resent.origin).toBe(stack.baseUrl);
     expect(resent.pathname).toBe('/api/auth/verify-email');
   });
@@ -48,7 +48,7 @@ describe('callbackURL without LEDGER_AUTH_CALLBACK_ORIGINS', () => {
     const email = uniqueEmail('callback');
     const up = await call('POST', '/api/auth/sign-up/email', { body: { name: 'C', email, password: 'password-1234', callbackURL: '/welcome?x=1' } });
     expect(up.status).toBe(200);
-    const link = new URL(verificationLink(email));
+    const link = new URL(await verificationLink(email));
     expect(link.searchParams.get('callbackURL')).toBe(`${stack.baseUrl}/welcome?x=1`);
     const verified = await call('GET', `${link.pathname}${link.search}`);
     expect(verified.status).toBe(302);

@@ -19,7 +19,6 @@ import { routeList } from '../../lambdas/routes/routes.js';
 import { http, type HttpResult } from '../support/http-client.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../support/seed-identity.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
-import { fakeDns } from '../support/webhook-dns.js';
 import { keyBody, newKey } from '../support/ledger-fixtures.js';
 
 /** docs/API.md §4 Auth columns (and §5), plus the endpoints §4 implies. */
@@ -93,7 +92,7 @@ const OTHER_USER_ROLES: Record<string, readonly Role[]> = { 'GET /v1/members/{us
 const keyOf = (route: RouteSpec) => `${route.method} ${route.path}`;
 const isRefused = (status: number) => status === 401 || status === 403;
 
-const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000' } });
+const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '100000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' } });
 let orgA: string;
 let orgAName: string;
 const users = {} as Record<Role, SeededUser>;
@@ -129,13 +128,13 @@ beforeAll(async () => {
   const exported = await http(stack.baseUrl, 'POST', '/v1/exports', { token: owner, body: { start_time: Date.now() - 60_000, end_time: Date.now(), format: 'json' } });
   expect(exported.status).toBe(201);
   exportId = exported.json.export.export_id;
-  const hookHost = `roles-${randomUUID().slice(0, 8)}.example.test`;
-  const dns = fakeDns({ [hookHost]: ['93.184.216.34'] });
+  // A loopback receiver (the server allows loopback webhooks, LEDGER_WEBHOOK_ALLOW_LOOPBACK):
+  // registration needs no DNS, so the same holds against a running server (ledger-url.ts).
+  const hookHost = `roles-${randomUUID().slice(0, 8)}`;
   const webhook = await http(stack.baseUrl, 'POST', '/v1/webhooks', {
     token: owner,
-    body: { endpoint_url: `https://${hookHost}/in`, events: ['epoch.created'], secret: 'roles-test-secret-0123' },
+    body: { endpoint_url: `http://127.0.0.1:9/${hookHost}`, events: ['epoch.created'], secret: 'roles-test-secret-0123' },
   });
-  dns.restore();
   expect(webhook.status).toBe(201);
   webhookId = webhook.json.webhook.webhook_id;
   markers = [orgA, orgAName, displayName, hookHost, ...ROLES.map((role) => users[role].email), invited.json.invitation.email];
@@ -232,10 +231,12 @@ describe.each(protectedRoutes.map((route) => [keyOf(route), route] as const))('%
 
   it('a user without an organization: only user-level routes', async () => {
     // A fresh one each time: onboarding routes, when allowed, give the user an organization.
-    const homeless = await seedUser(null, 'org_owner');
-    const res = await send(route, await tokenFor(route, homeless));
-    if (Array.isArray(route.auth)) expect(res.status).toBe(403);
-    else if (route.auth === 'user' || optional || route.auth === 'api_token') expect(isRefused(res.status)).toBe(false);
+    // Sessions only: an API token is issued within an organization (POST /v1/auth/token,
+    // docs/API.md §4.1), so the API-token-only routes refuse a session as the wrong kind.
+    const homeless = await seedUser(null, 'org_owner', 'session');
+    const res = await send(route, route.auth === 'api_token' ? homeless.token : await tokenFor(route, homeless));
+    if (Array.isArray(route.auth) || route.auth === 'api_token') expect(res.status).toBe(403);
+    else if (route.auth === 'user' || optional) expect(isRefused(res.status)).toBe(false);
     else expect(res.status).toBeLessThan(500);
   });
 

@@ -9,6 +9,7 @@
  *   answer, for scripts that talk to the service as a user's tooling would.
  */
 import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
 export interface HttpResult {
   status: number;
   headers: Headers;
@@ -31,6 +32,8 @@ export interface RequestOptions {
    * by overriding them.
    */
   headers?: Record<string, string | null>;
+  /** The connection pool to send it through (URL mode: a client address of its own, test/support/ledger-url.ts). */
+  dispatcher?: Dispatcher;
 }
 
 export async function http(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
@@ -52,7 +55,8 @@ export async function http(baseUrl: string, method: string, path: string, option
     headers,
     redirect: 'manual',
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  } as RequestInit);
   const text = await res.text();
   let json = null;
   try {

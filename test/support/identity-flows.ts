@@ -5,22 +5,29 @@
  * than seeding items.
  */
 import { sentVerificationLinks } from '../../lambdas/adapters/local/verification-tokens.js';
+import type { Dispatcher } from 'undici';
 import { client, uniqueEmail } from './http-client.js';
+import { mailedLink, testBaseUrl } from './ledger-url.js';
+
+/** The password of every user these flows sign up. */
+export const TEST_PASSWORD = 'password-1234';
 
 /**
  * The link of the last verification mail to `email`. The local provider's mail is a log
  * line; the test stack runs in this process, so the adapter's local-development map has it.
+ * In URL mode the server's log has it (ledger-url.ts mailedLink).
  */
-export function verificationLink(email: string): string {
+export async function verificationLink(email: string): Promise<string> {
+  if (testBaseUrl()) return mailedLink(email);
   const link = sentVerificationLinks.get(email.toLowerCase());
   if (!link) throw new Error(`no verification mail was sent to ${email}`);
   return link;
 }
 
 /** Follows the last verification link mailed to `email` (GET /api/auth/verify-email). */
-export async function verifyEmail(baseUrl: string, email: string): Promise<void> {
-  const link = new URL(verificationLink(email));
-  const res = await client(baseUrl)('GET', `${link.pathname}${link.search}`);
+export async function verifyEmail(baseUrl: string, email: string, from?: Dispatcher): Promise<void> {
+  const link = new URL(await verificationLink(email));
+  const res = await client(baseUrl)('GET', `${link.pathname}${link.search}`, from ? { dispatcher: from } : {});
   if (res.status !== 200) throw new Error(`email verification failed: ${res.status} ${res.text}`);
 }
 
@@ -34,15 +41,16 @@ export interface SignedIn {
 export async function signedInUser(
   baseUrl: string,
   name = 'Person',
-  options: { verified?: boolean; email?: string } = {},
+  options: { verified?: boolean; email?: string; from?: Dispatcher } = {},
 ): Promise<SignedIn> {
   const call = client(baseUrl);
   const email = options.email ?? uniqueEmail(name.toLowerCase().replace(/\W+/g, '-'));
-  const password = 'password-1234';
-  const up = await call('POST', '/api/auth/sign-up/email', { body: { name, email, password } });
+  const password = TEST_PASSWORD;
+  const via = options.from ? { dispatcher: options.from } : {};
+  const up = await call('POST', '/api/auth/sign-up/email', { body: { name, email, password }, ...via });
   if (up.status !== 200) throw new Error(`sign-up failed: ${up.status} ${up.text}`);
-  if (options.verified !== false) await verifyEmail(baseUrl, email);
-  const inn = await call('POST', '/api/auth/sign-in/email', { body: { email, password } });
+  if (options.verified !== false) await verifyEmail(baseUrl, email, options.from);
+  const inn = await call('POST', '/api/auth/sign-in/email', { body: { email, password }, ...via });
   if (inn.status !== 200) throw new Error(`sign-in failed: ${inn.status} ${inn.text}`);
   return { userId: up.json.user.id, email, name, session: inn.json.token };
 }

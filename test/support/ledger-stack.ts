@@ -18,6 +18,7 @@ import type { Role } from '../../lambdas/shared/roles.js';
 import type { Schedule } from '../../local/schedule.js';
 import type { StreamPoller } from '../../local/stream-poller.js';
 import { apiClient, http, type Api, type HttpResult, type RequestOptions } from './http-client.js';
+import { connectToServer, testBaseUrl } from './ledger-url.js';
 import { seedOrg, seedUser, type SeededUser } from './seed-identity.js';
 import { startTestStack, type TestStack, type TestStackOptions } from './test-stack.js';
 
@@ -42,7 +43,10 @@ export interface LedgerStack extends TestStack {
 export function useLedgerStack(options: TestStackOptions | (() => TestStackOptions) = {}): LedgerStack {
   let started: TestStack | undefined;
   beforeAll(async () => {
-    started = await startTestStack(typeof options === 'function' ? options() : options);
+    const resolved = typeof options === 'function' ? options() : options;
+    // URL mode (ledger-url.ts): the server already running at LEDGER_TEST_BASE_URL.
+    const url = testBaseUrl();
+    started = url ? connectToServer(url, resolved) : await startTestStack(resolved);
   });
   afterAll(() => started?.stop());
 

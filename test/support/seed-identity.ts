@@ -2,7 +2,8 @@
  * Test fixtures for identity data: writes organizations, users, members and tokens straight
  * into the table in the layout of lambdas/store/identity-items.ts, so tests of other
  * areas get callers of any role without walking the sign-up flow (which has its own e2e
- * test). Uses the process's configured table (the test stack sets it).
+ * test). Uses the process's configured table (the test stack sets it); in URL mode
+ * (ledger-url.ts) there is no table to write, and url-identity.ts makes the same over the API.
  */
 import { randomUUID } from 'node:crypto';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,6 +13,8 @@ import { newToken, tokenHash } from '../../lambdas/shared/token-format.js';
 import type { TokenKind } from '../../lambdas/domain/auth/caller.js';
 import type { Role } from '../../lambdas/shared/roles.js';
 import { dynamo } from '../../lambdas/store/clients.js';
+import { testBaseUrl } from './ledger-url.js';
+import { seedAssignmentOverHttp, seedOrgOverHttp, seedTokenOverHttp, seedUserOverHttp } from './url-identity.js';
 
 async function put(item: Record<string, unknown>): Promise<void> {
   await dynamo().send(new PutCommand({ TableName: config().tableName, Item: item }));
@@ -27,6 +30,8 @@ export interface SeededUser {
 }
 
 export async function seedOrg(name = 'Test Org'): Promise<string> {
+  const url = testBaseUrl();
+  if (url) return seedOrgOverHttp(url, name);
   const orgId = randomUUID();
   const now = Date.now();
   const org: OrgItem = { org_id: orgId, org_name: name, description: null, created_at: now, updated_at: now, created_by: 'seed', assignment_count: 0, owner_count: 0 };
@@ -35,6 +40,8 @@ export async function seedOrg(name = 'Test Org'): Promise<string> {
 }
 
 export async function seedToken(userId: string, kind: TokenKind = 'api', overrides: Partial<TokenItem> = {}): Promise<string> {
+  const url = testBaseUrl();
+  if (url) return seedTokenOverHttp(url, userId, kind, overrides);
   const token = newToken(kind);
   const item: TokenItem = { token_id: randomUUID(), kind, user_id: userId, created_at: Date.now(), expires_at: null, ...overrides };
   await put({ ...identityKeys.token(tokenHash(token)), type: 'token', ...item });
@@ -43,6 +50,8 @@ export async function seedToken(userId: string, kind: TokenKind = 'api', overrid
 
 /** A user in `orgId` (or without an organization when null) with a fresh token. */
 export async function seedUser(orgId: string | null, role: Role, kind: TokenKind = 'api'): Promise<SeededUser> {
+  const url = testBaseUrl();
+  if (url) return seedUserOverHttp(url, orgId, role, kind);
   const userId = randomUUID();
   const email = `${role}.${userId.slice(0, 8)}@example.test`;
   const now = Date.now();
@@ -88,6 +97,8 @@ export async function seedUser(orgId: string | null, role: Role, kind: TokenKind
 
 /** Assigns an agent to a user the way the assignments endpoint does, keeping the org's count (docs/API.md §4.4). */
 export async function seedAssignment(orgId: string, agentId: string, userId: string): Promise<void> {
+  const url = testBaseUrl();
+  if (url) return seedAssignmentOverHttp(url, orgId, agentId, userId);
   await put({
     ...identityKeys.assignment(orgId, agentId, userId),
     type: 'assignment',

@@ -1164,6 +1164,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/stats/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operations accepted per UTC hour or day in [from, to), per agent (the most active `top`, the rest as other), and the agents' freezes, unfreezes and revocations in the range.
+         * @description Roles: org_owner, security_admin, compliance_auditor. bucket hour (at most 744) or day (at most 366); from and to are multiples of the bucket, from before to. agent_id narrows counts and events to one agent. Sealed history counts from the epochs’ and days’ counts; what the sealer has not reached yet is counted from the index.
+         */
+        get: operations["ActivityStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "operation.accepted": {
@@ -1619,6 +1639,43 @@ export type components = {
             response_excerpt: string | null;
             /** @description Sent by test or redeliver, outside the retry schedule */
             manual: boolean;
+        };
+        ActivityStats: {
+            /** @enum {string} */
+            bucket: "hour" | "day";
+            from: number;
+            to: number;
+            /** @description the start of each bucket, oldest first */
+            buckets: number[];
+            /** @description one count per bucket, in the order of buckets */
+            totals: number[];
+            /** @description the `top` most active agents of the range (most operations first, then agent_id), each with its counts */
+            series: {
+                agent_id: string;
+                total: number;
+                /** @description one count per bucket, in the order of buckets */
+                counts: number[];
+            }[];
+            /** @description every other agent of the range, summed */
+            other: {
+                agent_count: number;
+                total: number;
+                /** @description one count per bucket, in the order of buckets */
+                counts: number[];
+            };
+            /** @description freezes, unfreezes and revocations in the range, oldest first (at most 500) */
+            events: components["schemas"]["AgentStatusEvent"][];
+        };
+        AgentStatusEvent: {
+            event_id: string;
+            /** @enum {string} */
+            action: "agent.freeze" | "agent.unfreeze" | "agent.revoke" | "key.revoke";
+            agent_id: string;
+            /** @description the revoked key (key.revoke) */
+            kid?: string;
+            actor: string;
+            reason?: string;
+            created_at: number;
         };
         OperationAcceptedData: {
             operation_id: string;
@@ -4171,6 +4228,41 @@ export interface operations {
                     "application/json": {
                         delivery: components["schemas"]["WebhookDelivery"];
                     };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ActivityStats: {
+        parameters: {
+            query: {
+                bucket: "hour" | "day";
+                from: number;
+                to: number;
+                agent_id?: string;
+                top?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityStats"];
                 };
             };
             /** @description Error (docs/API.md §7) */

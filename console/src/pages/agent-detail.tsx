@@ -1,12 +1,13 @@
 /**
  * One agent (docs/API.md §4.3, §3): its facts, chain head and keys; freeze, unfreeze and revoke
- * (agent or key) behind a confirmation with a reason; assignments to members (§4.4). Each
- * action appears only for the roles that may take it.
+ * (agent or key) behind a confirmation with a reason; its activity over time (§4.11);
+ * assignments to members (§4.4). Each action appears only for the roles that may take it.
  */
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
 import { ConfirmButton } from '../components/confirm.js';
+import { Activity } from '../components/activity.js';
 import { ChainStrip } from '../components/chain-strip.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
@@ -214,6 +215,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
           </>
         )}
       </Loaded>
+      {can('GET /v1/stats/activity') && <Activity agent_id={agent_id} />}
       {can('POST /v1/audit/query') && <RecentOperations agent_id={agent_id} />}
       {can('GET /v1/agents/{agent_id}/assignments') && <Assignments path={path} />}
     </>

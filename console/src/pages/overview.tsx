@@ -1,10 +1,12 @@
 /**
  * The overview: agents by status, operations accepted in the last hour and day (audit query
- * totals, for the roles that may query), and the last epoch with its anchor.
+ * totals, for the roles that may query), the last epoch with its anchor, and the activity
+ * charts (per hour and per day, per agent, with freezes and revocations marked).
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { PageTitle, Status } from '../components/page.js';
+import { Activity } from '../components/activity.js';
 import { ConnectAgent } from '../components/connect-agent.js';
 import { ShortId } from '../components/copy.js';
 import { Loaded, useResource } from '../components/states.js';
@@ -119,6 +121,7 @@ export function OverviewPage() {
         {can('POST /v1/audit/query') && <RecentOperations />}
         {can('GET /v1/epochs') && <LastEpoch />}
       </div>
+      {agentCount !== 0 && can('GET /v1/stats/activity') && <Activity />}
       {agentCount === 0 && <ConnectAgent canCreateToken={can('POST /v1/auth/token')} canQuery={can('POST /v1/audit/query')} />}
     </>
   );

@@ -82,7 +82,7 @@ async function countSealed(orgId: string, filter: OperationFilter, [from, to]: R
  * The epochs that overlap `ranges` (parts of a range from `from`), each once: those starting
  * in a range, and the one starting before `from` whose window reaches past it.
  */
-async function epochsOverlapping(orgId: string, from: number, ranges: readonly Range[]): Promise<EpochItem[]> {
+export async function epochsOverlapping(orgId: string, from: number, ranges: readonly Range[]): Promise<EpochItem[]> {
   const found: EpochItem[] = [];
   const before = epochItemsNewestFirst(orgId, 1, from).then(({ items }) => found.push(...items.filter((epoch) => epoch.end_time > from)));
   await Promise.all([before, forEachBounded(ranges, RANGE_CONCURRENCY, async ([a, b]) => void found.push(...(await epochItemsBetween(orgId, a, b))))]);

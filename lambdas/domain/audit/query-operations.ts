@@ -9,6 +9,10 @@
  * a client pages are therefore neither listed nor counted, so the total stays the number of
  * rows the pages return; a new query sees them. Auditor roles all have read_all (docs/API.md
  * §5), so no agent visibility applies.
+ *
+ * A page also stops early at PAGE_BYTE_BUDGET (page-budget.ts): rows of up to 64 KiB of
+ * subject and action would otherwise make a 500-row page larger than a Lambda response may be.
+ * Its cursor then continues right after its last row, like any other.
  */
 import type { Encryptor } from '../ports.js';
 import type { OrgCaller } from '../auth/caller.js';
@@ -18,6 +22,7 @@ import type { OperationItem } from '../../store/ledger-items.js';
 import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
 import { storedOperationView } from '../ledger/operation-row.js';
 import { openCursor, sealCursor, type CursorBinding } from './cursor.js';
+import { withinPageBudget } from './page-budget.js';
 
 export interface AuditQueryRequest {
   agent_id?: string | undefined;
@@ -54,9 +59,11 @@ export async function queryAudit(ports: { encryptor: Encryptor }, caller: OrgCal
   };
   const pageRead = operationPage(caller.orgId, filter, { limit: request.limit, after: previous?.after, attributes: STORED_ROW_FIELDS });
   const [page, total] = await Promise.all([pageRead, previous?.total ?? countMatches(caller.orgId, { ...filter, endTime: until })]);
-  const operations = page.items.map((item) => storedOperationView(item as unknown as OperationItem));
+  const read = page.items.map((item) => storedOperationView(item as unknown as OperationItem));
+  const operations = withinPageBudget(read);
+  const more = page.more || operations.length < read.length;
   const last = operations.at(-1);
-  if (!page.more || last === undefined) return { operations, total_count: total };
+  if (!more || last === undefined) return { operations, total_count: total };
   const cursor = await sealCursor(ports.encryptor, binding, {
     after: { created_at: last.created_at, operation_id: last.operation_id },
     total,

@@ -1,5 +1,5 @@
 /**
- * GET /v1/health/deep (docs/API.md §4.10): probes each
+ * GET /v1/health/deep (docs/API.md §4.11): probes each
  * dependency in parallel with a per-probe timeout and answers 503 when any is down, so a
  * load balancer or an operator sees which part failed and how slow each one is.
  */

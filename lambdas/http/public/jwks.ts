@@ -1,5 +1,5 @@
 /**
- * GET /.well-known/service/jwks.json (docs/API.md §4.10, docs/PROTOCOL.md Receipt): the receipt
+ * GET /.well-known/service/jwks.json (docs/API.md §4.11, docs/PROTOCOL.md Receipt): the receipt
  * signing keys as OKP Ed25519 JWKs with RFC 7638 kids. The signer caches the key, so this
  * costs one KMS GetPublicKey per cold start; clients may cache the document for 5 minutes.
  */

@@ -1,4 +1,4 @@
-/** Public endpoints (docs/API.md §4.10) and the API description. */
+/** Public endpoints (docs/API.md §4.11) and the API description. */
 import { route } from '../route-spec.js';
 import { deepHealthResponse, healthResponse, jwksResponse, openApiResponse } from '../schemas/public.js';
 

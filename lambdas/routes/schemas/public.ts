@@ -1,4 +1,4 @@
-/** Bodies of the public endpoints (docs/API.md §4.10). */
+/** Bodies of the public endpoints (docs/API.md §4.11). */
 import * as z from 'zod';
 
 export const healthResponse = z.object({ status: z.literal('ok'), version: z.string() });

@@ -1,0 +1,90 @@
+/**
+ * Operations per bucket (UTC hour or day) and per agent over [from, to), from the counts the
+ * sealer already keeps (domain/epochs/epoch-counts.ts): nothing more is written per operation.
+ *
+ *   - a UTC day bucket whose day item (store/epoch-day-counts.ts) has counts counts from it;
+ *   - an epoch with counts that lies inside one bucket counts from its own counts (epoch
+ *     windows divide an hour: 5 minutes by default);
+ *   - the rest (an epoch a bucket boundary cuts, one without counts, a day item's uncounted
+ *     windows, and everything at or after sealed_until, which the sealer has not reached) is
+ *     read from the index and put into buckets operation by operation.
+ *
+ * Over a sealed organization a month of days reads 30 day items; a day of hours reads that
+ * day's epochs (288 at 5-minute windows), and both add the open tail: at most one window
+ * and the sealer's grace period of index entries.
+ */
+import { forEachBounded } from '../../shared/bounded.js';
+import { DAY_MS, dayCountsBetween } from '../../store/epoch-day-counts.js';
+import type { EpochCounts } from '../../store/epochs.js';
+import { countOperations } from '../../store/operation-index.js';
+import { operationsInRange } from '../../store/operation-windows.js';
+import { sealedUntil } from '../../store/sealer-state.js';
+import { epochsOverlapping } from '../audit/count-matches.js';
+
+/** Buckets of `size` ms from `from` (inclusive) to `to` (exclusive); from and to are multiples of size. */
+export interface BucketGrid {
+  from: number;
+  to: number;
+  size: number;
+}
+
+/** The agent under which an index entry without agent_id is counted (an index built with a narrower projection). */
+export const UNKNOWN_AGENT = '';
+
+/** Per bucket, operations by agent_id. */
+export type BucketCounts = Map<string, number>[];
+
+type Range = [from: number, to: number];
+
+/** Index reads in flight at once (each is itself several requests). */
+const RANGE_CONCURRENCY = 4;
+
+export async function bucketCounts(orgId: string, grid: BucketGrid, agentId: string | undefined): Promise<BucketCounts> {
+  const counts: BucketCounts = Array.from({ length: (grid.to - grid.from) / grid.size }, () => new Map());
+  const bucketOf = (ms: number) => Math.floor((ms - grid.from) / grid.size);
+  const add = (bucket: number, agent: string, n: number) => {
+    if (n > 0) counts[bucket]!.set(agent, (counts[bucket]!.get(agent) ?? 0) + n);
+  };
+  const addCounts = (bucket: number, kept: EpochCounts) => {
+    if (agentId !== undefined) add(bucket, agentId, kept.agents[agentId] ?? 0);
+    else for (const [agent, n] of Object.entries(kept.agents)) add(bucket, agent, n);
+  };
+
+  const sealed = Math.min(grid.to, Math.max(grid.from, (await sealedUntil(orgId)) ?? 0));
+  const left: Range[] = [];
+  if (grid.from < sealed) {
+    const byEpoch: Range[] = [];
+    let covered = grid.from;
+    if (grid.size === DAY_MS) {
+      for (const day of await dayCountsBetween(orgId, grid.from, Math.floor(sealed / DAY_MS) * DAY_MS)) {
+        // A day whose last window reaches into the next day is read by epoch, that window from the index.
+        if (day.counts === undefined || day.span_end > day.day_start + DAY_MS) continue;
+        byEpoch.push([covered, day.day_start]);
+        covered = day.day_start + DAY_MS;
+        addCounts(bucketOf(day.day_start), day.counts);
+        left.push(...day.uncounted);
+      }
+    }
+    byEpoch.push([covered, sealed]);
+    for (const epoch of await epochsOverlapping(orgId, grid.from, byEpoch.filter(([a, b]) => a < b))) {
+      const lo = Math.max(grid.from, epoch.start_time);
+      const hi = Math.min(sealed, epoch.end_time);
+      const whole = lo === epoch.start_time && hi === epoch.end_time && bucketOf(lo) === bucketOf(hi - 1);
+      if (epoch.counts !== undefined && whole) addCounts(bucketOf(lo), epoch.counts);
+      else left.push([lo, hi]);
+    }
+  }
+  if (sealed < grid.to) left.push([sealed, grid.to]);
+
+  await forEachBounded(left, RANGE_CONCURRENCY, async ([lo, hi]) => {
+    if (agentId !== undefined) {
+      // One agent: a COUNT of its own index partition per bucket the range touches.
+      const pieces: Range[] = [];
+      for (let at = lo; at < hi; at = Math.min(hi, grid.from + (bucketOf(at) + 1) * grid.size)) pieces.push([at, Math.min(hi, grid.from + (bucketOf(at) + 1) * grid.size)]);
+      for (const [a, b] of pieces) add(bucketOf(a), agentId, await countOperations(orgId, { agentId, startTime: a, endTime: b }));
+    } else {
+      for (const operation of await operationsInRange(orgId, lo, hi)) add(bucketOf(operation.created_at), operation.agent_id ?? UNKNOWN_AGENT, 1);
+    }
+  });
+  return counts;
+}
