@@ -18,6 +18,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
+import { runBench } from './bench-run.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken } from '../test/support/http-client.js';
 import { signer } from '../lambdas/runtime/signer.js';
@@ -101,14 +102,4 @@ async function main(): Promise<void> {
   }
 }
 
-const timer = setTimeout(() => {
-  log('hard timeout');
-  process.exit(2);
-}, HARD_TIMEOUT_MS).unref();
-main().then(
-  () => clearTimeout(timer),
-  (error: unknown) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  },
-);
+runBench(main, HARD_TIMEOUT_MS, log);

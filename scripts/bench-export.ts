@@ -19,6 +19,7 @@
 import { spawn } from 'node:child_process';
 import { verifyExportBundle } from '@agent-ledger/protocol';
 import { pdfAttachments } from '../client/src/verify/pdf-attachment.js';
+import { runBench } from './bench-run.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken, type Api } from '../test/support/http-client.js';
 import { signer } from '../lambdas/runtime/signer.js';
@@ -120,14 +121,4 @@ async function main(): Promise<void> {
   }
 }
 
-const timer = setTimeout(() => {
-  log('hard timeout');
-  process.exit(2);
-}, HARD_TIMEOUT_MS).unref();
-main().then(
-  () => clearTimeout(timer),
-  (error: unknown) => {
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    process.exitCode = 1;
-  },
-);
+runBench(main, HARD_TIMEOUT_MS, log);

@@ -25,6 +25,7 @@ import { tamperReceipt } from '../../test/support/tamper.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
 import { builtConsole } from './support/console-build.js';
 import { signatureValid, startReceiver, type WebhookReceiver } from '../../test/support/webhook-receiver.js';
+import { waitForSealedLeaves } from '../../test/support/sealed-leaves.js';
 
 const PASSWORD = 'correct horse battery';
 /** The issue's budget for the production bundle (gzipped). */
@@ -90,14 +91,7 @@ async function nav(page: Page, name: string): Promise<void> {
 /** `ms` as a datetime-local value in the browser context's time zone (Europe/Berlin), to the second. */
 const berlinInput = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'medium' }).format(ms).replace(' ', 'T');
 
-async function waitForSealed(count: number): Promise<void> {
-  for (const deadline = Date.now() + 20_000; ; ) {
-    const epochs = (await api('GET', '/v1/epochs?limit=100')).body.epochs as { leaf_count: number }[];
-    if (epochs.reduce((sum, epoch) => sum + epoch.leaf_count, 0) >= count) return;
-    if (Date.now() > deadline) throw new Error('operations were not sealed in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const waitForSealed = (count: number) => waitForSealedLeaves(api, count, 20_000);
 
 describe('the console, end to end in Chromium', () => {
   it('stays within its bundle budget', async () => {

@@ -9,6 +9,7 @@ import { ROLES, type Role } from '../../lambdas/shared/roles.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api, Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { waitForSealedLeaves } from '../support/sealed-leaves.js';
 
 // Epochs of one second, so the sealed path is taken within the test.
 const stack = useLedgerStack({ env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200' } });
@@ -81,14 +82,7 @@ function expectMatchesListing(body: Loose, size: number): void {
   expect(body.other).toEqual({ agent_count: 2, total: 2, counts: expectedCounts(created.filter((row) => agents.slice(5).includes(row.agent_id)), from, size, buckets) });
 }
 
-async function waitForSealed(count: number): Promise<void> {
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const epochs = (await owner('GET', '/v1/epochs?limit=100')).body.epochs as { leaf_count: number }[];
-    if (epochs.reduce((sum, epoch) => sum + epoch.leaf_count, 0) >= count) return;
-    if (Date.now() > deadline) throw new Error('operations were not sealed in time');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForSealed = (count: number) => waitForSealedLeaves(owner, count, 30_000);
 
 describe('operations per hour and per day, per agent', () => {
   it('counts what the audit query lists, per hour and per day, before and after sealing', async () => {
