@@ -25,6 +25,10 @@ export const ACCEPTANCE_FILES = [
 
 /** Files of test/e2e/ that need the in-process stack, and why. */
 export const IN_PROCESS_ONLY: Record<string, string> = {
+  'activity-stats.test.ts': 'needs 1-second epochs (LEDGER_EPOCH_MS=1000) to see its operations sealed within the test',
+  'agent-key-history.test.ts': "reads the organization's key events straight from the table",
+  'audit-page-bytes.test.ts': 'needs a rate limit that lets 50 records of 64 KiB through at once (LEDGER_RATE_LIMIT_RPS=100000)',
+  'webhook-cap.test.ts': 'registers its webhooks at a loopback address (LEDGER_WEBHOOK_ALLOW_LOOPBACK=1)',
   'agent-lifecycle.test.ts': 'watches the in-process queue for the events each change sends',
   'audit-query.test.ts': 'seeds backdated operations straight into the table (no API makes an operation of last month)',
   'auth-social.test.ts': "drives the local stack's development sign-in (LEDGER_DEV_OAUTH=1), never deployed",
