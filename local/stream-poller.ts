@@ -13,7 +13,8 @@
  *   keeps them in the data directory, so records committed while the stack was down are
  *   forwarded at the next start, and records already forwarded are not forwarded again.
  */
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { toLambdaRecord } from './stream-record.js';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -90,27 +91,6 @@ interface ShardState {
   retryAt: number;
 }
 
-/** The Lambda shape of a stream record (aws-lambda DynamoDBRecord). */
-function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
-  const data = record.dynamodb ?? {};
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName as DynamoDBRecord['eventName'],
-    eventVersion: record.eventVersion,
-    eventSource: 'aws:dynamodb',
-    awsRegion: record.awsRegion ?? process.env.AWS_REGION ?? 'us-east-1',
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...(data.ApproximateCreationDateTime ? { ApproximateCreationDateTime: data.ApproximateCreationDateTime.getTime() / 1000 } : {}),
-      Keys: data.Keys as never,
-      ...(data.NewImage ? { NewImage: data.NewImage as never } : {}),
-      SequenceNumber: data.SequenceNumber,
-      SizeBytes: data.SizeBytes,
-      StreamViewType: data.StreamViewType as never,
-    },
-  };
-}
-
 function wanted(worker: WorkerSpec, record: StreamRecord): boolean {
   const trigger = worker.trigger;
   if (trigger.kind !== 'stream' || record.eventName !== 'INSERT') return false;
@@ -156,7 +136,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         const batch = mine.slice(start, start + batchSize);
         try {
           const handler = await loadHandler<DynamoDBStreamEvent, DynamoDBBatchResponse | void>('workers', worker.handler);
-          const response = await handler({ Records: batch.map((record) => toLambdaRecord(record, streamArn!)) }, lambdaContext(worker.id, worker.timeoutSeconds));
+          const response = await handler({ Records: batch.map((record) => toLambdaRecord(record, streamArn!, record.awsRegion ?? process.env.AWS_REGION ?? 'us-east-1')) }, lambdaContext(worker.id, worker.timeoutSeconds));
           const failed = response?.batchItemFailures?.[0]?.itemIdentifier;
           if (failed) return failed;
         } catch (error) {

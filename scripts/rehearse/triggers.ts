@@ -9,8 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import type { SQSRecord } from 'aws-lambda';
+import { toLambdaRecord } from '../../local/stream-record.js';
 import type { Json } from './assembly.js';
 import type { Authorization } from './aws-requests.js';
 import type { EventSourceMapping, Schedule } from './deployment.js';
@@ -172,27 +173,6 @@ export function matchesFilter(pattern: Record<string, Json>, value: unknown): bo
   });
 }
 
-function toLambdaRecord(record: StreamRecord, sourceArn: string): DynamoDBRecord {
-  const data = record.dynamodb ?? {};
-  return {
-    eventID: record.eventID,
-    eventName: record.eventName as DynamoDBRecord['eventName'],
-    eventVersion: record.eventVersion,
-    eventSource: 'aws:dynamodb',
-    awsRegion: REGION,
-    eventSourceARN: sourceArn,
-    dynamodb: {
-      ...(data.ApproximateCreationDateTime ? { ApproximateCreationDateTime: data.ApproximateCreationDateTime.getTime() / 1000 } : {}),
-      Keys: data.Keys as never,
-      ...(data.NewImage ? { NewImage: data.NewImage as never } : {}),
-      ...(data.OldImage ? { OldImage: data.OldImage as never } : {}),
-      SequenceNumber: data.SequenceNumber,
-      SizeBytes: data.SizeBytes,
-      StreamViewType: data.StreamViewType as never,
-    },
-  };
-}
-
 async function pollStream(
   mapping: EventSourceMapping,
   streamArn: string,
@@ -224,7 +204,7 @@ async function pollStream(
           continue;
         }
         const page = await streams.send(new GetRecordsCommand({ ShardIterator: position.iterator, Limit: 1000 }));
-        let records = (page.Records ?? []).map((record) => toLambdaRecord(record, mapping.sourceArn));
+        let records = (page.Records ?? []).map((record) => toLambdaRecord(record, mapping.sourceArn, REGION));
         records = mapping.filterPatterns.length === 0 ? records : records.filter((record) => mapping.filterPatterns.some((pattern) => matchesFilter(pattern, record)));
         for (let start = 0; start < records.length; start += mapping.batchSize) {
           let batch = records.slice(start, start + mapping.batchSize);
