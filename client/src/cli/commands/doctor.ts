@@ -5,35 +5,23 @@
  * registered, active one. Each failed check says what to fix; exit 1 when any fails.
  */
 import { createPublicKey } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { LedgerClient } from '../../sdk/client.js';
 import { LedgerApiError } from '../../sdk/errors.js';
 import { readConfig, readKey, type AgentConfig } from '../../local/agent-state.js';
-import { readCredentials } from '../../local/credentials.js';
-import { agentDir, agentFiles, ledgerHome, type AgentPaths } from '../../local/paths.js';
+import { agentDir, agentFiles, type AgentPaths } from '../../local/paths.js';
 import { hookFileChecks, toolRunsHook, type Check } from '../../install/checks.js';
 import { isToolFlag } from '../../tools/flags.js';
 import { parseOptions } from '../args.js';
-import { CliError } from '../errors.js';
+import { savedToken, selectedAgents } from './agent-selection.js';
 
 /** Bounded: doctor must answer even when the service does not. */
 const SERVICE_TIMEOUT_MS = 10_000;
 
 export async function doctor(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' } });
-  const home = ledgerHome();
-  const ids = values.agent ? [values.agent] : listAgents(home);
-  if (ids.length === 0) {
-    process.stdout.write(`no agents in ${join(home, 'agents')}: create one with \`agent-ledger agent init --tool FLAG\`\n`);
-    return 1;
-  }
-  let token: string | undefined;
-  try {
-    token = readCredentials().token;
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-  }
+  const ids = selectedAgents(values.agent);
+  if (ids.length === 0) return 1;
+  const token = savedToken();
   let failed = 0;
   for (const id of ids) {
     const checks = await agentChecks(id, token);
@@ -42,14 +30,6 @@ export async function doctor(args: string[]): Promise<number> {
     process.stdout.write(`agent ${id}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? 'ok  ' : 'FIX '} ${check.message}`).join('\n')}\n\n`);
   }
   return failed > 0 ? 1 : 0;
-}
-
-function listAgents(home: string): string[] {
-  try {
-    return readdirSync(join(home, 'agents')).sort();
-  } catch {
-    return [];
-  }
 }
 
 async function agentChecks(id: string, token: string | undefined): Promise<Check[]> {

@@ -3,30 +3,18 @@
  * the local chain head, the service's status and head, the cached freeze status, whether the
  * tool would run the hook (Codex's trust) and the last errors; exit 1 when something is wrong.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { LedgerClient } from '../../sdk/client.js';
 import { lastErrors, readChain, readConfig, readStatusCache, writeStatusCache } from '../../local/agent-state.js';
-import { readCredentials } from '../../local/credentials.js';
-import { agentDir, agentFiles, ledgerHome } from '../../local/paths.js';
+import { agentDir, agentFiles } from '../../local/paths.js';
 import { hookFileChecks, toolRunsHook } from '../../install/checks.js';
 import { parseOptions } from '../args.js';
-import { CliError } from '../errors.js';
+import { savedToken, selectedAgents } from './agent-selection.js';
 
 export async function status(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' }, json: { type: 'boolean' } });
-  const home = ledgerHome();
-  const ids = values.agent ? [values.agent] : listAgents(home);
-  if (ids.length === 0) {
-    process.stdout.write(`no agents in ${join(home, 'agents')}: create one with \`agent-ledger agent init --tool FLAG\`\n`);
-    return 0;
-  }
-  let token: string | undefined;
-  try {
-    token = readCredentials().token;
-  } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-  }
+  const ids = selectedAgents(values.agent);
+  if (ids.length === 0) return 0;
+  const token = savedToken();
   let problems = 0;
   const reports = [];
   for (const id of ids) {
@@ -37,14 +25,6 @@ export async function status(args: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify(reports.map(({ lines: _lines, problem: _problem, ...report }) => report), null, 2)}\n`);
   else for (const report of reports) process.stdout.write(`${report.lines.join('\n')}\n\n`);
   return problems > 0 ? 1 : 0;
-}
-
-function listAgents(home: string): string[] {
-  try {
-    return readdirSync(join(home, 'agents')).sort();
-  } catch {
-    return [];
-  }
 }
 
 async function agentStatus(id: string, token: string | undefined) {
