@@ -81,3 +81,24 @@ describe('key events', () => {
     expect((await listKeyEvents(otherOrgId)).some((e) => e.agent_id === agentId)).toBe(false);
   });
 });
+
+describe('many key changes of one organization at once', () => {
+  // Every key change appends at the organization's one key-history head; a burst of them
+  // (a provisioning script, an incident response revoking a fleet) must all succeed, not
+  // lose a lottery for the head and come back 409.
+  it('40 registrations, then 40 key retirements, then 40 revocations in parallel all succeed, in one unbroken chain', { timeout: 120_000 }, async () => {
+    const agentIds = Array.from({ length: 40 }, () => uniqueAgentId('burst'));
+    const statuses = async (requests: Promise<{ status: number; body: { error?: { message: string } } }>[]) =>
+      (await Promise.all(requests)).map((res) => `${res.status}${res.body.error ? ` ${res.body.error.message}` : ''}`);
+    const ok = agentIds.map(() => '200');
+    expect(await statuses(agentIds.map((id) => register(id, keyBody(newKey('k1'), orgId, id))))).toEqual(ok);
+    expect(await statuses(agentIds.map((id) => api('POST', `/v1/agents/${id}/keys/k1/retire`, { reason: 'rotated' })))).toEqual(ok);
+    expect(await statuses(agentIds.map((id) => api('POST', `/v1/agents/${id}/revoke`, { reason: 'fleet compromised' })))).toEqual(ok);
+    const all = await listKeyEvents(orgId);
+    all.forEach((e, i) => {
+      expect(e.key_index).toBe(i);
+      expect(e.prev_event_hash).toBe(i === 0 ? GENESIS_KEY_EVENT : keyEventHash(all[i - 1]!));
+    });
+    for (const id of agentIds) expect(all.filter((e) => e.agent_id === id).map((e) => e.event)).toEqual(['register', 'retire', 'revoke']);
+  });
+});

@@ -11,6 +11,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { assertPossession, keyEventItems } from './key-log.js';
+import { inKeyLogTurn, KEY_LOG_ATTEMPTS, RETRY, withRetries } from './optimistic.js';
 
 export interface NewKey {
   kid: string;
@@ -19,9 +20,6 @@ export interface NewKey {
   /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession" */
   proof: PossessionProof;
 }
-
-/** Key changes retried when another change took the key history's next index meanwhile. */
-const KEY_LOG_ATTEMPTS = 40;
 
 export interface RegisterAgentInput {
   agent_id: string;
@@ -97,15 +95,14 @@ export async function registerAgent(
     now,
   });
   const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
-  let outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
-  for (let attempt = 1; outcome === 'key_log_moved' && attempt < KEY_LOG_ATTEMPTS; attempt++) {
-    // Every key change of the organization appends at the key history's head, so concurrent
-    // registrations take turns: one wins each round. Jittered, growing waits spread them out.
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(25 * attempt, 250)));
-    outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
-  }
-  if (outcome === 'key_log_moved') throw conflict('concurrent key changes in this organization won every attempt; retry the registration');
-  if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
-  if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
+  await inKeyLogTurn(caller.orgId, () =>
+    withRetries(async () => {
+      const outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
+      if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
+      if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
+      // Another key change took the key history's next index meanwhile.
+      return outcome === 'key_log_moved' ? RETRY : outcome;
+    }, KEY_LOG_ATTEMPTS),
+  );
   return { agent: agentView(agent), keys: keys.map(keyView) };
 }
