@@ -12,7 +12,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { keyView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
-import { inKeyLogTurn, KEY_LOG_ATTEMPTS, RETRY, withRetries } from './optimistic.js';
+import { keyLogChange, RETRY } from './optimistic.js';
 import { assertUsableKey, newKeyItem, type NewKey } from './register-agent.js';
 import { assertPossession, keyEventItems } from './key-log.js';
 
@@ -24,7 +24,7 @@ export const MAX_KEYS_PER_AGENT = 20;
 
 export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, now = Date.now()): Promise<KeyView> {
   assertUsableKey(key, 'body.public_key');
-  return inKeyLogTurn(caller.orgId, () => withRetries(async () => {
+  return keyLogChange(caller.orgId, async () => {
     const agent = await findVisibleAgent(caller, agentId);
     // After the lookup: an agent the caller cannot see is NOT_FOUND whatever the proof says.
     assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
@@ -40,7 +40,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     );
     if (outcome === 'kid_taken') throw conflict(`kid ${key.kid} is already used by this agent`);
     return outcome === 'added' ? keyView(item) : RETRY;
-  }, KEY_LOG_ATTEMPTS));
+  });
 }
 
 async function changeKey(
@@ -52,7 +52,7 @@ async function changeKey(
   now: number,
 ): Promise<KeyView> {
   const action: AdminAction = to === 'revoked' ? 'key.revoke' : 'key.retire';
-  return inKeyLogTurn(caller.orgId, () => withRetries(async () => {
+  return keyLogChange(caller.orgId, async () => {
     await findVisibleAgent(caller, agentId);
     const key = await readKey(caller.orgId, agentId, kid);
     if (!key) throw notFound(`key ${kid} of agent ${agentId}`);
@@ -77,7 +77,7 @@ async function changeKey(
     );
     const changed: AgentKeyItem = { ...key, status: to, retired_at: retiredAt };
     return committed ? keyView(changed) : RETRY;
-  }, KEY_LOG_ATTEMPTS));
+  });
 }
 
 export const revokeKey = (caller: OrgCaller, agentId: string, kid: string, reason: string, now = Date.now()) =>

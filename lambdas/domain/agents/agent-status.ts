@@ -14,7 +14,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
-import { inKeyLogTurn, KEY_LOG_ATTEMPTS, RETRY, withRetries } from './optimistic.js';
+import { keyLogChange, RETRY, withRetries } from './optimistic.js';
 import type { Ports } from '../ports.js';
 import { announceStatusChange } from './status-events.js';
 
@@ -52,7 +52,7 @@ export async function changeStatus(
   const { to, action } = TRANSITIONS[transition];
   // The admin event's id also names the agent.status_changed event of the same change.
   const eventId = randomUUID();
-  const change = () => withRetries(async () => {
+  const step = async () => {
     const agent = await findVisibleAgent(caller, agentId);
     const refused = refusal(transition, agent.status);
     if (refused) throw conflict(refused);
@@ -90,9 +90,9 @@ export async function changeStatus(
         ? { keys: keys.map((key) => keyView({ ...key, status: 'revoked', retired_at: key.retired_at ?? now })) }
         : {}),
     };
-  }, transition === 'revoke' ? KEY_LOG_ATTEMPTS : undefined);
+  };
   // A revocation appends its keys' revoke events to the key history; freezing does not.
-  const result = transition === 'revoke' ? await inKeyLogTurn(caller.orgId, change) : await change();
+  const result = transition === 'revoke' ? await keyLogChange(caller.orgId, step) : await withRetries(step);
   await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
   return result;
 }

@@ -12,13 +12,13 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';
 import { keyEventItems } from './key-log.js';
-import { inKeyLogTurn, KEY_LOG_ATTEMPTS, RETRY, withRetries } from './optimistic.js';
+import { keyLogChange, RETRY } from './optimistic.js';
 
 /** Agent delete, tombstone, org counter update, admin event and the key history's head. */
 const FIXED_ITEMS = 5;
 
 export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date.now()): Promise<void> {
-  await inKeyLogTurn(caller.orgId, () => withRetries(async () => {
+  await keyLogChange(caller.orgId, async () => {
     const agent = await findVisibleAgent(caller, agentId);
     const [keys, assignedUserIds] = await Promise.all([listKeys(caller.orgId, agentId), listAssignedUsers(caller.orgId, agentId)]);
     // Each key is deleted and gets its `delete` event (docs/PROTOCOL.md "Key events").
@@ -47,5 +47,5 @@ export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date
       }),
     });
     return committed ? true : RETRY;
-  }, KEY_LOG_ATTEMPTS));
+  });
 }
