@@ -7,6 +7,7 @@
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import type { Authorization } from './aws-requests.js';
+import { evaluableContext } from './encryption-context-keys.js';
 import type { Deployment, PolicyDocument, RehearsalFunction } from './deployment.js';
 import { ACCOUNT, REGION } from './resolve.js';
 
@@ -42,7 +43,9 @@ export class IamCheck {
   }
 
   private async run(fn: RehearsalFunction, action: string, resource: string, context: Readonly<Record<string, string | string[]>>): Promise<Verdict> {
-    const resourcePolicy = this.resourcePolicy(resource);
+    // kms:EncryptionContext:<key> renamed where the simulator needs it (encryption-context-keys.ts).
+    const evaluable = evaluableContext(context, fn.policies.map((policy) => policy.document), this.resourcePolicy(resource));
+    const { resourcePolicy } = evaluable;
     const response = await runSimulation(
       {
         request: {
@@ -57,10 +60,10 @@ export class IamCheck {
             'aws:PrincipalArn': fn.roleArn,
             'aws:PrincipalType': 'AssumedRole',
             ...Object.fromEntries(Object.entries(fn.roleTags).map(([key, value]) => [`aws:PrincipalTag/${key}`, value])),
-            ...context,
+            ...evaluable.context,
           },
         },
-        identityPolicies: fn.policies.map((policy) => ({ name: policy.name, policy: policy.document })),
+        identityPolicies: fn.policies.map((policy, i) => ({ name: policy.name, policy: evaluable.identityPolicies[i]! })),
         serviceControlPolicies: [],
         resourceControlPolicies: [],
         ...(resourcePolicy ? { resourcePolicy } : {}),

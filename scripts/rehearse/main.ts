@@ -15,7 +15,7 @@
  * LEDGER_WEBHOOK_ALLOW_LOOPBACK, LEDGER_RATE_LIMIT_RPS and LEDGER_TSA_URL as `npm start` does.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../../lib/paths.js';
 import { ADDED_SETTINGS, MAPPED_SETTINGS, startRehearsal, type Rehearsal, type RehearsalOptions, type RehearsalReport } from './rehearsal.js';
@@ -27,7 +27,12 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 /** The epoch the rehearsal's scenario seals within seconds, applied where the template sets these variables. */
 export const SCENARIO_SETTINGS = { LEDGER_EPOCH_MS: '4000', LEDGER_EPOCH_GRACE_MS: '1000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' } as const;
 
-export function printReport(report: RehearsalReport, print = out): void {
+/**
+ * Prints the report. The least-privilege part (each function's unused grants: long, and
+ * advice rather than a failure) goes to `leastPrivilegeFile`, with one line saying where, so
+ * that the problems stay at the end of the output where a CI log's tail keeps them.
+ */
+export function printReport(report: RehearsalReport, leastPrivilegeFile: string, print = out): void {
   print('');
   print('functions (each loaded from its bundle in cdk.out, Node ' + process.versions.node + '; Lambda runs nodejs22.x):');
   for (const fn of report.functions) {
@@ -40,10 +45,12 @@ export function printReport(report: RehearsalReport, print = out): void {
   print('  AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN: one key per function (Lambda gives the role\'s); the recording fronts tell the callers apart by it');
   for (const [name, value] of Object.entries(report.overridden)) print(`  ${name}=${value} (the template's value replaced for the rehearsal)`);
   print('');
-  print('least privilege: granted, and no call of the rehearsal used it (logs: and xray: are the Lambda runtime\'s):');
-  for (const fn of report.functions) {
-    if (fn.unused.length > 0) print(`  ${fn.id}: ${fn.unused.map((grant) => `${grant.action} ${grant.resource.replace(/^arn:aws:[^:]*:[^:]*:\d*:/, '')}`).join('; ')}`);
-  }
+  const unused = report.functions.filter((fn) => fn.unused.length > 0);
+  const lines = ["least privilege: granted, and no call of the rehearsal used it (logs: and xray: are the Lambda runtime's):"];
+  for (const fn of unused) lines.push(`  ${fn.id}: ${fn.unused.map((grant) => `${grant.action} ${grant.resource.replace(/^arn:aws:[^:]*:[^:]*:\d*:/, '')}`).join('; ')}`);
+  mkdirSync(dirname(leastPrivilegeFile), { recursive: true });
+  writeFileSync(leastPrivilegeFile, `${lines.join('\n')}\n`);
+  print(`least privilege: ${unused.reduce((n, fn) => n + fn.unused.length, 0)} grants of ${unused.length} functions unused by the rehearsal, listed in ${leastPrivilegeFile}`);
   print('');
   if (report.problems.length === 0) {
     print(`rehearsal passed: ${report.functions.length} functions, 0 denied, 0 missing variables`);
@@ -121,7 +128,7 @@ async function main(): Promise<void> {
     out(`rehearsal listening on ${rehearsal.url}`);
     const stop = () => {
       void rehearsal.report().then((report) => {
-        printReport(report);
+        printReport(report, join(PROJECT_ROOT, '.tmp', 'rehearse-least-privilege.txt'));
         return rehearsal.stop().then(() => process.exit(report.problems.length === 0 ? 0 : 1));
       });
     };
@@ -155,7 +162,7 @@ async function main(): Promise<void> {
     const counts = new Map((await rehearsal.report()).functions.map((fn) => [fn.id, fn.invocations]));
     await invokeRemainingRoutes(rehearsal, (id) => counts.get(id) ?? 0);
     const report = await rehearsal.report();
-    printReport(report);
+    printReport(report, join(PROJECT_ROOT, '.tmp', 'rehearse-least-privilege.txt'));
     out(`the functions' logs: ${logFile}`);
     failed ||= report.problems.length > 0;
   } finally {

@@ -92,11 +92,14 @@ export async function runScenario(baseUrl: string, hooks: ScenarioHooks): Promis
   }
   try {
     const start = Date.now() - 1_000;
-    const jwks = await ledger.jwks();
+    let jwks = await ledger.jwks();
     const operations: string[] = [];
     await step('submit three chained operations; each receipt verifies offline against the JWKS (KMS Sign)', async () => {
       for (const [index, command] of ['git status', 'npm test', 'git push'].entries()) {
         const { record, receipt } = await ledger.submit(agent, { operation_type: 'shell.exec', subject: { kind: 'repository', id: 'acme/rehearsal' }, action: { tool: 'Bash', step: index + 1 }, payload: { command } });
+        // An unknown kid sends a verifier to the JWKS again (SECURITY.md, "Receipt signing
+        // modes": with receiptSigner=envelope the key joins it with its first receipt).
+        if (!jwks.keys.some((jwk) => jwk.kid === receipt.service_kid)) jwks = await ledger.jwks();
         if (!verifyReceipt(receipt, jwks, { record, agentPublicKey: key.publicKey }).valid) throw new StepError(`receipt of ${record.operation_id} does not verify offline`);
         operations.push(record.operation_id);
       }
