@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyExportBundle } from '@agent-ledger/protocol';
-import { downloadExport, exportWhenDone } from '../support/export-flow.js';
+import { downloadExport, expectVerified, exportWhenDone } from '../support/export-flow.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -76,7 +76,7 @@ describe('erasing a payload', () => {
     const jwks = (await owner('GET', '/.well-known/service/jwks.json')).body;
     const report = verifyExportBundle(bytes, { jwks });
     expect(report.findings.filter((f) => f.status === 'failed')).toEqual([]);
-    expect(report.valid).toBe(true);
+    expectVerified(report);
     const erased = report.findings.find((f) => f.check === 'payload' && f.where === 'operations[0].payload');
     expect(erased).toMatchObject({ status: 'not_covered', reason: expect.stringContaining('payload erased by') });
     expect(erased!.reason).toContain('leaked credentials');

@@ -151,7 +151,8 @@ describe('npm start (local/main.ts)', () => {
     expect(await eventually(() => !existsSync(runner.scratchDir!), 2_000)).toBe(true);
   });
 
-  it('keeps tables, objects and keys in LEDGER_DATA_DIR across restarts', async () => {
+  // Two starts and two stops of the whole stack (DynamoDB Local's JVM each time).
+  it('keeps tables, objects and keys in LEDGER_DATA_DIR across restarts', { timeout: 120_000 }, async () => {
     const first = await startRunner([]);
     const item = { pk: { S: 'TEST#persistence' }, sk: { S: 'ITEM' }, value: { S: 'kept' } };
     const dynamo = localDynamoClient(first.dynamoEndpoint);

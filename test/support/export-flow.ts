@@ -34,3 +34,13 @@ export async function downloadExport(api: Api, exportId: string, format: 'json' 
   expect(file.status).toBe(200);
   return { bytes: new Uint8Array(await file.arrayBuffer()), disposition: file.headers.get('content-disposition'), location };
 }
+
+/**
+ * Expects a verifier's report to be valid, saying why when it is not: the failed findings
+ * (where, check, reason) and `cannot_process`, rather than only "expected false to be true".
+ */
+export function expectVerified(report: { valid: boolean; cannot_process: string | null; findings: { where: string; check: string; status: string; reason: string }[] }): void {
+  const failed = report.findings.filter((f) => f.status === 'failed').map((f) => `${f.where} ${f.check}: ${f.reason}`);
+  expect({ cannot_process: report.cannot_process, failed }).toEqual({ cannot_process: null, failed: [] });
+  expect(report.valid).toBe(true);
+}
