@@ -19,6 +19,7 @@ import {
   receiptSigningInput,
   sha256,
   sign,
+  verifyAndReadExportBundle,
   verifyExportBundle,
   type ExportBundle,
   type ExportVerificationReport,
@@ -98,6 +99,18 @@ describe('a valid bundle verifies', () => {
     expect(failed(verifyExportBundle(repeated))).toEqual(['bundle']);
     const shortened = text.replace('"bundle_version":"1.2"', '"bundle_version":"2.0"');
     expect(verifyExportBundle(shortened).findings.map((f) => [f.where, f.check])).toEqual([['bundle', 'bundle']]);
+  });
+
+  it('verifyAndReadExportBundle: the same report, and the bundle as parsed; null when it is no bundle it reads', async () => {
+    const { bytes } = await writeBundle(base);
+    const { report, bundle } = verifyAndReadExportBundle(bytes);
+    expect(report).toEqual(verifyExportBundle(bytes));
+    expect(bundle).toEqual(JSON.parse(new TextDecoder().decode(bytes)));
+    const text = new TextDecoder().decode(bytes);
+    const unreadable = verifyAndReadExportBundle(new TextEncoder().encode(text.replace('"bundle_version":"1.2"', '"bundle_version":"2.0"')));
+    expect(unreadable.bundle).toBeNull();
+    expect(unreadable.report.valid).toBe(false);
+    expect(verifyAndReadExportBundle(new TextEncoder().encode('{"not":"a bundle"}')).bundle).toBeNull();
   });
 
   it('against a trusted JWKS', () => {

@@ -14,11 +14,11 @@
  * (pdf-job.ts), so these pages are checked by `agent-ledger verify` too.
  *
  * The chain column of the summary is the offline verifier's own verdict
- * (verifyExportBundle), run on the embedded bytes while the report is made.
+ * (verifyAndReadExportBundle), run on the embedded bytes while the report is made.
  */
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import { b64uDecode, verifyExportBundle, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
+import { b64uDecode, verifyAndReadExportBundle, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
 import { createHash } from 'node:crypto';
 import { attachDeflated } from './deflated-file.js';
 import { fontBytes } from './fonts.js';
@@ -138,9 +138,11 @@ class Pages {
  * compressed as they filled, the bundle attached as a stream deflated while it is written.
  */
 export async function renderExportPdf(bundleBytes: Uint8Array, context: ReportContext): Promise<{ doc: PDFDocument; operations: number }> {
-  // Verified before it is parsed here: the verifier's own parse is garbage by then, not a second copy alive beside this one.
-  const report = verifyExportBundle(bundleBytes);
-  const bundle = JSON.parse(Buffer.from(bundleBytes).toString('utf8')) as ExportBundle;
+  // The verifier's parse is the one the report reads: a second parse of the same bytes doubled
+  // the worker's peak (docs/EXPORT.md "Memory"). The bundle was written by this service, so it
+  // parses; one that did not would be a fault of the exports worker, not of a record.
+  const { report, bundle } = verifyAndReadExportBundle(bundleBytes);
+  if (bundle === null) throw new Error(`the export bundle could not be read back: ${report.cannot_process ?? report.findings[0]?.reason ?? 'not a bundle'}`);
   const { export: header, operations, summary, verification_material: material } = bundle.body;
   const doc = await PDFDocument.create();
   const generated = new Date(header.generated_at);
