@@ -1,6 +1,7 @@
 """The CLI's files: owner-only secrets, atomic chain state, and the lock shared with the CLI's hook."""
 import json
 import os
+import sys
 import threading
 
 import pytest
@@ -39,22 +40,36 @@ def test_agent_ids_stay_inside_the_home(tmp_path):
 
 
 def test_the_lock_serializes_and_breaks_a_dead_holder(tmp_path):
+    # Eight threads find the same dead holder at once, twenty times over: breaking it must be
+    # exclusive too, or one thread removes the lock another has just taken.
     path = tmp_path / "lock"
-    path.write_text(json.dumps({"pid": 2**22 + 12345, "host": os.uname().nodename, "at": 0, "token": "dead"}))
+    dead = json.dumps({"pid": 2**22 + 12345, "host": os.uname().nodename, "at": 0, "token": "dead"})
     inside, overlaps = [], []
+    start = threading.Barrier(8)
 
     def worker():
+        start.wait()
         with AgentLock(path):
             inside.append(1)
             if len(inside) > 1:
                 overlaps.append(1)
-            threading.Event().wait(0.01)
+            threading.Event().wait(0.002)
             inside.pop()
 
-    threads = [threading.Thread(target=worker) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    # Threads switch every microsecond rather than every 5 ms, so that one can stop between
+    # any two file operations of another, as processes on a loaded machine do.
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(20):
+            path.write_text(dead)
+            threads = [threading.Thread(target=worker) for _ in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert not overlaps
     assert not path.exists()
+    assert [p.name for p in tmp_path.iterdir()] == []

@@ -7,11 +7,11 @@
  * that died (its pid is gone) instead of waiting out an mtime-based staleness period, and
  * must not keep timers alive to refresh an mtime. The service is what keeps the chain from
  * forking (its conditional write accepts one record per head; the loser gets
- * PREV_HASH_MISMATCH and resynchronises), so a rare race while breaking a stale lock costs a
- * retry, never a fork.
+ * PREV_HASH_MISMATCH and resynchronises), so the lock saves retries, and correctness never
+ * rests on it.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sleep } from '../sdk/retry.js';
 
@@ -96,25 +96,46 @@ async function settledEmpty(path: string): Promise<boolean> {
   }
 }
 
-/** Moves the stale lock aside and deletes it, unless someone replaced it meanwhile. */
+/**
+ * A breaker that has existed this long was left by a process that died while breaking (it
+ * holds the breaker for two file operations): it is removed so that breaking can go on.
+ */
+const BREAKER_STALE_MS = 5_000;
+
+/**
+ * Deletes the stale lock, unless it changed since it was read. Breaking is itself exclusive
+ * (`<lock>.break`, created with O_EXCL): two processes that read the same stale holder must
+ * not both break, or the second removes the lock the first has just taken, and a third takes
+ * it beside the first. The Python implementation (python/src/agent_ledger/state.py) breaks
+ * the same way.
+ */
 function breakStale(path: string, staleText: string): void {
-  const aside = `${path}.stale.${randomBytes(4).toString('hex')}`;
+  const breaker = `${path}.break`;
   try {
-    renameSync(path, aside);
+    closeSync(openSync(breaker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
   } catch {
+    // Someone else is breaking (or died doing it): the next attempt sees what they left.
+    removeIfOlder(breaker, BREAKER_STALE_MS);
     return;
   }
   try {
-    // A live holder took the lock between our read and the rename: give it back (link fails
-    // rather than overwrite if yet another process has taken the free path meanwhile).
-    if (readFileSync(aside, 'utf8') !== staleText) linkSync(aside, path);
+    if (readFileSync(path, 'utf8') === staleText) unlinkSync(path);
   } catch {
-    // Best effort: the next attempt sees whatever is there.
+    // Gone already: the next attempt takes it.
+  } finally {
+    try {
+      unlinkSync(breaker);
+    } catch {
+      // Removed as stale by another process: nothing left to do.
+    }
   }
+}
+
+function removeIfOlder(path: string, ageMs: number): void {
   try {
-    unlinkSync(aside);
+    if (Date.now() - statSync(path).mtimeMs > ageMs) unlinkSync(path);
   } catch {
-    // Best effort: the next attempt sees whatever is there.
+    // Gone already.
   }
 }
 

@@ -26,6 +26,8 @@ from .errors import ProtocolError
 AGENT_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}")
 # The CLI's lock: a holder older than this is stale whoever it is.
 _STALE_AFTER_MS = 120_000
+# A breaker of the lock older than this was left by a process that died while breaking.
+_BREAKER_STALE_S = 5.0
 
 
 class StateError(Exception):
@@ -229,20 +231,32 @@ class AgentLock:
             return False
 
     def _break(self, stale_text: str) -> None:
-        aside = self.path.with_name(f"{self.path.name}.stale.{secrets.token_hex(4)}")
+        """Delete the stale lock unless it changed since it was read. Breaking is itself
+        exclusive (`<lock>.break`, O_EXCL), as in the CLI: two threads that read the same stale
+        holder must not both break, or the second removes the lock the first has just taken
+        and a third takes it beside the first."""
+        breaker = self.path.with_name(f"{self.path.name}.break")
         try:
-            os.rename(self.path, aside)
+            os.close(os.open(breaker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         except OSError:
+            # Someone else is breaking, or died doing it (a breaker is held for two file
+            # operations, so one older than a few seconds was abandoned).
+            try:
+                if time.time() - breaker.stat().st_mtime > _BREAKER_STALE_S:
+                    breaker.unlink()
+            except OSError:
+                pass
             return
         try:
-            if aside.read_text(encoding="utf-8") != stale_text:
-                os.link(aside, self.path)
+            if self.path.read_text(encoding="utf-8") == stale_text:
+                self.path.unlink()
         except OSError:
             pass
-        try:
-            os.unlink(aside)
-        except OSError:
-            pass
+        finally:
+            try:
+                breaker.unlink()
+            except OSError:
+                pass
 
     def release(self) -> None:
         try:
