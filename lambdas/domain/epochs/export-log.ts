@@ -32,12 +32,37 @@ async function epochsReachingInto(orgId: string, from: number): Promise<EpochIte
   }
 }
 
-/** `verification_material.log` for an export of `[from, to)` of `orgId`. */
-export async function exportLog(orgId: string, from: number, to: number): Promise<ExportLog> {
+/**
+ * The log as an export sees it: its size and signed checkpoint when the export began, null
+ * when the organization had no epoch in its log yet. Taken once, before the export reads its
+ * first operation, and kept with the export's state across runs (bundle-job.ts), so that the
+ * bundle is one picture however long it takes to write: an epoch sealed after it is neither
+ * in the log the bundle carries nor behind any of its proofs (docs/EXPORT.md "Writing in pieces").
+ */
+export type LogPicture = { size: number; checkpoint: string } | null;
+
+export async function logPicture(orgId: string): Promise<LogPicture> {
+  const head = await readLogHead(orgId);
+  return head ? { size: head.size, checkpoint: head.checkpoint } : null;
+}
+
+/**
+ * Whether the proof into `epoch` belongs in an export taken at `picture`: yes for an epoch
+ * sealed before the log existed (it has no index) or counted by the picture; no for one
+ * appended since.
+ */
+export function epochInPicture(epoch: { epoch_index?: number | undefined }, picture: LogPicture): boolean {
+  if (epoch.epoch_index === undefined) return true;
+  return picture !== null && epoch.epoch_index < picture.size;
+}
+
+/** `verification_material.log` for an export of `[from, to)` of `orgId`, as of `picture`. */
+export async function exportLog(orgId: string, from: number, to: number, picture: LogPicture): Promise<ExportLog> {
   // docs/PROTOCOL.md "Key events": the whole key history as of now; the entries commit to its prefix.
-  const [head, keyEvents] = await Promise.all([readLogHead(orgId), listKeyEvents(orgId)]);
-  if (!head) return { checkpoint: null, leaves: [], entries: [], key_events: keyEvents };
-  // Epochs appended after the head was read are left out: everything is as of its checkpoint.
+  const keyEvents = await listKeyEvents(orgId);
+  if (!picture) return { checkpoint: null, leaves: [], entries: [], key_events: keyEvents };
+  // Epochs appended after the picture are left out: everything is as of its checkpoint.
+  const head = picture;
   const size = head.size;
   const [leaves, inRange, before, after] = await Promise.all([
     logEntryHashes(orgId, size),

@@ -14,7 +14,7 @@ import { ExportBundleWriter, type ExportAgentKey, type ExportHeader, type Export
 import { readKey } from '../../store/agents.js';
 import { completeUpload, objectSize } from '../../store/export-objects.js';
 import { OperationScan, type OperationFilter } from '../../store/operation-index.js';
-import { exportLog } from '../epochs/export-log.js';
+import { epochInPicture, exportLog, logPicture, type LogPicture } from '../epochs/export-log.js';
 import { epochsWithAnchors } from '../epochs/read-epochs.js';
 import { loadEvidencePage, type ExportEvidence } from '../ledger/evidence.js';
 import type { Ports } from '../ports.js';
@@ -26,6 +26,8 @@ export interface BundleState {
   upload: UploadState | null;
   /** `<agent_id> <kid>` → the public key the rows carry, for keys whose agent was deleted since. */
   key_copies: Record<string, string>;
+  /** The epoch log when the export began (epochs/export-log.ts); absent until the first run takes it. */
+  log_picture?: LogPicture;
 }
 
 export interface BundleRun {
@@ -78,6 +80,9 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
   const writer = run.state.checkpoint ? await ExportBundleWriter.resume(run.state.checkpoint) : await ExportBundleWriter.create(run.header);
   const sink = await PartSink.open(run.state.upload, run.key, 'json', run.partBytes);
   const copies = { ...run.state.key_copies };
+  // Before the first operation is read (and saved with the first save, below, before any is).
+  const picture = run.state.log_picture !== undefined ? run.state.log_picture : await logPicture(run.header.org_id);
+  const state = (): BundleState => ({ checkpoint: writer.checkpoint(), upload: sink.upload, key_copies: copies, log_picture: picture });
   const filter: OperationFilter = {
     agentId: run.header.query.agent_id ?? undefined,
     operationType: run.header.query.operation_type ?? undefined,
@@ -85,14 +90,14 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
     endTime: run.header.query.end_time,
   };
   // A new upload is saved before any part goes to it, so a crash cannot orphan the upload id.
-  if (run.state.upload === null && !(await run.save({ checkpoint: writer.checkpoint(), upload: sink.upload, key_copies: copies }, 0))) throw new LeaseLostError();
+  if ((run.state.upload === null || run.state.log_picture === undefined) && !(await run.save(state(), writer.operationsWritten))) throw new LeaseLostError();
 
   let saved = false;
   /** At a part boundary: upload, then save the state the uploaded bytes end at. */
   const boundary = async (force: boolean): Promise<void> => {
     if (!sink.full && !force) return;
     await sink.flush();
-    if (!(await run.save({ checkpoint: writer.checkpoint(), upload: sink.upload, key_copies: copies }, writer.operationsWritten))) throw new LeaseLostError();
+    if (!(await run.save(state(), writer.operationsWritten))) throw new LeaseLostError();
     saved = true;
   };
 
@@ -105,7 +110,14 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
     const page = await pages.next();
     if (run.maxOperations !== undefined && writer.operationsWritten + page.evidence.length > run.maxOperations) throw new ExportTooLargeError(run.maxOperations);
     for (const { item, entry, epoch } of page.evidence) {
-      sink.write(writer.addOperation(entry, epoch));
+      // A proof into an epoch sealed after the picture is left out: the operation is unsealed
+      // as of the export, as it was when the export began.
+      if (epoch !== undefined && !epochInPicture(epoch, picture)) {
+        const { proof: _later, ...unsealed } = entry;
+        sink.write(writer.addOperation(unsealed));
+      } else {
+        sink.write(writer.addOperation(entry, epoch));
+      }
       copies[keyCopy(item.agent_id, item.agent_pubkey_kid)] ??= item.agent_public_key;
     }
     if (!page.more) sink.write(writer.endOperations(await agentKeys(run.header.org_id, writer.referencedAgentKeys(), copies)));
@@ -114,7 +126,7 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
   await writeEpochs(run.header.org_id, writer, sink);
   if (writer.phase === 'epochs') {
     const { org_id, query } = run.header;
-    const [keys, log] = await Promise.all([run.ports.signer.jwks(), exportLog(org_id, query.start_time, query.end_time)]);
+    const [keys, log] = await Promise.all([run.ports.signer.jwks(), exportLog(org_id, query.start_time, query.end_time, picture)]);
     sink.write(writer.endEpochs({ keys }, log));
   }
   const [kid, signature] = await Promise.all([run.ports.signer.kid(), run.ports.signer.sign(writer.bodyDigest())]);
