@@ -71,9 +71,29 @@ export function canonicalBytes(value: unknown): Uint8Array {
 type Frame = { node: object; items: readonly unknown[] | null; obj: Record<string, unknown> | null; keys: readonly string[]; next: number };
 
 function serialize(root: unknown): string {
+  const parts: string[] = [];
+  serializeTo(root, (chunk) => parts.push(chunk));
+  return parts.length === 1 ? (parts[0] as string) : parts.join('');
+}
+
+/**
+ * Characters of output gathered before they go to `write`: big enough that writes are few,
+ * small enough that serializing a large value never holds its whole canonical form (a
+ * string built by appending keeps every appended piece until it is flattened).
+ */
+const CHUNK_CHARS = 1 << 16;
+
+/** The canonical form of `root`, handed to `write` in pieces of about {@link CHUNK_CHARS} characters, in order. */
+function serializeTo(root: unknown, write: (chunk: string) => void): void {
   const ancestors = new Set<object>();
   const stack: Frame[] = [];
   let out = '';
+  const flush = () => {
+    if (out.length >= CHUNK_CHARS) {
+      write(out);
+      out = '';
+    }
+  };
   /** Writes a scalar, or opens a container (its members follow on the stack). */
   const begin = (value: unknown): void => {
     if (value !== null && typeof value === 'object') {
@@ -85,6 +105,7 @@ function serialize(root: unknown): string {
       stack.push(frame);
     } else {
       out += serializeScalar(value);
+      flush();
     }
   };
   begin(root);
@@ -116,7 +137,42 @@ function serialize(root: unknown): string {
     ancestors.delete(frame.node);
     stack.pop();
   }
-  return out;
+  if (out.length > 0) write(out);
+}
+
+/**
+ * Where the canonical form of `value` ends if `bytes` hold exactly it from `offset` on, else
+ * null; without building that form whole (the bytes of a large export bundle are compared
+ * piece by piece as they are serialized). Throws as {@link canonicalize} on a value that has
+ * no canonical form.
+ *
+ * @example
+ * canonicalEndIn({ a: 1 }, new TextEncoder().encode('x{"a":1}'), 1); // 8
+ */
+export function canonicalEndIn(value: unknown, bytes: Uint8Array, offset: number): number | null {
+  let at = offset;
+  let same = true;
+  try {
+    serializeTo(value, (chunk) => {
+      if (!same) return;
+      const piece = utf8.encode(chunk);
+      if (at + piece.byteLength > bytes.byteLength) {
+        same = false;
+        return;
+      }
+      for (let i = 0; i < piece.byteLength; i++) {
+        if (bytes[at + i] !== piece[i]) {
+          same = false;
+          return;
+        }
+      }
+      at += piece.byteLength;
+    });
+  } catch (err) {
+    if (err instanceof RangeError) throw new CanonicalizationError('value is too large to canonicalize', { cause: err });
+    throw err;
+  }
+  return same ? at : null;
 }
 
 function serializeScalar(value: unknown): string {

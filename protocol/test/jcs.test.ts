@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonicalizationError, ProtocolError, canonicalBytes, canonicalize } from '../src/index.js';
+import { CanonicalizationError, ProtocolError, canonicalBytes, canonicalEndIn, canonicalize } from '../src/index.js';
 import { hex, loadVectors, utf8 } from './vectors.js';
 
 type JcsVector = { name: string; input: unknown; canonical: string };
@@ -267,5 +267,39 @@ describe('properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('canonicalEndIn: the canonical form compared piece by piece', () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  it('finds where the canonical form ends inside other bytes, and nothing when one byte differs (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string(), fc.string(), (value, before, after) => {
+        const canonical = canonicalBytes(value);
+        const head = encode(before);
+        const bytes = new Uint8Array([...head, ...canonical, ...encode(after)]);
+        expect(canonicalEndIn(value, bytes, head.byteLength)).toBe(head.byteLength + canonical.byteLength);
+        const changed = bytes.slice();
+        const at = head.byteLength + Math.floor(canonical.byteLength / 2);
+        changed[at] = (changed[at] as number) ^ 0x01;
+        expect(canonicalEndIn(value, changed, head.byteLength)).toBeNull();
+        expect(canonicalEndIn(value, bytes.subarray(0, head.byteLength + canonical.byteLength - 1), head.byteLength)).toBeNull();
+      }),
+    );
+  });
+
+  it('across many pieces, with characters of every UTF-8 length at their edges', () => {
+    const value = { rows: Array.from({ length: 20_000 }, (_, i) => ({ i, text: `é🙂中${'x'.repeat(i % 7)}` })) };
+    const canonical = canonicalBytes(value);
+    expect(canonical.byteLength).toBeGreaterThan(4 * (1 << 16));
+    expect(canonicalEndIn(value, canonical, 0)).toBe(canonical.byteLength);
+    const changed = canonical.slice();
+    changed[canonical.byteLength - 3] = 0x30;
+    expect(canonicalEndIn(value, changed, 0)).toBeNull();
+  });
+
+  it('refuses what has no canonical form, as canonicalize does', () => {
+    expect(() => canonicalEndIn({ a: Number.NaN }, encode('{"a":null}'), 0)).toThrow(CanonicalizationError);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { b64uDecode } from '../base64url.js';
 import { sha256 } from '../hash.js';
-import { canonicalBytes } from '../jcs.js';
+import { canonicalBytes, canonicalEndIn } from '../jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
 import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
@@ -95,19 +95,18 @@ function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
  * check is made piecewise ('{"body":' JCS(body) ',"manifest":' JCS(manifest) '}'), so that
  * the body's canonical bytes serve the manifest digest too: one JCS pass, not two.
  */
+/** JSON.parse of the file; a TypeError when its bytes are not UTF-8, a SyntaxError when it is not JSON. */
+function parseJson(input: string | Uint8Array): unknown {
+  return JSON.parse(typeof input === 'string' ? input : utf8Decoder.decode(input));
+}
+
 function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined | null {
-  let text: string;
-  try {
-    text = typeof input === 'string' ? input : utf8Decoder.decode(input);
-  } catch {
-    report.fail('bundle', 'bundle', 'the file is not UTF-8');
-    return undefined;
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    report.fail('bundle', 'bundle', 'the file is not JSON');
+    // The decoded text is not kept past the parse: for a large bundle it is tens of MB.
+    value = parseJson(input);
+  } catch (error) {
+    report.fail('bundle', 'bundle', error instanceof TypeError ? 'the file is not UTF-8' : 'the file is not JSON');
     return undefined;
   }
   if (tooDeep(report, value)) return null;
@@ -117,13 +116,16 @@ function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | 
   try {
     if (shapeProblem(value, BUNDLE_SHAPE) === null) {
       const { body, manifest } = value as ExportBundle;
-      bodyBytes = canonicalBytes(body);
+      // The body is compared with the file as it is serialized, never built whole beside it
+      // (a bundle of 10,000 operations is tens of MB); when it matches, the file's own bytes
+      // are the canonical body the manifest digest is over.
+      const bodyEnd = equalBytes(bytes, FILE_HEAD) ? canonicalEndIn(body, bytes, FILE_HEAD.byteLength) : null;
+      bodyBytes = bodyEnd !== null ? bytes.subarray(FILE_HEAD.byteLength, bodyEnd) : canonicalBytes(body);
       const tail = canonicalBytes(manifest);
       canonical =
-        bytes.byteLength === FILE_HEAD.byteLength + bodyBytes.byteLength + MANIFEST_HEAD.byteLength + tail.byteLength + 1 &&
-        equalBytes(bytes, FILE_HEAD) &&
-        equalBytes(bytes, bodyBytes, FILE_HEAD.byteLength) &&
-        equalBytes(bytes, MANIFEST_HEAD, FILE_HEAD.byteLength + bodyBytes.byteLength) &&
+        bodyEnd !== null &&
+        bytes.byteLength === bodyEnd + MANIFEST_HEAD.byteLength + tail.byteLength + 1 &&
+        equalBytes(bytes, MANIFEST_HEAD, bodyEnd) &&
         equalBytes(bytes, tail, bytes.byteLength - 1 - tail.byteLength) &&
         bytes[bytes.byteLength - 1] === 0x7d;
     } else {
