@@ -40,6 +40,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'epoch-sealing-and-reading.test.ts': 'seals on demand through the in-process schedule and watches the queue',
   'erase-payload.test.ts': 'seals on demand through the in-process schedule',
   'events-outbox.test.ts': "restarts the stream poller and reads the table's stream",
+  'export-during-seal.test.ts': 'runs the sealer from inside the DynamoDB client at chosen moments of an export',
   'export-fairness.test.ts': 'seeds operations straight into the table',
   'export-worker-crash.test.ts': 'kills an export worker process mid-export',
   'exports.test.ts': 'seeds backdated operations and seals on demand through the in-process schedule',
