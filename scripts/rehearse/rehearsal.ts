@@ -15,7 +15,7 @@ import { freePort } from '../../local/free-port.js';
 import { startS3Local } from '../../local/s3-local.js';
 import { readAssembly, type CfnTemplate, type Json } from './assembly.js';
 import type { Authorization } from './aws-requests.js';
-import { startCognitoLocal } from './cognito-local.js';
+import { codeRecipient, startCognitoLocal } from './cognito-local.js';
 import { readDeployment, userPoolClients, type Deployment, type RehearsalFunction } from './deployment.js';
 import { FunctionHost, lambdaRuntimeEnvironment, type Invocation } from './function-host.js';
 import { IamCheck, unusedGrants, type UnusedGrant } from './iam-check.js';
@@ -91,6 +91,9 @@ interface RecordedCall extends Authorization {
 }
 
 const SECRET = 'rehearsal-secret-access-key';
+
+/** cognito-local logs a code before it answers; this long for the line to arrive is a broken log, not a slow one. */
+const MAIL_WAIT_MS = 10_000;
 
 export async function startRehearsal(options: RehearsalOptions): Promise<Rehearsal> {
   const stoppers: (() => Promise<void> | void)[] = [];
@@ -186,7 +189,17 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       s3: await startRecordingFront('s3', s3.endpoint, names, record),
       kms: await startRecordingFront('kms', kms.endpoint, names, record),
       sqs: await startRecordingFront('sqs', sqs.endpoint, names, record, sqsPort),
-      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record),
+      // A request that mails a code is answered once the mail is out (onMail), so that whoever
+      // reads the mail after the product's answer finds it, as in a mailbox.
+      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record, 0, (facts, body) => {
+        const user = codeRecipient(facts.operation, body);
+        if (user === undefined) return undefined;
+        const mark = cognito.mailCount();
+        return async (status) => {
+          if (status !== 200 || (await cognito.mailedSince(mark, user, MAIL_WAIT_MS))) return;
+          process.stderr.write(`rehearsal: cognito-local answered ${facts.operation} for ${user} but logged no code within ${MAIL_WAIT_MS / 1000} s\n`);
+        };
+      }),
     };
     for (const front of Object.values(fronts)) stoppers.push(() => front.stop());
 
