@@ -1,18 +1,24 @@
 /**
- * `cognito-local` (npm) as the user pool: started as its own process in a scratch directory
- * (cognito-local-server.ts), the pool and app client created from the template's properties,
- * and each code it "mails" (a boxed block in a JSON log line: Username, Destination, Code)
- * handed to `onCode` as the line arrives. The line is written before cognito-local answers the
- * request that mailed the code; `mailedSince` waits for it, so that the rehearsal can hold
- * that answer until the mail is out, as a mailbox would have it by the time the user looks.
+ * `cognito-local` (npm) as the user pool: started as its own process in a scratch directory,
+ * the pool and app client created from the template's properties.
+ *
+ * The codes it "mails" are read from its data, not from its log: cognito-local saves a code
+ * on the user (`ConfirmationCode`, `AttributeVerificationCode` in `.cognito/db/<pool id>.json`)
+ * before it answers the request that mailed it, whereas its log (a boxed block on stdout,
+ * through a pretty printer that holds lines back) brought some codes seconds or minutes late
+ * and, under concurrent requests, some not at all. `mailWait` is asked as a request arrives
+ * and, for one that mails a code, reads that code once cognito-local has answered and hands it
+ * to `onCode`: the rehearsal holds the answer until then, so whoever reads the mail after the
+ * product's answer finds it, as in a mailbox.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CognitoIdentityProviderClient, CreateUserPoolClientCommand, CreateUserPoolCommand, type CreateUserPoolCommandInput } from '@aws-sdk/client-cognito-identity-provider';
 import type { Json } from './assembly.js';
-import { PROJECT_ROOT } from '../../lib/paths.js';
 import { freePort } from '../../local/free-port.js';
 
 /** One code cognito-local mailed: `username` is the pool's (a UUID where email is the sign-in alias), `destination` the address. */
@@ -26,38 +32,36 @@ export interface CognitoLocal {
   readonly endpoint: string;
   createPool(properties: Record<string, Json>): Promise<string>;
   createClient(poolId: string, properties: Record<string, Json>): Promise<string>;
-  /** How many codes were mailed so far: a mark for `mailedSince`. */
-  mailCount(): number;
-  /** Whether a code went to `user` (a username or an address) after `mark`, waiting up to `timeoutMs` for it. */
-  mailedSince(mark: number, user: string, timeoutMs: number): Promise<boolean>;
+  /**
+   * For a request that mails a code (`operation`, its JSON body), a wait to run once
+   * cognito-local answered it with `status`: it reads the code and hands it to `onCode`.
+   * Undefined for any other request.
+   */
+  mailWait(operation: string, body: Buffer): ((status: number) => Promise<void>) | undefined;
   stop(): Promise<void>;
 }
 
-/** Strips the ANSI colours and box-drawing characters of cognito-local's boxed message. */
-const plain = (text: string) => text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '').replace(/[│╭╮╰╯─]/g, ' ');
+/** The user attribute each code-mailing operation stores its code in (cognito-local's targets/). */
+const CODE_FIELD: Record<string, 'ConfirmationCode' | 'AttributeVerificationCode'> = {
+  GetUserAttributeVerificationCode: 'AttributeVerificationCode',
+  SignUp: 'ConfirmationCode',
+  ResendConfirmationCode: 'ConfirmationCode',
+  ForgotPassword: 'ConfirmationCode',
+};
 
-/** The code in one log line of cognito-local-server.ts, if the line is a delivery (services/messageDelivery/consoleMessageSender.js). */
-function mailedCode(line: string): MailedCode | undefined {
-  if (!line.includes('Code Delivery')) return undefined;
-  let msg: unknown;
-  try {
-    msg = (JSON.parse(line) as { msg?: unknown }).msg;
-  } catch {
-    return undefined;
-  }
-  if (typeof msg !== 'string') return undefined;
-  const text = plain(msg);
-  const field = (name: string) => new RegExp(`^\\s*${name}:\\s+(\\S+)`, 'm').exec(text)?.[1];
-  const [username, destination, code] = [field('Username'), field('Destination'), field('Code')];
-  return username && destination && code ? { username, destination, code } : undefined;
-}
+/**
+ * cognito-local saves the code before it answers; not finding it at once means a concurrent
+ * save rewrote the file with an older state, which the next save corrects. Short, so that the
+ * product's SDK call does not time out waiting.
+ */
+const CODE_WAIT_MS = 2_000;
 
 /**
  * Whom a request asks Cognito to mail a code to, if it does: the user of the access token
  * (GetUserAttributeVerificationCode; the token's `username` claim) or the `Username` given.
  */
-export function codeRecipient(operation: string, body: Buffer): string | undefined {
-  if (!['GetUserAttributeVerificationCode', 'SignUp', 'ResendConfirmationCode', 'ForgotPassword'].includes(operation)) return undefined;
+function codeRecipient(operation: string, body: Buffer): string | undefined {
+  if (!(operation in CODE_FIELD)) return undefined;
   try {
     const input = JSON.parse(body.toString('utf8')) as { AccessToken?: string; Username?: string };
     if (operation !== 'GetUserAttributeVerificationCode') return input.Username;
@@ -68,37 +72,48 @@ export function codeRecipient(operation: string, body: Buffer): string | undefin
   }
 }
 
+interface StoredUser {
+  Username: string;
+  Attributes?: { Name: string; Value?: string }[];
+  ConfirmationCode?: string;
+  AttributeVerificationCode?: string;
+}
+
+/**
+ * The user `wanted` (a username or an email address) in cognito-local's data directory, as
+ * last saved. Read synchronously: the code a user holds before a request must be read before
+ * the request goes on to cognito-local.
+ */
+function storedUser(dataDir: string, wanted: string): StoredUser | undefined {
+  const lower = wanted.toLowerCase();
+  for (const file of existsSync(dataDir) ? readdirSync(dataDir) : []) {
+    if (!file.endsWith('.json') || file === 'clients.json') continue;
+    let users: Record<string, StoredUser>;
+    try {
+      users = (JSON.parse(readFileSync(join(dataDir, file), 'utf8')) as { Users?: Record<string, StoredUser> }).Users ?? {};
+    } catch {
+      continue; // caught mid-write: the caller reads again
+    }
+    const email = (user: StoredUser) => user.Attributes?.find((attribute) => attribute.Name === 'email')?.Value?.toLowerCase();
+    const user = users[wanted] ?? Object.values(users).find((candidate) => candidate.Username.toLowerCase() === lower || email(candidate) === lower);
+    if (user) return user;
+  }
+  return undefined;
+}
+
 export async function startCognitoLocal(onCode: (mail: MailedCode) => void): Promise<CognitoLocal> {
   const dir = await mkdtemp(join(tmpdir(), 'rehearsal-cognito-'));
+  const dataDir = join(dir, '.cognito', 'db');
   const port = await freePort();
-  const server = join(PROJECT_ROOT, 'scripts', 'rehearse', 'cognito-local-server.ts');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', server, dir], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const mails: MailedCode[] = [];
-  const waiting = new Set<() => void>();
-  let pending = '';
+  const bin = createRequire(import.meta.url).resolve('cognito-local/lib/bin/start.js');
+  const child: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its log, only for the message if it exits (read, so that its pipe never fills).
   let tail = '';
   let exited: string | undefined;
-  child.on('exit', (code) => (exited = `cognito-local exited with ${code}: ${plain(tail).slice(-2000)}`));
-  const keepTail = (chunk: Buffer) => (tail = (tail + chunk.toString('utf8')).slice(-4000));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    keepTail(chunk);
-    pending += chunk.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) {
-      const mail = mailedCode(line);
-      if (!mail) continue;
-      mails.push(mail);
-      onCode(mail);
-    }
-    for (const wake of [...waiting]) wake();
-  });
-  // Its last words, for the message if it exits.
+  const keepTail = (output: Buffer) => (tail = (tail + output.toString('utf8')).slice(-4000));
+  child.stdout!.on('data', keepTail);
   child.stderr!.on('data', keepTail);
+  child.on('exit', (code) => (exited = `cognito-local exited with ${code}: ${tail.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '').slice(-2000)}`));
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new CognitoIdentityProviderClient({ endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' } });
   const deadline = Date.now() + 60_000;
@@ -123,21 +138,30 @@ export async function startCognitoLocal(onCode: (mail: MailedCode) => void): Pro
       const out = await client.send(new CreateUserPoolClientCommand({ ...(properties as object), UserPoolId: poolId, ClientName: 'rehearsal' }));
       return out.UserPoolClient!.ClientId!;
     },
-    mailCount: () => mails.length,
-    mailedSince: (mark, user, timeoutMs) => {
-      const wanted = user.toLowerCase();
-      const found = () => mails.slice(mark).some((mail) => mail.username.toLowerCase() === wanted || mail.destination.toLowerCase() === wanted);
-      if (found()) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const done = (result: boolean) => {
-          clearTimeout(timer);
-          waiting.delete(check);
-          resolve(result);
-        };
-        const check = () => void (found() && done(true));
-        const timer = setTimeout(() => done(false), timeoutMs);
-        waiting.add(check);
-      });
+    mailWait: (operation, body) => {
+      const recipient = codeRecipient(operation, body);
+      if (recipient === undefined) return undefined;
+      const field = CODE_FIELD[operation]!;
+      // The code the user holds before this request: the mailed one is the one that replaces it.
+      const previous = storedUser(dataDir, recipient)?.[field];
+      return async (status) => {
+        if (status !== 200) return;
+        const until = Date.now() + CODE_WAIT_MS;
+        for (;;) {
+          const user = storedUser(dataDir, recipient);
+          const code = user?.[field];
+          const destination = user?.Attributes?.find((attribute) => attribute.Name === 'email')?.Value;
+          if (user && code && destination && code !== previous) {
+            onCode({ username: user.Username, destination, code });
+            return;
+          }
+          if (Date.now() > until) {
+            process.stderr.write(`rehearsal: cognito-local answered ${operation} for ${recipient}, but its data shows no new ${field} after ${CODE_WAIT_MS / 1000} s: no mail\n`);
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
     },
     stop: async () => {
       client.destroy();

@@ -15,7 +15,7 @@ import { freePort } from '../../local/free-port.js';
 import { startS3Local } from '../../local/s3-local.js';
 import { readAssembly, type CfnTemplate, type Json } from './assembly.js';
 import type { Authorization } from './aws-requests.js';
-import { codeRecipient, startCognitoLocal } from './cognito-local.js';
+import { startCognitoLocal } from './cognito-local.js';
 import { readDeployment, userPoolClients, type Deployment, type RehearsalFunction } from './deployment.js';
 import { FunctionHost, lambdaRuntimeEnvironment, type Invocation } from './function-host.js';
 import { IamCheck, unusedGrants, type UnusedGrant } from './iam-check.js';
@@ -91,9 +91,6 @@ interface RecordedCall extends Authorization {
 }
 
 const SECRET = 'rehearsal-secret-access-key';
-
-/** cognito-local logs a code before it answers; this long for the line to arrive is a broken log, not a slow one. */
-const MAIL_WAIT_MS = 10_000;
 
 export async function startRehearsal(options: RehearsalOptions): Promise<Rehearsal> {
   const stoppers: (() => Promise<void> | void)[] = [];
@@ -191,15 +188,7 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       sqs: await startRecordingFront('sqs', sqs.endpoint, names, record, sqsPort),
       // A request that mails a code is answered once the mail is out (onMail), so that whoever
       // reads the mail after the product's answer finds it, as in a mailbox.
-      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record, 0, (facts, body) => {
-        const user = codeRecipient(facts.operation, body);
-        if (user === undefined) return undefined;
-        const mark = cognito.mailCount();
-        return async (status) => {
-          if (status !== 200 || (await cognito.mailedSince(mark, user, MAIL_WAIT_MS))) return;
-          process.stderr.write(`rehearsal: cognito-local answered ${facts.operation} for ${user} but logged no code within ${MAIL_WAIT_MS / 1000} s\n`);
-        };
-      }),
+      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record, 0, (facts, body) => cognito.mailWait(facts.operation, body)),
     };
     for (const front of Object.values(fronts)) stoppers.push(() => front.stop());
 
