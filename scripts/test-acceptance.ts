@@ -22,9 +22,12 @@ import { freePort } from '../local/free-port.js';
  * The settings the runner gives the server: the files of the set ask for no others
  * (LEDGER_TEST_SERVER_ENV lets each file check). No rate limit worth the name (the
  * malformed-request and role sweeps send hundreds of requests a second from one organization),
- * and webhooks to loopback (the tests' receivers).
+ * webhooks to loopback (the tests' receivers), and no API token cache: members.test.ts checks
+ * that a removal ends the member's API tokens at the next request, which holds on the process
+ * that made the change and, across the rehearsal's functions (each a process, as in Lambda),
+ * only after LEDGER_CALLER_CACHE_MS (docs/API.md §5: 5 s by default).
  */
-const SERVER_ENV = { LEDGER_RATE_LIMIT_RPS: '100000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' } as const;
+const SERVER_ENV = { LEDGER_RATE_LIMIT_RPS: '100000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1', LEDGER_CALLER_CACHE_MS: '0' } as const;
 
 /**
  * npm start's local identity provider hashes passwords with scrypt at OWASP's cost; the set

@@ -12,7 +12,8 @@
  *   npm run rehearse -- --against https://…  the scenario against a deployed stack (docs/DEPLOY.md)
  *
  * --serve honours PORT, LEDGER_DATA_DIR, LEDGER_EPOCH_MS, LEDGER_EPOCH_GRACE_MS,
- * LEDGER_WEBHOOK_ALLOW_LOOPBACK, LEDGER_RATE_LIMIT_RPS and LEDGER_TSA_URL as `npm start` does.
+ * LEDGER_WEBHOOK_ALLOW_LOOPBACK, LEDGER_RATE_LIMIT_RPS, LEDGER_TSA_URL and
+ * LEDGER_CALLER_CACHE_MS as `npm start` does.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

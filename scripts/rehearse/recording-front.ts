@@ -3,6 +3,9 @@
  * described (aws-requests.ts), handed to `record`, and forwarded unchanged, Host header and
  * signature included, to the engine behind. This is how the rehearsal sees each call each
  * function makes without changing the product's code or its clients.
+ *
+ * `hold`, asked as each request arrives, may return a wait for the engine's answer to go
+ * through before the caller gets it (cognito-local's mailed codes: rehearsal.ts).
  */
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +22,7 @@ export async function startRecordingFront(
   names: ResourceNames,
   record: (facts: AwsRequestFacts, status: number) => void,
   port = 0,
+  hold?: (facts: AwsRequestFacts, body: Buffer) => ((status: number) => Promise<void>) | undefined,
 ): Promise<RecordingFront> {
   const behind = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -35,11 +39,16 @@ export async function startRecordingFront(
       // Recorded as sent, whatever the engine answers and even if the caller gives up waiting
       // (a timed-out call was still made, and IAM would still have judged it).
       if (facts) record(facts, 0);
+      const wait = facts && hold?.(facts, body);
       const upstream = forward(
         { host: behind.hostname, port: behind.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const relay = () => {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+          };
+          if (wait) void wait(answer.statusCode ?? 502).then(relay);
+          else relay();
         },
       );
       upstream.on('error', (error) => {

@@ -28,7 +28,7 @@ import { startTriggers, type Triggers } from './triggers.js';
 /** Service settings `npm start` takes from its environment, applied to a function only where the template sets the variable. */
 export const MAPPED_SETTINGS = ['LEDGER_EPOCH_MS', 'LEDGER_EPOCH_GRACE_MS', 'LEDGER_RATE_LIMIT_RPS'] as const;
 /** Settings the template leaves out by default; given to the rehearsal, they are added to every function (and listed as rehearsal-only). */
-export const ADDED_SETTINGS = ['LEDGER_WEBHOOK_ALLOW_LOOPBACK', 'LEDGER_TSA_URL'] as const;
+export const ADDED_SETTINGS = ['LEDGER_WEBHOOK_ALLOW_LOOPBACK', 'LEDGER_TSA_URL', 'LEDGER_CALLER_CACHE_MS'] as const;
 
 export interface RehearsalOptions {
   /** The cloud assembly directory (`cdk synth -o`). */
@@ -105,7 +105,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     const apiHost = `127.0.0.1:${apiPort}`;
     const problems: Problem[] = [];
     const codes = new Map<string, string>();
-    let publicUrl = `http://${apiHost}`;
+    // The template joins https:// onto the CloudFront domain; the rehearsal serves plain HTTP on loopback.
+    const publicUrl = `http://${apiHost}`;
 
     // The user pool and its clients first: cognito-local assigns their ids, which the templates' references resolve to.
     const cognito = await startCognitoLocal(({ destination, code }) => {
@@ -135,8 +136,6 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       apiHost,
       sqsEndpoint: `http://127.0.0.1:${sqsPort}`,
     });
-    // The template joins https:// onto the CloudFront domain; the rehearsal serves plain HTTP on loopback.
-    publicUrl = `http://${apiHost}`;
 
     const kms = await startKmsStandIn(deployment.keys);
     stoppers.push(() => kms.stop());
@@ -186,7 +185,9 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
       s3: await startRecordingFront('s3', s3.endpoint, names, record),
       kms: await startRecordingFront('kms', kms.endpoint, names, record),
       sqs: await startRecordingFront('sqs', sqs.endpoint, names, record, sqsPort),
-      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record),
+      // A request that mails a code is answered once the mail is out (onMail), so that whoever
+      // reads the mail after the product's answer finds it, as in a mailbox.
+      cognito: await startRecordingFront('cognito-idp', cognito.endpoint, names, record, 0, (facts, body) => cognito.mailWait(facts.operation, body)),
     };
     for (const front of Object.values(fronts)) stoppers.push(() => front.stop());
 
@@ -219,6 +220,12 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
           environment[name] = value;
           overridden[name] = value;
         }
+      }
+      // The service's own origin (lambdas/http/same-origin.ts: a cookie-authenticated write from
+      // a browser without Sec-Fetch-Site must carry it as Origin) is where the rehearsal serves.
+      if (environment.LEDGER_PUBLIC_URL === `https://${apiHost}`) {
+        environment.LEDGER_PUBLIC_URL = publicUrl;
+        overridden.LEDGER_PUBLIC_URL = publicUrl;
       }
       // What the code reads at cold start (lambdas/config.ts), checked before anything runs.
       try {

@@ -9,13 +9,16 @@
  * organization (before onboarding) are counted per user.
  *
  * Without a write per request (docs/COST.md, Rate limit): each process (a Lambda container)
- * reserves a batch of B = max(1, floor(rps / 10)) requests of the current second with one
- * atomic ADD on the shared counter, and hands them out from memory until the second ends. A
+ * reserves a batch of requests of the current second with one atomic ADD on the shared
+ * counter, and hands them out from memory until the second ends. Its first reservation of a
+ * second is 1 request, each next one twice the last, up to B = max(1, floor(rps / 10)). A
  * reservation is granted only the part of its batch that the counter's values after the ADD
  * leave within both limits, so the limits hold exactly across all processes: no overshoot.
  * The price is the other way round: requests a process reserved and did not use are lost
- * when the second ends, so while C processes serve one organization up to C × (B − 1)
- * requests of a second can be refused early. A refused reservation counts on the shared
+ * when the second ends; doubling from 1 keeps that below what the process used in the second
+ * (and below B). A fixed batch of B lost up to B − 1 per process and second: every route is a
+ * function of its own in AWS, so a client calling 21 routes in one second had the 2 × rps
+ * burst reserved away (20 × B) and was refused far below its rate. A refused reservation counts on the shared
  * counter (a client that keeps hammering keeps the window closed); the refusal is then
  * answered from memory until its Retry-After has passed, without further writes.
  */
@@ -37,7 +40,7 @@ export interface RateDecision {
   retryAfterSeconds?: number;
 }
 
-/** Requests reserved per shared-counter write. */
+/** The most requests one shared-counter write reserves. */
 export function batchSize(rps: number): number {
   return Math.max(1, Math.floor(rps / 10));
 }
@@ -59,6 +62,8 @@ interface LocalBucket {
   /** The second these tokens belong to (Unix ms of its start). */
   second: number;
   tokens: number;
+  /** Reservations this process made in this second: the next one is 2^reservations requests, at most batchSize. */
+  reservations: number;
   /** Set after a refused reservation: refuse from memory until then (Unix ms). */
   refusedUntil?: number;
   reserving?: Promise<void>;
@@ -79,7 +84,7 @@ function localBucket(name: string, second: number): LocalBucket {
   let bucket = buckets.get(name);
   if (!bucket || bucket.second < second) {
     // A refusal that runs to the window's end outlives its second.
-    bucket = { second, tokens: 0, ...(bucket?.refusedUntil !== undefined && bucket.refusedUntil > second ? { refusedUntil: bucket.refusedUntil } : {}) };
+    bucket = { second, tokens: 0, reservations: 0, ...(bucket?.refusedUntil !== undefined && bucket.refusedUntil > second ? { refusedUntil: bucket.refusedUntil } : {}) };
   }
   buckets.delete(name);
   buckets.set(name, bucket);
@@ -95,7 +100,8 @@ async function reserve(name: string, bucket: LocalBucket, rps: number): Promise<
   const now = bucket.second;
   const window = windowAt(now, WINDOW_SECONDS * 1000);
   const secondAttribute = `s${Math.floor((now - window.start) / 1000)}`;
-  const batch = batchSize(rps);
+  const batch = Math.min(batchSize(rps), 2 ** bucket.reservations);
+  bucket.reservations += 1;
   let counts: Record<string, number>;
   try {
     counts = await increment(counterKeys.requestRate(name, window.start), ['n', secondAttribute], window.expiresAtS, batch);
