@@ -52,6 +52,15 @@ function linkNodeModules(to: string): void {
   }
 }
 
+/** The folders above `dir`, nearest first, up to the root. */
+function ancestors(dir: string): string[] {
+  const found: string[] = [];
+  for (let at = dirname(dir); ; at = dirname(at)) {
+    found.push(at);
+    if (at === dirname(at)) return found;
+  }
+}
+
 // Runs in every Node process of the test run; writes what it sees to FRESH_CLONE_LOG.
 const GUARD = String.raw`
 const fs = require('node:fs');
@@ -59,6 +68,7 @@ const path = require('node:path');
 const { fileURLToPath } = require('node:url');
 const denied = process.env.FRESH_CLONE_DENIED;
 const allowed = JSON.parse(process.env.FRESH_CLONE_ALLOWED);
+const lookups = new Set(JSON.parse(process.env.FRESH_CLONE_LOOKUPS));
 const log = process.env.FRESH_CLONE_LOG;
 const append = fs.appendFileSync;
 const inside = (p, dir) => p === dir || p.startsWith(dir + path.sep);
@@ -66,7 +76,7 @@ function check(target) {
   if (typeof target === 'number') return;
   let p;
   try { p = path.resolve(target instanceof URL ? fileURLToPath(target) : String(target)); } catch { return; }
-  if (inside(p, denied) && !allowed.some((dir) => inside(p, dir))) append(log, p + '\n');
+  if (inside(p, denied) && !allowed.some((dir) => inside(p, dir)) && !lookups.has(p)) append(log, p + '\n');
 }
 for (const name of ['openSync', 'open', 'readFileSync', 'readFile', 'readdirSync', 'readdir', 'createReadStream', 'opendirSync', 'opendir']) {
   const original = fs[name];
@@ -107,11 +117,20 @@ describe('a fresh clone', () => {
       const canary = join(repo, 'package.json');
       // This test runs inside a vitest worker: none of its VITEST_* variables may reach the inner run.
       const outerEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
+      // The inner run's own temporary files (vitest's) go to a folder of their own, so that a
+      // repository cloned straight into the system's temporary folder is judged the same.
+      const innerTmp = mkdtempSync(join(tmpdir(), 'agent-ledger-clone-tmp-'));
+      temps.push(innerTmp);
+      // Node looks for a package.json in every folder above a module to learn its module
+      // type: a probe, not a dependency (it finds none above the copy).
+      const lookups = ancestors(clone).map((dir) => join(dir, 'package.json'));
       const env = {
         ...outerEnv,
+        TMPDIR: innerTmp,
+        FRESH_CLONE_LOOKUPS: JSON.stringify(lookups),
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${join(guardDir, 'guard.cjs')}`.trim(),
         FRESH_CLONE_DENIED: dirname(repo),
-        FRESH_CLONE_ALLOWED: JSON.stringify([clone, outer, join(repo, 'node_modules'), ...WORKSPACES.map((ws) => join(repo, ws, 'node_modules'))]),
+        FRESH_CLONE_ALLOWED: JSON.stringify([clone, outer, innerTmp, join(repo, 'node_modules'), ...WORKSPACES.map((ws) => join(repo, ws, 'node_modules'))]),
         FRESH_CLONE_LOG: log,
         FRESH_CLONE_CANARY: canary,
       };
