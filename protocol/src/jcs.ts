@@ -6,6 +6,7 @@
  * (undefined, NaN, Date, Map, toJSON, ...) is an error instead, because two parties that
  * coerced differently would compute different hashes for "the same" record.
  */
+import { bytesAt } from './bytes.js';
 import { CanonicalizationError } from './errors.js';
 
 // In a `u` regex a surrogate range only matches *unpaired* surrogates: a well-formed pair
@@ -40,15 +41,9 @@ export const MAX_CANONICAL_DEPTH = 10_000;
  * canonicalize({ b: 1, a: [true, -0, 1e21] }); // '{"a":[true,0,1e+21],"b":1}'
  */
 export function canonicalize(value: unknown): string {
-  try {
-    return serialize(value);
-  } catch (err) {
-    // A string too long for the engine (an enormous value) is a protocol error, not a crash.
-    if (err instanceof RangeError) {
-      throw new CanonicalizationError('value is too large to canonicalize', { cause: err });
-    }
-    throw err;
-  }
+  const parts: string[] = [];
+  serializeTo(value, (chunk) => parts.push(chunk));
+  return parts.length === 1 ? (parts[0] as string) : parts.join('');
 }
 
 /**
@@ -70,12 +65,6 @@ export function canonicalBytes(value: unknown): Uint8Array {
  */
 type Frame = { node: object; items: readonly unknown[] | null; obj: Record<string, unknown> | null; keys: readonly string[]; next: number };
 
-function serialize(root: unknown): string {
-  const parts: string[] = [];
-  serializeTo(root, (chunk) => parts.push(chunk));
-  return parts.length === 1 ? (parts[0] as string) : parts.join('');
-}
-
 /**
  * Characters of output gathered before they go to `write`: big enough that writes are few,
  * small enough that serializing a large value never holds its whole canonical form (a
@@ -83,8 +72,21 @@ function serialize(root: unknown): string {
  */
 const CHUNK_CHARS = 1 << 16;
 
-/** The canonical form of `root`, handed to `write` in pieces of about {@link CHUNK_CHARS} characters, in order. */
+/**
+ * The canonical form of `root`, handed to `write` in pieces of about {@link CHUNK_CHARS}
+ * characters, in order. A string too long for the engine (an enormous value) is a protocol
+ * error, not a crash.
+ */
 function serializeTo(root: unknown, write: (chunk: string) => void): void {
+  try {
+    serializeInto(root, write);
+  } catch (err) {
+    if (err instanceof RangeError) throw new CanonicalizationError('value is too large to canonicalize', { cause: err });
+    throw err;
+  }
+}
+
+function serializeInto(root: unknown, write: (chunk: string) => void): void {
   const ancestors = new Set<object>();
   const stack: Frame[] = [];
   let out = '';
@@ -152,26 +154,12 @@ function serializeTo(root: unknown, write: (chunk: string) => void): void {
 export function canonicalEndIn(value: unknown, bytes: Uint8Array, offset: number): number | null {
   let at = offset;
   let same = true;
-  try {
-    serializeTo(value, (chunk) => {
-      if (!same) return;
-      const piece = utf8.encode(chunk);
-      if (at + piece.byteLength > bytes.byteLength) {
-        same = false;
-        return;
-      }
-      for (let i = 0; i < piece.byteLength; i++) {
-        if (bytes[at + i] !== piece[i]) {
-          same = false;
-          return;
-        }
-      }
-      at += piece.byteLength;
-    });
-  } catch (err) {
-    if (err instanceof RangeError) throw new CanonicalizationError('value is too large to canonicalize', { cause: err });
-    throw err;
-  }
+  serializeTo(value, (chunk) => {
+    if (!same) return;
+    const piece = utf8.encode(chunk);
+    same = bytesAt(bytes, piece, at);
+    at += piece.byteLength;
+  });
   return same ? at : null;
 }
 

@@ -11,6 +11,7 @@
 import { b64uEncode } from './base64url.js';
 import { ProtocolError } from './errors.js';
 import { HASH_BYTES, decodeHash, leafHash, nodeHash } from './merklehash.js';
+import { equalBytes } from './bytes.js';
 
 export { leafHash, nodeHash };
 
@@ -196,11 +197,6 @@ function isHash(x: unknown): x is Uint8Array {
   return x instanceof Uint8Array && x.byteLength === HASH_BYTES;
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * RFC 9162 §2.1.3.2 inclusion verification, step by step, bounds checks included.

@@ -6,6 +6,7 @@
 import { ProtocolError } from '../errors.js';
 import { HASH_BYTES, nodeHash } from '../merklehash.js';
 import { merkleRoot } from '../merkle.js';
+import { equalBytes } from '../bytes.js';
 
 function largestPowerOfTwoBelow(n: number): number {
   let k = 1;
@@ -46,9 +47,6 @@ export function consistencyProof(leaves: Uint8Array[], m: number): Uint8Array[] 
   return out;
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
-}
 
 function isPowerOfTwo(n: number): boolean {
   let x = n;

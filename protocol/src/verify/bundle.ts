@@ -3,6 +3,7 @@
  * from the bundle alone (and, optionally, a JWKS you trust more than the bundled one).
  */
 import { b64uDecode } from '../base64url.js';
+import { bytesAt, equalBytes } from '../bytes.js';
 import { sha256 } from '../hash.js';
 import { canonicalBytes, canonicalEndIn } from '../jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
@@ -84,10 +85,9 @@ function tooDeep(report: ReportBuilder, value: unknown): boolean {
   return true;
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
-  if (offset + b.byteLength > a.byteLength) return false;
-  for (let k = 0; k < b.byteLength; k++) if (a[offset + k] !== b[k]) return false;
-  return true;
+/** JSON.parse of the file; a TypeError when its bytes are not UTF-8, a SyntaxError when it is not JSON. */
+function parseJson(input: string | Uint8Array): unknown {
+  return JSON.parse(typeof input === 'string' ? input : utf8Decoder.decode(input));
 }
 
 /**
@@ -95,11 +95,6 @@ function equalBytes(a: Uint8Array, b: Uint8Array, offset = 0): boolean {
  * check is made piecewise ('{"body":' JCS(body) ',"manifest":' JCS(manifest) '}'), so that
  * the body's canonical bytes serve the manifest digest too: one JCS pass, not two.
  */
-/** JSON.parse of the file; a TypeError when its bytes are not UTF-8, a SyntaxError when it is not JSON. */
-function parseJson(input: string | Uint8Array): unknown {
-  return JSON.parse(typeof input === 'string' ? input : utf8Decoder.decode(input));
-}
-
 function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | undefined | null {
   let value: unknown;
   try {
@@ -119,18 +114,18 @@ function parseText(report: ReportBuilder, input: string | Uint8Array): Parsed | 
       // The body is compared with the file as it is serialized, never built whole beside it
       // (a bundle of 10,000 operations is tens of MB); when it matches, the file's own bytes
       // are the canonical body the manifest digest is over.
-      const bodyEnd = equalBytes(bytes, FILE_HEAD) ? canonicalEndIn(body, bytes, FILE_HEAD.byteLength) : null;
+      const bodyEnd = bytesAt(bytes, FILE_HEAD, 0) ? canonicalEndIn(body, bytes, FILE_HEAD.byteLength) : null;
       bodyBytes = bodyEnd !== null ? bytes.subarray(FILE_HEAD.byteLength, bodyEnd) : canonicalBytes(body);
       const tail = canonicalBytes(manifest);
       canonical =
         bodyEnd !== null &&
         bytes.byteLength === bodyEnd + MANIFEST_HEAD.byteLength + tail.byteLength + 1 &&
-        equalBytes(bytes, MANIFEST_HEAD, bodyEnd) &&
-        equalBytes(bytes, tail, bytes.byteLength - 1 - tail.byteLength) &&
+        bytesAt(bytes, MANIFEST_HEAD, bodyEnd) &&
+        bytesAt(bytes, tail, bytes.byteLength - 1 - tail.byteLength) &&
         bytes[bytes.byteLength - 1] === 0x7d;
     } else {
       const again = canonicalBytes(value);
-      canonical = again.byteLength === bytes.byteLength && equalBytes(bytes, again);
+      canonical = equalBytes(bytes, again);
     }
   } catch {
     canonical = false;
