@@ -62,8 +62,7 @@ export async function exportLog(orgId: string, from: number, to: number, picture
   const keyEvents = await listKeyEvents(orgId);
   if (!picture) return { checkpoint: null, leaves: [], entries: [], key_events: keyEvents };
   // Epochs appended after the picture are left out: everything is as of its checkpoint.
-  const head = picture;
-  const size = head.size;
+  const { size, checkpoint } = picture;
   const [leaves, inRange, before, after] = await Promise.all([
     logEntryHashes(orgId, size),
     epochItemsBetween(orgId, from, to),
@@ -72,10 +71,10 @@ export async function exportLog(orgId: string, from: number, to: number, picture
   ]);
   const items = [...before.reverse(), ...inRange, after].filter((item) => indexed(item, size));
   const tree = new MerkleTree(leaves.map(logLeafHash));
-  if (b64uEncode(tree.root()) !== checkpointRoot(head.checkpoint)) throw new Error(`epoch log of ${orgId}: the epochs do not reproduce the head's checkpoint`);
+  if (b64uEncode(tree.root()) !== checkpointRoot(checkpoint)) throw new Error(`epoch log of ${orgId}: the epochs do not reproduce the picture's checkpoint`);
   const entries: ExportLogEntry[] = items.map((item) => ({ ...logEntryOf(item), audit_path: tree.auditPath(item.epoch_index).map(b64uEncode) }));
-  if (!head.checkpoint.startsWith(`${logOrigin(orgId)}\n`)) throw new Error(`epoch log of ${orgId}: the head's checkpoint names another origin`);
-  return { checkpoint: head.checkpoint, leaves, entries, key_events: keyEvents };
+  if (!checkpoint.startsWith(`${logOrigin(orgId)}\n`)) throw new Error(`epoch log of ${orgId}: the picture's checkpoint names another origin`);
+  return { checkpoint, leaves, entries, key_events: keyEvents };
 }
 
 /** The b64u root a checkpoint note states (its third line is standard base64). */
