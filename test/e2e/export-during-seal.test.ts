@@ -7,7 +7,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { verifyExportBundle } from '@agent-ledger/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '../../lambdas/store/clients.js';
+import { beforeRequest } from '../support/before-request.js';
 import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api, Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -23,15 +23,7 @@ afterEach(() => {
 
 /** Runs the sealer once, just before the first request of the exports worker that `matches`. */
 function sealBefore(matches: (command: Loose) => boolean) {
-  const original = dynamo().send.bind(dynamo());
-  let armed = true;
-  vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
-    if (armed && matches(command)) {
-      armed = false;
-      await stack.schedule.runNow();
-    }
-    return original(command, ...rest);
-  });
+  beforeRequest(matches, () => stack.schedule.runNow());
 }
 
 const logHeadRead = (command: Loose) => command instanceof GetCommand && String(command.input.Key?.pk).endsWith('#EPOCHLOG');

@@ -3,10 +3,10 @@
 // to end, and state changes that land while a submission is in flight.
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dynamo } from '../../lambdas/store/clients.js';
 import { ClientChain, keyBody, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api, type Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { beforeRequest } from '../support/before-request.js';
 
 const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000000' } });
 let orgId: string;
@@ -103,16 +103,8 @@ describe('many agents in parallel', () => {
 describe('state changes while a submission is in flight', () => {
   /** Runs `change` once, just before the submission's transaction reaches the table. */
   function beforeCommit(change: () => Promise<unknown>) {
-    const original = dynamo().send.bind(dynamo());
-    let pending = true;
-    vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
-      const isSubmission = command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
-      if (pending && isSubmission) {
-        pending = false;
-        await change();
-      }
-      return original(command, ...rest);
-    });
+    const isSubmission = (command: Loose) => command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
+    beforeRequest(isSubmission, change);
   }
 
   it('a key revoked after the checks but before the commit: KEY_REVOKED, nothing recorded', async () => {

@@ -20,7 +20,6 @@ import { runSealer, type SealerRunOptions } from '../../lambdas/domain/epochs/ru
 import { merkleEvidence } from '../../lambdas/domain/epochs/inclusion.js';
 import { sealableEnd, windowStart } from '../../lambdas/domain/epochs/window.js';
 import { readAgent } from '../../lambdas/store/agents.js';
-import { dynamo } from '../../lambdas/store/clients.js';
 import { readOperation } from '../../lambdas/store/operations.js';
 import { sealedUntil } from '../../lambdas/store/sealer-state.js';
 import { epochsOf, FIXTURE_AGENT, fixtureOp, leafIdsOf, rawOperationRow, writeOperationRows } from '../support/epoch-fixtures.js';
@@ -28,6 +27,7 @@ import type { Api, Loose } from '../support/http-client.js';
 import { recordQueue } from '../support/ledger-inspect.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
+import { beforeRequest } from '../support/before-request.js';
 import type * as EpochStore from '../../lambdas/store/epochs.js';
 import type * as SealerState from '../../lambdas/store/sealer-state.js';
 import { signer } from '../../lambdas/runtime/signer.js';
@@ -258,21 +258,16 @@ describe('submissions while sealers run (real clock, 300 ms windows)', () => {
     const stalled = await chain();
     const record = stalled.record();
     // Hold this submission's transaction until the window it was received in has been sealed.
-    const original = dynamo().send.bind(dynamo());
-    let held = false;
-    vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
-      const put = command instanceof TransactWriteCommand ? command.input.TransactItems?.[0]?.Put : undefined;
-      if (!held && put?.Item?.operation_id === record.operation_id) {
-        held = true;
-        await sealThrough(Number(put.Item.created_at));
-      }
-      return original(command, ...rest);
-    });
+    const putOf = (command: Loose) => (command instanceof TransactWriteCommand ? command.input.TransactItems?.[0]?.Put : undefined);
+    const held = beforeRequest(
+      (command) => putOf(command)?.Item?.operation_id === record.operation_id,
+      (command) => sealThrough(Number(putOf(command)!.Item!.created_at)),
+    );
     const sent = Date.now();
     const res = await stalled.submitRecord(admin, record);
     vi.restoreAllMocks();
     expect(res.status).toBe(200);
-    expect(held).toBe(true);
+    expect(held.ran()).toBe(true);
     const receivedAt = res.body.receipt.server_received_at as number;
     // Accepted again once the fence refused it: after the window it arrived in was sealed.
     expect(windowStart(receivedAt, windowMs)).toBeGreaterThan(windowStart(sent, windowMs));
