@@ -12,6 +12,10 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // The files keep no state in the modules they share (zero I/O, no mocks): one process per
+    // worker runs them one after the other, instead of loading the package again for each
+    // file (half the CPU time of isolated runs).
+    isolate: false,
     // A loaded machine: the 100,000-leaf Merkle cases take seconds.
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../local/dynamodb-local.js';
 import { startS3Local } from '../local/s3-local.js';
 import { removeWhenGone } from '../local/watchdog.js';
+import { sharedAcrossProjects } from './support/shared-across-projects.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,7 +25,14 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+interface Engines {
+  dynamoEndpoint: string;
+  s3Endpoint: string;
+  runScratch: string;
+  stop(): Promise<void>;
+}
+
+async function startEngines(): Promise<Engines> {
   // s3rver's objects go to a scratch dir that a guard process deletes even if vitest is killed.
   const scratch = await mkdtemp(join(tmpdir(), 'ledger-test-s3-'));
   const guard = removeWhenGone(scratch);
@@ -37,11 +45,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await Promise.all([guard.release(), runGuard.release()]);
     throw dynamo.status === 'rejected' ? dynamo.reason : (s3 as PromiseRejectedResult).reason;
   }
-  project.provide('dynamoEndpoint', dynamo.value.endpoint);
-  project.provide('s3Endpoint', s3.value.endpoint);
-  project.provide('runScratch', runScratch);
-  return async () => {
-    await Promise.all([dynamo.value.stop(), s3.value.stop()]);
-    await Promise.all([guard.release(), runGuard.release()]);
+  return {
+    dynamoEndpoint: dynamo.value.endpoint,
+    s3Endpoint: s3.value.endpoint,
+    runScratch,
+    stop: async () => {
+      await Promise.all([dynamo.value.stop(), s3.value.stop()]);
+      await Promise.all([guard.release(), runGuard.release()]);
+    },
   };
+}
+
+/** Every project that lists this setup shares the run's one set of engines (support/shared-across-projects.ts). */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const { value: engines, release } = await sharedAcrossProjects('engines', startEngines, (engines) => engines.stop());
+  project.provide('dynamoEndpoint', engines.dynamoEndpoint);
+  project.provide('s3Endpoint', engines.s3Endpoint);
+  project.provide('runScratch', engines.runScratch);
+  return release;
 }

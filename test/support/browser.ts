@@ -24,7 +24,10 @@ export async function launchChromium(): Promise<Browser> {
  * full-page screenshot named `name`. Violations are reported with their rule, impact and nodes.
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  // Legacy mode runs axe-core in the page itself. The default injects it again into a blank page
+  // of its own to merge the results of cross-origin frames, which the console has none of: the
+  // same rules on the same document, in half the time (about 1.2 s a page against 2.4 s here).
+  const results = await new AxeBuilder({ page }).setLegacyMode().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   const violations = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
   expect(violations, `axe-core on ${name}`).toEqual([]);
   await mkdir(SCREENSHOTS, { recursive: true });
