@@ -21,7 +21,6 @@ import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
 import { runBench } from './bench-run.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken } from '../test/support/http-client.js';
-import { signer } from '../lambdas/runtime/signer.js';
 
 const OPS = Number(process.env.BENCH_AUDIT_OPS ?? 100_000);
 const QUERY_RUNS = 15;
@@ -48,6 +47,8 @@ async function main(): Promise<void> {
     const { operationPage } = await import('../lambdas/store/operation-index.js');
     const { countMatches } = await import('../lambdas/domain/audit/count-matches.js');
     const { OPS_ROWS_INDEX } = await import('../lambdas/store/table-design.js');
+    // After the stack has set POWERTOOLS_METRICS_DISABLED: loaded before, the metrics module printed a line per seeded receipt.
+    const { signer } = await import('../lambdas/runtime/signer.js');
 
     const { agents, t0 } = await seedBenchDay(api, orgId, OPS, { objects: false, log });
 

@@ -17,7 +17,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
 import { logHeadKey, type LogHead } from './epoch-log-head.js';
-import { CONDITION_FAILED, transact, getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges } from './dynamo.js';
+import { CONDITION_FAILED, transact, getItem, INDEX_ATTRIBUTES, padMs, queryPage, queryPages, strip, table, updateExpression, writeIfCondition, type AttributeChanges, type QueryInput } from './dynamo.js';
 
 /** The epoch resource (docs/API.md §2.11). */
 export interface Epoch {
@@ -165,7 +165,31 @@ export const readEpochItem = (orgId: string, startTime: number) => getItem<Epoch
 
 /** Epochs with start_time in [from, to), oldest first, strongly consistent (the sealer decides on these). */
 export async function epochItemsBetween(orgId: string, from: number, to: number): Promise<EpochItem[]> {
-  const items: EpochItem[] = [];
+  return epochsBetween<EpochItem>(orgId, from, to);
+}
+
+/**
+ * What counting reads of an epoch (domain/audit/count-matches.ts, the activity charts): its
+ * window and its counts, without its log fields, checkpoint and anchor token, which are most of
+ * an anchored epoch's bytes and which a count over a day's 288 epochs would read for nothing.
+ */
+export type EpochCountsItem = Pick<EpochItem, 'start_time' | 'end_time' | 'leaf_count' | 'counts'>;
+const COUNT_FIELDS = ['start_time', 'end_time', 'leaf_count', 'counts'] as const satisfies readonly (keyof EpochItem)[];
+const countProjection = { ProjectionExpression: COUNT_FIELDS.map((_, i) => `#c${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])) };
+
+/** The counting fields of the epochs starting in [from, to), in order. */
+export function epochCountsBetween(orgId: string, from: number, to: number): Promise<EpochCountsItem[]> {
+  return epochsBetween<EpochCountsItem>(orgId, from, to, countProjection);
+}
+
+/** The counting fields of the last epoch starting before `beforeStart`, if any. */
+export async function epochCountsBefore(orgId: string, beforeStart: number): Promise<EpochCountsItem | undefined> {
+  const [item] = await queryPage({ ...newestFirstBefore(orgId, beforeStart), Limit: 1, ...countProjection });
+  return item === undefined ? undefined : (stripKeys(item) as EpochCountsItem);
+}
+
+async function epochsBetween<T extends { start_time: number }>(orgId: string, from: number, to: number, projection = {}): Promise<T[]> {
+  const items: T[] = [];
   const pages = queryPages({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
@@ -174,10 +198,11 @@ export async function epochItemsBetween(orgId: string, from: number, to: number)
       ':to': epochKeys.epoch(orgId, Math.max(from, to - 1)).sk,
     },
     ConsistentRead: true,
+    ...projection,
   });
   for await (const page of pages) {
     for (const raw of page) {
-      const item = stripKeys(raw);
+      const item = stripKeys(raw) as unknown as T;
       if (item.start_time >= from && item.start_time < to) items.push(item);
     }
   }
@@ -190,18 +215,22 @@ export async function epochItemsNewestFirst(
   limit: number,
   beforeStart?: number,
 ): Promise<{ items: EpochItem[]; more: boolean }> {
-  const page = await queryPage({
+  // One more than asked: whether a next page exists without a second round trip.
+  const page = await queryPage({ ...newestFirstBefore(orgId, beforeStart), Limit: limit + 1 });
+  const items = page.map(stripKeys);
+  return { items: items.slice(0, limit), more: items.length > limit };
+}
+
+/** The Query of an organization's epochs newest first, those starting before `beforeStart` when given. */
+function newestFirstBefore(orgId: string, beforeStart: number | undefined): QueryInput {
+  return {
     KeyConditionExpression: beforeStart === undefined ? 'pk = :pk' : 'pk = :pk AND sk < :before',
     ExpressionAttributeValues: {
       ':pk': epochKeys.partition(orgId),
       ...(beforeStart === undefined ? {} : { ':before': epochKeys.epoch(orgId, beforeStart).sk }),
     },
     ScanIndexForward: false,
-    // One more than asked: whether a next page exists without a second round trip.
-    Limit: limit + 1,
-  });
-  const items = page.map(stripKeys);
-  return { items: items.slice(0, limit), more: items.length > limit };
+  };
 }
 
 async function update(orgId: string, startTime: number, input: AttributeChanges & { condition?: string; values?: Record<string, unknown> }): Promise<boolean> {

@@ -203,11 +203,11 @@ const available = (partition: PartitionCursor) => partition.buffered.length - pa
 
 /**
  * The filter's positions after `after`, in order, a page at a time, merged from the index's
- * partitions. A sharded index spreads a page over its shards about evenly, so each shard is
- * first asked for its share of the page (with headroom), not the whole page: the merged
- * positions are complete up to the lowest last position read from a shard that has more,
- * and only when fewer than a page lie below it are the shards asked for more, up to a whole
- * page each. Entries read and not yet returned stay for the next page, so a reader that goes
+ * partitions. A sharded index spreads a page over its shards, so each shard is first asked
+ * for an even share of the page (with headroom), not the whole page: the merged positions
+ * are complete up to the lowest last position read from a shard that has more, and only
+ * when fewer than a page lie below it are the shards that hold the page back asked for more
+ * (twice what each holds, up to a whole page), not every shard. Entries read and not yet returned stay for the next page, so a reader that goes
  * through everything (an export) reads every index entry once; it asks for `readItems` at a
  * time, where a single page (the audit query) asks for no more than it needs.
  */
@@ -249,14 +249,31 @@ export class OperationScan {
   }
 
   private async nextEntries(size: number): Promise<{ entries: ScanEntry[]; more: boolean }> {
-    const share = Math.ceil((1.25 * (size + 1)) / Math.max(1, this.partitions.length)) + 1;
-    for (let want = Math.min(size + 1, share); ; want = Math.min(size + 1, want * 2)) {
-      await Promise.all(this.partitions.map((partition) => this.fill(partition, want)));
+    const page = size + 1;
+    const share = Math.min(page, Math.ceil((1.25 * page) / Math.max(1, this.partitions.length)) + 1);
+    await Promise.all(this.partitions.map((partition) => this.fill(partition, share)));
+    for (;;) {
       const bound = this.completeUpTo();
       const below = this.partitions.reduce((sum, partition) => sum + this.countUpTo(partition, bound), 0);
-      // With a page and one more read from every shard that has more, the shard holding the bound alone reaches it.
-      if (below > size || bound === undefined || want === size + 1) return this.take(size, bound);
+      if (below > size || bound === undefined) return this.take(size, bound);
+      // Fewer than a page lies below the bound. Agents are not spread evenly over the shards, so
+      // only the partitions read to a place before the page's end as read so far need more: each
+      // reads twice what it holds. The partition holding the bound is always one of them (all its
+      // entries lie below the bound, so it holds at most `size`), so every round gets further.
+      const end = this.nthAvailable(page);
+      const short = this.partitions.filter((partition) => {
+        const last = partition.buffered.at(-1)?.position;
+        return !partition.exhausted && (end === undefined || last === undefined || leafOrder(last, end) < 0);
+      });
+      await Promise.all(short.map((partition) => this.fill(partition, Math.min(page, Math.max(share, 2 * available(partition))))));
     }
+  }
+
+  /** The position of the `n`th entry read and not yet taken, over all partitions in order; undefined when fewer are read. */
+  private nthAvailable(n: number): OrderPosition | undefined {
+    const positions = this.partitions.flatMap((partition) => partition.buffered.slice(partition.taken).map((entry) => entry.position));
+    if (positions.length < n) return undefined;
+    return positions.sort(leafOrder)[n - 1];
   }
 
   /** The lowest last position read from a partition that has more; undefined when every partition is read to its end. */

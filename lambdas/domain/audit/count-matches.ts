@@ -17,7 +17,7 @@
  */
 import { forEachBounded, mapBounded } from '../../shared/bounded.js';
 import { DAY_MS, dayCountsBetween } from '../../store/epoch-day-counts.js';
-import { epochItemsBetween, epochItemsNewestFirst, type EpochItem } from '../../store/epochs.js';
+import { epochCountsBefore, epochCountsBetween, type EpochCountsItem } from '../../store/epochs.js';
 import { countOperations, type OperationFilter } from '../../store/operation-index.js';
 import { sealedUntil } from '../../store/sealer-state.js';
 import { matchingCount } from '../epochs/epoch-counts.js';
@@ -82,9 +82,11 @@ async function countSealed(orgId: string, filter: OperationFilter, [from, to]: R
  * The epochs that overlap `ranges` (parts of a range from `from`), each once: those starting
  * in a range, and the one starting before `from` whose window reaches past it.
  */
-export async function epochsOverlapping(orgId: string, from: number, ranges: readonly Range[]): Promise<EpochItem[]> {
-  const found: EpochItem[] = [];
-  const before = epochItemsNewestFirst(orgId, 1, from).then(({ items }) => found.push(...items.filter((epoch) => epoch.end_time > from)));
-  await Promise.all([before, forEachBounded(ranges, RANGE_CONCURRENCY, async ([a, b]) => void found.push(...(await epochItemsBetween(orgId, a, b))))]);
+export async function epochsOverlapping(orgId: string, from: number, ranges: readonly Range[]): Promise<EpochCountsItem[]> {
+  const found: EpochCountsItem[] = [];
+  const before = epochCountsBefore(orgId, from).then((epoch) => {
+    if (epoch !== undefined && epoch.end_time > from) found.push(epoch);
+  });
+  await Promise.all([before, forEachBounded(ranges, RANGE_CONCURRENCY, async ([a, b]) => void found.push(...(await epochCountsBetween(orgId, a, b))))]);
   return found;
 }
