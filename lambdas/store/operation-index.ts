@@ -27,6 +27,7 @@
  * sequential, far below DynamoDB's 1,000 writes a second per partition.
  */
 import { forEachBounded } from '../shared/bounded.js';
+import { TtlCache } from '../shared/ttl-cache.js';
 import { dynamo } from './clients.js';
 import { batchGetRaw, padMs, table, type Item, type QueryInput } from './dynamo.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -202,6 +203,19 @@ interface PartitionCursor {
 const available = (partition: PartitionCursor) => partition.buffered.length - partition.taken;
 
 /**
+ * How the last page of each sharded index and partition set (an organization's shards) fell
+ * over its partitions, in this process, for a few minutes: agents fall unevenly on the shards,
+ * and an even first share sends most pages to a second round for the busiest shard. With the
+ * spread remembered, the next page of the same listing (the console's operations list, polled
+ * while it is open) reads each shard's own share at once. It only sizes the first reads: a
+ * shard whose share was too small is read again like any other (nextEntries), so a stale
+ * spread costs a round trip, never a row.
+ */
+const pageSpread = new TtlCache<number[]>(5 * 60_000, 1_000);
+/** A page shorter than this says too little about the spread to remember it. */
+const SPREAD_SAMPLE = 50;
+
+/**
  * The filter's positions after `after`, in order, a page at a time, merged from the index's
  * partitions. A sharded index spreads a page over its shards, so each shard is first asked
  * for an even share of the page (with headroom), not the whole page: the merged positions
@@ -215,6 +229,8 @@ export class OperationScan {
   private readonly partitions: PartitionCursor[];
   private readonly sk: string;
   private readonly rowAttributes: readonly string[] | undefined;
+  /** The index and its partitions: where this scan's pages are spread (pageSpread). */
+  private readonly spreadKey: string;
 
   /** `rows`: read the entries' attributes from an index that projects them, not only their positions. */
   constructor(
@@ -227,6 +243,7 @@ export class OperationScan {
     const { index, queries } = operationRangeQueries(orgId, filter, after, rows?.index);
     this.sk = index.sk;
     this.rowAttributes = rows?.attributes;
+    this.spreadKey = `${index.IndexName}\n${index.partitions.join('\n')}`;
     this.partitions = queries.map((query) => {
       const names = { ...query.ExpressionAttributeNames };
       const read = rows === undefined ? '#sk' : `#sk, ${projection([...new Set([...rows.attributes, 'operation_id'])], names)}`;
@@ -251,7 +268,11 @@ export class OperationScan {
   private async nextEntries(size: number): Promise<{ entries: ScanEntry[]; more: boolean }> {
     const page = size + 1;
     const share = Math.min(page, Math.ceil((1.25 * page) / Math.max(1, this.partitions.length)) + 1);
-    await Promise.all(this.partitions.map((partition) => this.fill(partition, share)));
+    // The first read of each partition: its part of the last page of this index and partitions
+    // this process served, when there was one, with the same headroom; an even share otherwise.
+    const spread = this.partitions.length > 1 ? pageSpread.get(this.spreadKey) : undefined;
+    const firstRead = (i: number) => (spread === undefined ? share : Math.min(page, Math.ceil(1.25 * page * (spread[i] ?? 0)) + 1));
+    await Promise.all(this.partitions.map((partition, i) => this.fill(partition, firstRead(i))));
     for (;;) {
       const bound = this.completeUpTo();
       const below = this.partitions.reduce((sum, partition) => sum + this.countUpTo(partition, bound), 0);
@@ -296,17 +317,21 @@ export class OperationScan {
   /** Merges up to `size` entries, none past `bound`. */
   private take(size: number, bound: OrderPosition | undefined): { entries: ScanEntry[]; more: boolean } {
     const entries: ScanEntry[] = [];
+    const taken = this.partitions.map(() => 0);
     while (entries.length < size) {
-      let next: PartitionCursor | undefined;
+      let next = -1;
       let nextHead: ScanEntry | undefined;
-      for (const partition of this.partitions) {
+      for (let i = 0; i < this.partitions.length; i++) {
+        const partition = this.partitions[i]!;
         const head = partition.buffered[partition.taken];
-        if (head !== undefined && (nextHead === undefined || leafOrder(head.position, nextHead.position) < 0)) [next, nextHead] = [partition, head];
+        if (head !== undefined && (nextHead === undefined || leafOrder(head.position, nextHead.position) < 0)) [next, nextHead] = [i, head];
       }
-      if (next === undefined || nextHead === undefined || (bound !== undefined && leafOrder(nextHead.position, bound) > 0)) break;
+      if (next < 0 || nextHead === undefined || (bound !== undefined && leafOrder(nextHead.position, bound) > 0)) break;
       entries.push(nextHead);
-      next.taken += 1;
+      this.partitions[next]!.taken += 1;
+      taken[next]! += 1;
     }
+    if (this.partitions.length > 1 && entries.length >= SPREAD_SAMPLE) pageSpread.set(this.spreadKey, taken.map((n) => n / entries.length));
     return { entries, more: this.partitions.some((partition) => available(partition) > 0 || !partition.exhausted) };
   }
 
