@@ -49,7 +49,7 @@ describe('keyLogChange', () => {
     await expect(a).resolves.toBe('a');
   });
 
-  it('answers 409 without running a change whose turn does not come within 6 s', async () => {
+  it('answers 409 without running a change whose turn does not come within 8 s, and not before', async () => {
     vi.useFakeTimers();
     let releaseFirst!: () => void;
     const first = keyLogChange('org-stuck', () => new Promise<string>((resolve) => (releaseFirst = () => resolve('first'))));
@@ -58,11 +58,14 @@ describe('keyLogChange', () => {
       ran = true;
       return 'second';
     });
+    let settled = false;
     const outcome = second.then(
       () => null,
       (error: unknown) => error,
-    );
-    await vi.advanceTimersByTimeAsync(6_001);
+    ).finally(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(7_900);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(101);
     const error = await outcome;
     expect(error).toBeInstanceOf(LedgerError);
     expect(`${(error as LedgerError).status} ${(error as LedgerError).code}`).toBe('409 VALIDATION_ERROR');

@@ -53,10 +53,12 @@ export async function changeStatus(
   // The admin event's id also names the agent.status_changed event of the same change.
   const eventId = randomUUID();
   const step = async () => {
-    const agent = await findVisibleAgent(caller, agentId);
+    // A revocation takes its turn in the key history (keyLogChange): its reads go out together,
+    // so that each turn is short. The keys are read before the agent's visibility is known,
+    // and used only once it is.
+    const [agent, keys] = await Promise.all([findVisibleAgent(caller, agentId), transition === 'revoke' ? listKeys(caller.orgId, agentId) : []]);
     const refused = refusal(transition, agent.status);
     if (refused) throw conflict(refused);
-    const keys = transition === 'revoke' ? await listKeys(caller.orgId, agentId) : [];
     const revokeKeys = keys.filter((key) => key.status !== 'revoked');
     const committed = await changeAgentStatus({
       orgId: caller.orgId,
