@@ -7,7 +7,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // One run covers every package: protocol unit tests, the client (SDK, built CLI, hooks), the service's unit,
 // integration (DynamoDB Local + s3rver), e2e (HTTP against the local stack) and infra tests, and the console in
 // a real browser; then the protocol's tests again on its browser build.
-// Projects do not inherit the root's test options; both take these.
+// Projects do not inherit the root's test options; each takes these.
 const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
 
 /** The files of the unit project (below). */
@@ -53,7 +53,8 @@ export default defineConfig({
       },
       {
         // The protocol's and the service's unit tests: none starts a local stack (the client's files
-        // do, and stay in the ledger project), and none leaves state behind in the modules it loads.
+        // do, and stay in the ledger project), and none depends on what another file leaves in the
+        // modules or the environment (those that read config() set it first: test/support/local-config.ts).
         // So each worker runs them one after the other in one process (isolate: false) instead of a
         // fresh process per file, which loaded the same modules again for each of 53 files; for
         // these with the client's, 0.8x the time of the same files isolated (102 s against 137 s

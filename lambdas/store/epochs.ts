@@ -175,7 +175,7 @@ export async function epochItemsBetween(orgId: string, from: number, to: number)
  */
 export type EpochCountsItem = Pick<EpochItem, 'start_time' | 'end_time' | 'leaf_count' | 'counts'>;
 const COUNT_FIELDS = ['start_time', 'end_time', 'leaf_count', 'counts'] as const satisfies readonly (keyof EpochItem)[];
-const countProjection = { ProjectionExpression: COUNT_FIELDS.map((_, i) => `#c${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])) };
+const countProjection: Pick<QueryInput, 'ProjectionExpression' | 'ExpressionAttributeNames'> = { ProjectionExpression: COUNT_FIELDS.map((_, i) => `#c${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(COUNT_FIELDS.map((field, i) => [`#c${i}`, field])) };
 
 /** The counting fields of the epochs starting in [from, to), in order. */
 export function epochCountsBetween(orgId: string, from: number, to: number): Promise<EpochCountsItem[]> {
@@ -188,7 +188,12 @@ export async function epochCountsBefore(orgId: string, beforeStart: number): Pro
   return item === undefined ? undefined : (stripKeys(item) as EpochCountsItem);
 }
 
-async function epochsBetween<T extends { start_time: number }>(orgId: string, from: number, to: number, projection = {}): Promise<T[]> {
+async function epochsBetween<T extends { start_time: number }>(
+  orgId: string,
+  from: number,
+  to: number,
+  projection: Pick<QueryInput, 'ProjectionExpression' | 'ExpressionAttributeNames'> = {},
+): Promise<T[]> {
   const items: T[] = [];
   const pages = queryPages({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',

@@ -221,9 +221,10 @@ const SPREAD_SAMPLE = 50;
  * for an even share of the page (with headroom), not the whole page: the merged positions
  * are complete up to the lowest last position read from a shard that has more, and only
  * when fewer than a page lie below it are the shards that hold the page back asked for more
- * (twice what each holds, up to a whole page), not every shard. Entries read and not yet returned stay for the next page, so a reader that goes
- * through everything (an export) reads every index entry once; it asks for `readItems` at a
- * time, where a single page (the audit query) asks for no more than it needs.
+ * (twice what each holds, up to a whole page), not every shard. Entries read and not yet
+ * returned stay for the next page, so a reader that goes through everything (an export)
+ * reads every index entry once; it asks for `readItems` at a time, where a single page (the
+ * audit query) asks for no more than it needs.
  */
 export class OperationScan {
   private readonly partitions: PartitionCursor[];
