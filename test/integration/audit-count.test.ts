@@ -1,10 +1,10 @@
 /**
  * total_count from sealed history (domain/audit/count-matches.ts): the epochs' counts by
- * agent and type, their sums per UTC day, and index counts for what those do not cover (the
- * range's cut windows and the unsealed tail), against DynamoDB Local. Every count is compared
- * with the seeded rows counted by hand, for every filter and many ranges: before sealing,
- * half sealed, all sealed; with windows that divide a day and windows that do not; and with
- * epochs and days from before counts were kept.
+ * agent and type, their sums per UTC hour and day, and index counts for what those do not
+ * cover (the range's cut windows and the unsealed tail), against DynamoDB Local. Every count
+ * is compared with the seeded rows counted by hand, for every filter and many ranges: before
+ * sealing, half sealed, all sealed; with windows that divide an hour, windows that divide a
+ * day, and windows that do not; and with epochs, hours and days from before counts were kept.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { countMatches } from '../../lambdas/domain/audit/count-matches.js';
 import { mapBounded } from '../../lambdas/shared/bounded.js';
 import { sealOrganization } from '../../lambdas/domain/epochs/seal-organization.js';
 import { dynamo } from '../../lambdas/store/clients.js';
-import { DAY_MS, dayCountsBetween } from '../../lambdas/store/epoch-day-counts.js';
+import { DAY_MS, spanCountKey, spanCountsBetween } from '../../lambdas/store/epoch-span-counts.js';
 import { epochItemsBetween, epochKeys } from '../../lambdas/store/epochs.js';
 import type { OperationItem } from '../../lambdas/store/ledger-items.js';
 import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
@@ -60,7 +60,7 @@ function byHand(org: SeededOrg, filter: { agentId?: string; operationType?: stri
 /** Ranges that start and end on day and window boundaries, beside them, inside windows, and open. */
 function ranges(epochMs: number): { startTime?: number; endTime: number }[] {
   const last = T + 4 * DAY_MS;
-  const points = [T - 1, T, T + epochMs - 1, T + DAY_MS + epochMs + 12_345, T + 2 * DAY_MS, T + 2 * DAY_MS + 7 * HOUR + 5, T + 3 * DAY_MS + 1, last];
+  const points = [T - 1, T, T + epochMs - 1, T + 5 * HOUR, T + DAY_MS + epochMs + 12_345, T + 2 * DAY_MS, T + 2 * DAY_MS + 7 * HOUR + 5, T + 3 * DAY_MS + 1, last];
   const out: { startTime?: number; endTime: number }[] = [{ endTime: Date.now() }, { endTime: last }];
   for (const start of points) for (const end of points) if (start < end) out.push({ startTime: start, endTime: end });
   return out;
@@ -77,9 +77,22 @@ async function expectExact(org: SeededOrg, epochMs: number, only?: 'unfiltered a
   expect(counted.map((count, i) => [queries[i], count])).toEqual(queries.map((query) => [query, byHand(org, query)]));
 }
 
+/** Adds 1,000 to a stored item's leaf_count: a count over `range` shows it exactly when it reads that item. */
+async function expectInflatedIn(org: SeededOrg, key: Record<string, string>, range: { startTime: number; endTime: number }): Promise<void> {
+  const bump = (n: number) => dynamo().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET leaf_count = leaf_count + :n', ExpressionAttributeValues: { ':n': n } }));
+  await bump(1000);
+  try {
+    expect(await countMatches(org.orgId, range)).toBe(byHand(org, range) + 1000);
+  } finally {
+    await bump(-1000);
+  }
+  expect(await countMatches(org.orgId, range)).toBe(byHand(org, range));
+}
+
 const seal = (orgId: string, epochMs: number, now: number) => sealOrganization(orgId, { now, epochMs, graceMs: 1_000, settleMs: 0, anchorWanted: false, signer: signer() });
 
 describe.each([
+  ['20-minute windows (dividing an hour)', HOUR / 3],
   ['one-hour windows (dividing a day)', HOUR],
   ['seven-hour windows (straddling days)', 7 * HOUR],
 ])('%s', (_, epochMs) => {
@@ -92,7 +105,8 @@ describe.each([
     // Before sealing every count comes from the index alone (its filters are covered by the audit query's own tests).
     await expectExact(org, epochMs, 'unfiltered and pair');
     await seal(org.orgId, epochMs, T + 2 * DAY_MS + 9 * HOUR);
-    expect((await dayCountsBetween(org.orgId, T, T + 4 * DAY_MS)).length).toBeGreaterThan(0);
+    expect((await spanCountsBetween(org.orgId, 'day', T, T + 4 * DAY_MS)).length).toBeGreaterThan(0);
+    expect((await spanCountsBetween(org.orgId, 'hour', T, T + 4 * DAY_MS)).length).toBeGreaterThan(0);
     await expectExact(org, epochMs);
     await seal(org.orgId, epochMs, T + 5 * DAY_MS);
     await expectExact(org, epochMs);
@@ -100,23 +114,31 @@ describe.each([
 
   it('counts sealed days from the day items and epochs, not the index', async () => {
     // Inflating one day's stored count shows in a range over that day, and only there.
-    const [day] = await dayCountsBetween(org.orgId, T + DAY_MS, T + 2 * DAY_MS);
+    const [day] = await spanCountsBetween(org.orgId, 'day', T + DAY_MS, T + 2 * DAY_MS);
     expect(day?.counts).toBeDefined();
-    const key = { pk: `ORG#${org.orgId}#EPOCH_DAYS`, sk: `DAY#${String(day!.day_start).padStart(13, '0')}` };
-    await dynamo().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET leaf_count = leaf_count + :n', ExpressionAttributeValues: { ':n': 1000 } }));
-    const range = { startTime: T + DAY_MS, endTime: T + 2 * DAY_MS + (epochMs === HOUR ? 0 : 7 * HOUR) };
-    expect(await countMatches(org.orgId, range)).toBe(byHand(org, range) + 1000);
-    await dynamo().send(new UpdateCommand({ TableName: table(), Key: key, UpdateExpression: 'SET leaf_count = leaf_count - :n', ExpressionAttributeValues: { ':n': 1000 } }));
-    expect(await countMatches(org.orgId, range)).toBe(byHand(org, range));
+    const range = { startTime: T + DAY_MS, endTime: T + 2 * DAY_MS + (epochMs === 7 * HOUR ? 7 * HOUR : 0) };
+    await expectInflatedIn(org, spanCountKey(org.orgId, 'day', day!.start), range);
   });
 
-  it('stays exact with epochs and days from before counts were kept', async () => {
-    // An epoch without counts (sealed by an earlier version), and a day without its item.
+  it('counts the hours of a range\'s partial days from the hour items', async () => {
+    // The range cuts both its days: whole hours inside come from their items, the cut ones from epochs and the index.
+    const range = { startTime: T + DAY_MS + 2 * HOUR + 17, endTime: T + 2 * DAY_MS + 9 * HOUR + 5 };
+    const hours = (await spanCountsBetween(org.orgId, 'hour', T + DAY_MS + 3 * HOUR, T + 2 * DAY_MS)).filter((hour) => hour.counts !== undefined && hour.span_end <= range.endTime);
+    expect(hours.length).toBeGreaterThan(0);
+    await expectInflatedIn(org, spanCountKey(org.orgId, 'hour', hours[0]!.start), range);
+  });
+
+  it('stays exact with epochs, hours and days from before counts were kept', async () => {
+    // An epoch without counts (sealed by an earlier version), a day and hours without their items.
     const epochs = await epochItemsBetween(org.orgId, T, T + 4 * DAY_MS);
     for (const epoch of epochs.filter((_, i) => i % 3 === 0)) {
       await dynamo().send(new UpdateCommand({ TableName: table(), Key: epochKeys.epoch(org.orgId, epoch.start_time), UpdateExpression: 'REMOVE counts' }));
     }
-    await dynamo().send(new DeleteCommand({ TableName: table(), Key: { pk: `ORG#${org.orgId}#EPOCH_DAYS`, sk: `DAY#${String(T + 2 * DAY_MS).padStart(13, '0')}` } }));
+    await dynamo().send(new DeleteCommand({ TableName: table(), Key: spanCountKey(org.orgId, 'day', T + 2 * DAY_MS) }));
+    // Hours sealed before hour items were kept: two hours of a partial day, and two of the day just left without its item.
+    for (const hour of [T + 3 * DAY_MS + HOUR, T + 3 * DAY_MS + 5 * HOUR, T + 2 * DAY_MS + 7 * HOUR, T + 2 * DAY_MS + 8 * HOUR]) {
+      await dynamo().send(new DeleteCommand({ TableName: table(), Key: spanCountKey(org.orgId, 'hour', hour) }));
+    }
     await expectExact(org, epochMs);
   }, 120_000);
 });

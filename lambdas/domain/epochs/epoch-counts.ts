@@ -1,7 +1,7 @@
 /**
  * How many operations of a sealed window match each audit filter (docs/API.md §4.6 total_count,
  * §4.8 progress): per agent, per operation type and per pair, kept on the epoch item and
- * summed per day (store/epoch-day-counts.ts). The sealer reads every member of a window
+ * summed per hour and day (store/epoch-span-counts.ts). The sealer reads every member of a window
  * anyway (seal-organization.ts), and a sealed window never changes (the fence), so these
  * counts are exact for good and a count over sealed history reads a few items instead of
  * every index entry (domain/audit/count-matches.ts).

@@ -16,7 +16,7 @@
  *      every operation committed before the fence.
  *   3. read [sealed_until, end) from the time index (operation-windows.ts: shards and time
  *      slices in parallel) and commit one epoch per window that has operations and no epoch.
- *   4. sum the epoch counts of every UTC day whose windows are now all sealed (day-counts.ts).
+ *   4. sum the epoch counts of every UTC hour and day whose windows are now all sealed (span-counts.ts).
  *   5. record sealed_until = end.
  *
  * Every operation is in exactly one epoch: it is in its created_at window (the fence), that
@@ -30,7 +30,7 @@ import { recordSealedUntil, sealedUntil } from '../../store/sealer-state.js';
 import { forEachBounded } from '../../shared/bounded.js';
 import type { Signer } from '../ports.js';
 import { commitEpoch } from './commit-epoch.js';
-import { recordCompletedDays } from './day-counts.js';
+import { recordCompletedSpans } from './span-counts.js';
 import { countMembers } from './epoch-counts.js';
 import { sealableEnd, windowStart } from './window.js';
 
@@ -96,7 +96,7 @@ export async function sealOrganization(orgId: string, settings: SealSettings): P
       const counts = countMembers(windowMembers);
       epochs.push(await commitEpoch({ orgId, startTime, epochMs, members: windowMembers, now, anchorWanted: settings.anchorWanted, counts, signer: settings.signer }));
     }
-    await recordCompletedDays(orgId, { after: recorded ?? from, end, epochMs });
+    await recordCompletedSpans(orgId, { after: recorded ?? from, end, epochMs });
   }
   await recordSealedUntil(orgId, end);
   return { epochs };

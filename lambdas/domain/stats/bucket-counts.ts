@@ -2,24 +2,26 @@
  * Operations per bucket (UTC hour or day) and per agent over [from, to), from the counts the
  * sealer already keeps (domain/epochs/epoch-counts.ts): nothing more is written per operation.
  *
- *   - a UTC day bucket whose day item (store/epoch-day-counts.ts) has counts counts from it;
+ *   - a UTC day bucket whose day item (store/epoch-span-counts.ts) has counts counts from it;
+ *   - an hour (of an hour bucket, or of a day bucket without its item) from its hour item;
  *   - an epoch with counts that lies inside one bucket counts from its own counts (epoch
  *     windows divide an hour: 5 minutes by default);
  *   - the rest (an epoch a bucket boundary cuts, one without counts, a day item's uncounted
  *     windows, and everything at or after sealed_until, which the sealer has not reached) is
  *     read from the index and put into buckets operation by operation.
  *
- * Over a sealed organization a month of days reads 30 day items; a day of hours reads that
- * day's epochs (288 at 5-minute windows), and both add the open tail: at most one window
- * and the sealer's grace period of index entries.
+ * Over a sealed organization a month of days reads 30 day items and the current day's hour
+ * items; a day of hours reads 24 hour items and the epochs of the current hour (12 at
+ * 5-minute windows), and both add the open tail: at most one window and the sealer's grace
+ * period of index entries.
  */
 import { forEachBounded } from '../../shared/bounded.js';
-import { DAY_MS, dayCountsBetween } from '../../store/epoch-day-counts.js';
+import { DAY_MS, spanMs } from '../../store/epoch-span-counts.js';
 import type { EpochCounts } from '../../store/epochs.js';
 import { countOperations } from '../../store/operation-index.js';
 import { operationsInRange } from '../../store/operation-windows.js';
-import { sealedUntil } from '../../store/sealer-state.js';
-import { epochsOverlapping } from '../audit/count-matches.js';
+import { recentSealedUntil } from '../../store/sealer-state.js';
+import { coverSealed, type Range } from '../epochs/counted-spans.js';
 
 /** Buckets of `size` ms from `from` (inclusive) to `to` (exclusive); from and to are multiples of size. */
 export interface BucketGrid {
@@ -33,8 +35,6 @@ export const UNKNOWN_AGENT = '';
 
 /** Per bucket, operations by agent_id. */
 export type BucketCounts = Map<string, number>[];
-
-type Range = [from: number, to: number];
 
 /** Index reads in flight at once (each is itself several requests). */
 const RANGE_CONCURRENCY = 4;
@@ -50,23 +50,17 @@ export async function bucketCounts(orgId: string, grid: BucketGrid, agentId: str
     else for (const [agent, n] of Object.entries(kept.agents)) add(bucket, agent, n);
   };
 
-  const sealed = Math.min(grid.to, Math.max(grid.from, (await sealedUntil(orgId)) ?? 0));
+  const sealed = Math.min(grid.to, Math.max(grid.from, await recentSealedUntil(orgId)));
   const left: Range[] = [];
   if (grid.from < sealed) {
-    const byEpoch: Range[] = [];
-    let covered = grid.from;
-    if (grid.size === DAY_MS) {
-      for (const day of await dayCountsBetween(orgId, grid.from, Math.floor(sealed / DAY_MS) * DAY_MS)) {
-        // A day whose last window reaches into the next day is read by epoch, that window from the index.
-        if (day.counts === undefined || day.span_end > day.day_start + DAY_MS) continue;
-        byEpoch.push([covered, day.day_start]);
-        covered = day.day_start + DAY_MS;
-        addCounts(bucketOf(day.day_start), day.counts);
-        left.push(...day.uncounted);
-      }
+    // A span whose last window reaches into the next span is read by epoch, that window from the index.
+    const units = grid.size === DAY_MS ? (['day', 'hour'] as const) : (['hour'] as const);
+    const { spans, epochs } = await coverSealed(orgId, [grid.from, sealed], units, (item) => item.span_end <= item.start + spanMs(item.unit));
+    for (const span of spans) {
+      addCounts(bucketOf(span.start), span.counts!);
+      left.push(...span.uncounted);
     }
-    byEpoch.push([covered, sealed]);
-    for (const epoch of await epochsOverlapping(orgId, grid.from, byEpoch.filter(([a, b]) => a < b))) {
+    for (const epoch of epochs) {
       const lo = Math.max(grid.from, epoch.start_time);
       const hi = Math.min(sealed, epoch.end_time);
       const whole = lo === epoch.start_time && hi === epoch.end_time && bucketOf(lo) === bucketOf(hi - 1);

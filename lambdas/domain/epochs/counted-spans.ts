@@ -1,0 +1,80 @@
+/**
+ * Reading sealed history by its counts (domain/epochs/epoch-counts.ts): which days and hours
+ * of a range a count can take whole from their items (store/epoch-span-counts.ts), and which
+ * epochs it reads for the rest.
+ *
+ * Each unit reads the whole spans inside its range; the range's cut ends go to the next finer
+ * unit at once, in parallel, and so do the holes between the items it found once it has read
+ * them (a span without an item: an hour without an epoch, or history sealed before items were
+ * kept). Epochs are the finest unit. So a range that cuts both its days reads its day items,
+ * the hour items at both ends and the epochs of the two cut hours in one round of requests,
+ * and a second round only where an item was missing.
+ */
+import { forEachBounded } from '../../shared/bounded.js';
+import { spanCountsBetween, spanMs, type SpanCountItem, type SpanUnit } from '../../store/epoch-span-counts.js';
+import { epochCountsBefore, epochCountsBetween, type EpochCountsItem } from '../../store/epochs.js';
+
+/** A time range [from, to). */
+export type Range = [from: number, to: number];
+
+/** Holes of one read covered at once (each is itself a read or more). */
+const HOLE_CONCURRENCY = 4;
+
+export interface SealedCover {
+  /** The items used: each span lies wholly inside the range, and its item has counts and fits. */
+  spans: SpanCountItem[];
+  /**
+   * The epochs starting in the parts of the range no span covers, and the one starting before
+   * the range whose window reaches into it. The caller counts those its range cuts from the index.
+   */
+  epochs: EpochCountsItem[];
+}
+
+/**
+ * Covers [from, to) with spans of `units` (coarsest first) whose items have counts and
+ * `fit`, and epochs. `fit` decides about an item whose last window ends past its span
+ * (windows that do not divide it): only the caller knows whether that window still belongs
+ * to what it counts.
+ */
+export async function coverSealed(orgId: string, [from, to]: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean): Promise<SealedCover> {
+  const cover: SealedCover = { spans: [], epochs: [] };
+  const before = async () => {
+    const epoch = await epochCountsBefore(orgId, from);
+    if (epoch !== undefined && epoch.end_time > from) cover.epochs.push(epoch);
+  };
+  const parts = [before, () => coverRange(orgId, [from, to], units, fit, cover)];
+  await forEachBounded(parts, parts.length, (part) => part());
+  return cover;
+}
+
+async function coverRange(orgId: string, [from, to]: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean, cover: SealedCover): Promise<void> {
+  if (from >= to) return;
+  const [unit, ...finer] = units;
+  if (unit === undefined) {
+    cover.epochs.push(...(await epochCountsBetween(orgId, from, to)));
+    return;
+  }
+  const ms = spanMs(unit);
+  const first = Math.ceil(from / ms) * ms;
+  const last = Math.floor(to / ms) * ms;
+  if (first >= last) return coverRange(orgId, [from, to], finer, fit, cover);
+  const inside = async () => {
+    const holes: Range[] = [];
+    let covered = first;
+    for (const item of await spanCountsBetween(orgId, unit, first, last)) {
+      if (item.counts === undefined || !fit(item)) continue;
+      holes.push([covered, item.start]);
+      covered = item.start + ms;
+      cover.spans.push(item);
+    }
+    holes.push([covered, last]);
+    await forEachBounded(holes, HOLE_CONCURRENCY, (hole) => coverRange(orgId, hole, finer, fit, cover));
+  };
+  const parts = [() => coverRange(orgId, [from, first], finer, fit, cover), inside, () => coverRange(orgId, [last, to], finer, fit, cover)];
+  await forEachBounded(parts, parts.length, (part) => part());
+}
+
+/** Whether `time` falls inside one of `spans` (an epoch starting there was counted by its span's item). */
+export function inSpans(spans: readonly SpanCountItem[], time: number): boolean {
+  return spans.some((span) => time >= span.start && time < span.start + spanMs(span.unit));
+}
