@@ -12,8 +12,9 @@
  *      parallel, until BENCH_SECONDS pass or BENCH_OPS operations are accepted, counting
  *      every SDK call they cause (the outbox forwarder's included);
  *    - runs the same number of parallel chains of raw three-item TransactWriteItems
- *      (operation put, head update, nonce put; the conditions and index attributes of a real
- *      submission) against the same DynamoDB Local and table, bounded the same way.
+ *      (operation put, head update, nonce put; the conditions of a real submission, and as
+ *      the operation a copy of a row the submissions stored, so the same bytes and the same
+ *      five index entries) against the same DynamoDB Local and table, bounded the same way.
  * 4. Prints ops/s, p50 and p99 of both, their ratios, and per accepted submission the calls
  *    by service and operation, the capacity units and the cost per million operations.
  *
@@ -22,7 +23,7 @@
  * 5000 per phase), BENCH_PAYLOAD_BYTES (default 256).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { chainHash, GENESIS, generateKeyPair, provePossession, sha256B64u, type OperationRecord } from '@agent-ledger/protocol';
 import { signOperation } from '@agent-ledger/client';
 import { localDynamoClient } from '../local/dynamodb-local.js';
@@ -31,7 +32,11 @@ import { percentile, setting } from './bench-numbers.js';
 import { benchApiToken, startBenchStack } from './bench-stack.js';
 import { UsageMeter } from './bench-usage.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
-import { ledgerKeys } from '../lambdas/store/ledger-items.js';
+import { ledgerKeys, type OperationItem } from '../lambdas/store/ledger-items.js';
+import { INDEX_ATTRIBUTES, strip } from '../lambdas/store/dynamo.js';
+import { operationItem } from '../lambdas/store/operations.js';
+import { windowStart } from '../lambdas/domain/epochs/window.js';
+import { config } from '../lambdas/config.js';
 import { json } from '../test/support/http-client.js';
 
 const CHAINS = (process.env.BENCH_CHAINS ?? '8,32').split(',').map((value) => {
@@ -106,7 +111,15 @@ function nextRecord(orgId: string, agent: BenchAgent, payload: string): Operatio
   );
 }
 
-async function submissionPhase(baseUrl: string, token: string, orgId: string, agents: BenchAgent[], meter: UsageMeter, drainEvents: () => Promise<void>): Promise<PhaseResult> {
+async function submissionPhase(
+  baseUrl: string,
+  token: string,
+  orgId: string,
+  agents: BenchAgent[],
+  meter: UsageMeter,
+  drainEvents: () => Promise<void>,
+): Promise<PhaseResult & { lastOperationId: string }> {
+  let lastOperationId = '';
   const payload = 'x'.repeat(PAYLOAD_BYTES);
   const submit = async (worker: number): Promise<boolean> => {
     const agent = agents[worker]!;
@@ -122,23 +135,29 @@ async function submissionPhase(baseUrl: string, token: string, orgId: string, ag
       return false;
     }
     agent.head = chainHash(agent.head, record);
+    lastOperationId = record.operation_id;
     return true;
   };
   for (let i = 0; i < WARMUP_PER_AGENT; i++) await Promise.all(agents.map((_, worker) => submit(worker)));
   // Count from here: the warm-up's calls (and its events) are not the measured submissions'.
   await drainEvents();
   meter.reset();
-  return runPhase('POST /v1/operations', agents.length, async (worker) => {
+  const result = await runPhase('POST /v1/operations', agents.length, async (worker) => {
     const accepted = await submit(worker);
     if (accepted) meter.countAccepted();
     return accepted;
   });
+  return { ...result, lastOperationId };
 }
 
 /** The three items of a submission (store/operations.ts), written straight to the table. */
-async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Promise<PhaseResult> {
+async function rawTransactionPhase(dynamoEndpoint: string, workers: number, template: { orgId: string; operationId: string }): Promise<PhaseResult> {
   const client = DynamoDBDocumentClient.from(localDynamoClient(dynamoEndpoint));
   const org = `bench-raw-${randomUUID()}`;
+  // A stored row of the submissions: its receipt, payload and fields, so the raw put writes as many bytes and index entries.
+  const stored = (await client.send(new GetCommand({ TableName: TABLE_NAME, Key: ledgerKeys.operation(template.orgId, template.operationId) }))).Item;
+  if (!stored) throw new Error(`no stored row for operation ${template.operationId}`);
+  const row = strip<OperationItem>(stored, INDEX_ATTRIBUTES);
   const heads = Array.from({ length: workers }, (_, i) => ({ agentId: `raw-${i}`, seqNo: 0, hash: GENESIS }));
   await Promise.all(
     heads.map((head) =>
@@ -155,6 +174,7 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Pro
     const now = Date.now();
     const next = sha256B64u(new TextEncoder().encode(`${head.hash}${operationId}`));
     const seq = head.seqNo + 1;
+    const activity = ledgerKeys.activity(org, head.agentId, windowStart(now, config().epochMs));
     try {
       await client.send(
         new TransactWriteCommand({
@@ -164,12 +184,9 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Pro
               Put: {
                 TableName: TABLE_NAME,
                 Item: {
-                  ...ledgerKeys.operation(org, operationId),
-                  ...ledgerKeys.orgTimeIndex(org, head.agentId, now, operationId),
-                  operation_id: operationId,
-                  seq_no: seq,
-                  chain_hash: next,
-                  created_at: now,
+                  ...operationItem({ ...row, org_id: org, agent_id: head.agentId, operation_id: operationId, seq_no: seq, chain_hash: next, created_at: now }),
+                  // Not an event: the outbox forwarder's filter passes these by, as it does nothing else of a raw write.
+                  type: 'bench_raw_operation',
                 },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
@@ -178,10 +195,25 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number): Pro
               Update: {
                 TableName: TABLE_NAME,
                 Key: { pk: `ORG#${org}`, sk: `AGENT#${head.agentId}` },
-                UpdateExpression: 'SET seq_no = :seq, chain_hash = :next',
-                ConditionExpression: 'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv',
+                // As the submission's head update: the head, and the agent's entry in the sealer's activity index.
+                UpdateExpression: 'SET seq_no = :seq, chain_hash = :next, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask',
+                ConditionExpression:
+                  'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv ' +
+                  'AND (attribute_not_exists(sealed_until) OR sealed_until <= :created)',
                 ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':seq': seq, ':next': next, ':prev': head.hash, ':prevSeq': head.seqNo, ':active': 'active', ':kv': 0 },
+                ExpressionAttributeValues: {
+                  ':seq': seq,
+                  ':next': next,
+                  ':op': operationId,
+                  ':prev': head.hash,
+                  ':prevSeq': head.seqNo,
+                  ':active': 'active',
+                  ':kv': 0,
+                  ':created': now,
+                  ':apk': activity.gsi3pk,
+                  ':ask': activity.gsi3sk,
+                },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
               },
             },
             {
@@ -257,7 +289,7 @@ async function main(): Promise<void> {
       await stack.drainEvents();
       if (!usage) usage = meter.report();
       log(`${chains} chains: raw TransactWriteItems against the same DynamoDB Local`);
-      const raw = await rawTransactionPhase(stack.dynamoEndpoint, chains);
+      const raw = await rawTransactionPhase(stack.dynamoEndpoint, chains, { orgId, operationId: http.lastOperationId });
       out.push(phaseLine(http, chains), phaseLine(raw, chains));
       const [h, r] = [summary(http), summary(raw)];
       ratios.push(
