@@ -8,6 +8,12 @@
  * Locally the receipt signer is a key file and the queue is in process: each signature is
  * counted as one KMS Sign, each queue send as one SQS request (a batch of up to 10 as one
  * SendMessageBatch), as they are in AWS.
+ *
+ * DynamoDB Local reports a transaction's index entries at the transactional rate, like its
+ * items (2 units per KB). DynamoDB bills them at the rate of the same index write outside a
+ * transaction (1 per KB): the transactional factor applies to the table's items alone
+ * (docs/COST.md, What the bench counts). The totals are priced at that rate, and DynamoDB
+ * Local's own figure is printed beside them as an upper bound.
  */
 import type { Signer } from '../lambdas/domain/ports.js';
 
@@ -43,7 +49,10 @@ const SUBMIT_MEMORY_GB = 1;
 interface Tally {
   calls: number;
   readUnits: number;
+  /** As DynamoDB bills them: a transaction's index entries at the non-transactional rate. */
   writeUnits: number;
+  /** What DynamoDB Local's report adds to writeUnits: the second unit of each transactional index unit. */
+  doubledIndexUnits: number;
 }
 
 const READS = new Set(['GetCommand', 'QueryCommand', 'BatchGetCommand', 'TransactGetCommand', 'ScanCommand']);
@@ -67,13 +76,19 @@ function unitsOf(consumed: Capacity | Capacity[] | undefined): number {
   return list.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
+/** The units of `consumed` that its global secondary indexes account for. */
+function indexUnitsOf(consumed: Capacity | Capacity[] | undefined): number {
+  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+  return list.reduce((sum, entry) => sum + Object.values(entry.GlobalSecondaryIndexes ?? {}).reduce((n, index) => n + (index.CapacityUnits ?? 0), 0), 0);
+}
+
 export class UsageMeter {
   private readonly tallies = new Map<string, Tally>();
   private accepted = 0;
 
   private tally(key: string): Tally {
     let tally = this.tallies.get(key);
-    if (!tally) this.tallies.set(key, (tally = { calls: 0, readUnits: 0, writeUnits: 0 }));
+    if (!tally) this.tallies.set(key, (tally = { calls: 0, readUnits: 0, writeUnits: 0, doubledIndexUnits: 0 }));
     return tally;
   }
 
@@ -96,7 +111,11 @@ export class UsageMeter {
       const tally = this.tally(`DynamoDB ${name.replace(/Command$/, '')}`);
       tally.calls += 1;
       if (READS.has(name)) tally.readUnits += unitsOf(out?.ConsumedCapacity);
-      else tally.writeUnits += unitsOf(out?.ConsumedCapacity);
+      else {
+        const doubled = name === 'TransactWriteCommand' ? indexUnitsOf(out?.ConsumedCapacity) / 2 : 0;
+        tally.writeUnits += unitsOf(out?.ConsumedCapacity) - doubled;
+        tally.doubledIndexUnits += doubled;
+      }
       return out;
     };
   }
@@ -141,7 +160,7 @@ export class UsageMeter {
   }
 
   /** Per accepted submission: calls and units of each service operation, and the cost per million submissions. */
-  report(): { lines: string[]; totalPerMillion: number; measuredPerMillion: number; envelopePerMillion: number } {
+  report(): { lines: string[]; totalPerMillion: number; measuredPerMillion: number; envelopePerMillion: number; asDynamoLocalReportsPerMillion: number } {
     const per = (value: number) => (this.accepted === 0 ? 0 : value / this.accepted);
     const rows = [...this.tallies.entries()].sort(([a], [b]) => a.localeCompare(b));
     const lines: string[] = [];
@@ -172,6 +191,11 @@ export class UsageMeter {
       `  envelope: no KMS request per receipt (-$${signing.toFixed(2)}), Lambda assumed ${LAMBDA_MS_ASSUMED_ENVELOPE} ms, ` +
         `plus one KMS Decrypt per cold start ($${KMS_SYMMETRIC_REQUEST_PER_MILLION} per million cold starts)`,
     );
-    return { lines, totalPerMillion: total, measuredPerMillion: measured, envelopePerMillion: envelope };
+    const doubled = per([...this.tallies.values()].reduce((sum, tally) => sum + tally.doubledIndexUnits, 0));
+    lines.push(
+      `  WRU: a transaction's index entries at DynamoDB's rate for an index write (1 per KB); DynamoDB Local reports ${doubled.toFixed(2)} more ` +
+        `per submission (2 per KB): at that count, +$${(doubled * PRICES.dynamoWriteUnit).toFixed(2)} on either total (docs/COST.md, What the bench counts)`,
+    );
+    return { lines, totalPerMillion: total, measuredPerMillion: measured, envelopePerMillion: envelope, asDynamoLocalReportsPerMillion: doubled * PRICES.dynamoWriteUnit };
   }
 }

@@ -301,8 +301,11 @@ async function main(): Promise<void> {
     if (usage) {
       console.log(`\nin AWS terms, counted in the ${CHAINS[0]}-chain run (docs/COST.md has the prices and their sources):`);
       console.log(usage.lines.join('\n'));
-      console.log(`cost: $${usage.totalPerMillion.toFixed(2)} per million operations with receiptSigner=kms (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}; target $25)`);
-      console.log(`cost: $${usage.envelopePerMillion.toFixed(2)} per million operations with receiptSigner=envelope (target $11)`);
+      const upper = (total: number) => `; as DynamoDB Local counts index units: $${(total + usage.asDynamoLocalReportsPerMillion).toFixed(2)}`;
+      console.log(
+        `cost: $${usage.totalPerMillion.toFixed(2)} per million operations with receiptSigner=kms (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}${upper(usage.totalPerMillion)}; target $25)`,
+      );
+      console.log(`cost: $${usage.envelopePerMillion.toFixed(2)} per million operations with receiptSigner=envelope (${upper(usage.envelopePerMillion).slice(2)}; target $11)`);
     }
   } finally {
     await stack.stop();
