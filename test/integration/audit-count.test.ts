@@ -91,9 +91,10 @@ async function expectInflatedIn(org: SeededOrg, key: Record<string, string>, ran
 
 const seal = (orgId: string, epochMs: number, now: number) => sealOrganization(orgId, { now, epochMs, graceMs: 1_000, settleMs: 0, anchorWanted: false, signer: signer() });
 
-// Every filter with the day-sized cases; the hour-sized one adds its items' cover, the same for every filter.
+// Every filter with the day-sized cases; the hour-sized one adds its items' cover, the same for every filter,
+// and only once sealed (before any sealing a count does not depend on the windows).
 describe.each([
-  ['20-minute windows (dividing an hour)', HOUR / 3, 'unfiltered and pair'],
+  ['30-minute windows (dividing an hour)', HOUR / 2, 'unfiltered and pair'],
   ['one-hour windows (dividing a day)', HOUR, undefined],
   ['seven-hour windows (straddling days)', 7 * HOUR, undefined],
 ] as const)('%s', (_, epochMs, filters) => {
@@ -104,7 +105,7 @@ describe.each([
 
   it('counts exactly before any sealing, half sealed, and all sealed', async () => {
     // Before sealing every count comes from the index alone (its filters are covered by the audit query's own tests).
-    await expectExact(org, epochMs, 'unfiltered and pair');
+    if (filters === undefined) await expectExact(org, epochMs, 'unfiltered and pair');
     await seal(org.orgId, epochMs, T + 2 * DAY_MS + 9 * HOUR);
     expect((await spanCountsBetween(org.orgId, 'day', T, T + 4 * DAY_MS)).length).toBeGreaterThan(0);
     expect((await spanCountsBetween(org.orgId, 'hour', T, T + 4 * DAY_MS)).length).toBeGreaterThan(0);
