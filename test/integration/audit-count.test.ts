@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { countMatches } from '../../lambdas/domain/audit/count-matches.js';
 import { mapBounded } from '../../lambdas/shared/bounded.js';
 import { sealOrganization } from '../../lambdas/domain/epochs/seal-organization.js';
+import { spanWindowsEnd } from '../../lambdas/domain/epochs/span-counts.js';
+import { sealedUntil } from '../../lambdas/store/sealer-state.js';
 import { dynamo } from '../../lambdas/store/clients.js';
 import { DAY_MS, spanCountKey, spanCountsBetween } from '../../lambdas/store/epoch-span-counts.js';
 import { epochItemsBetween, epochKeys } from '../../lambdas/store/epochs.js';
@@ -112,6 +114,12 @@ describe.each([
     await expectExact(org, epochMs, filters);
     await seal(org.orgId, epochMs, T + 5 * DAY_MS);
     await expectExact(org, epochMs, filters);
+    // An hour item for every hour whose windows are all sealed and in which an epoch starts, and none for the others.
+    const sealed = (await sealedUntil(org.orgId))!;
+    const epochHours = new Set((await epochItemsBetween(org.orgId, T, T + 5 * DAY_MS)).map((epoch) => Math.floor(epoch.start_time / HOUR) * HOUR));
+    const complete = [...epochHours].filter((hour) => spanWindowsEnd('hour', hour, epochMs) <= sealed).sort((a, b) => a - b);
+    expect(complete.length).toBeGreaterThan(0);
+    expect((await spanCountsBetween(org.orgId, 'hour', T, T + 5 * DAY_MS)).map((hour) => hour.start)).toEqual(complete);
   }, 120_000);
 
   it('counts sealed days from the day items and epochs, not the index', async () => {

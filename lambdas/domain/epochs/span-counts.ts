@@ -7,7 +7,7 @@
  */
 import { forEachBounded } from '../../shared/bounded.js';
 import { putSpanCount, spanMs, type SpanCountItem, type SpanUnit } from '../../store/epoch-span-counts.js';
-import { epochCountsBetween } from '../../store/epochs.js';
+import { epochCountsBetween, type EpochCountsItem } from '../../store/epochs.js';
 import { sumCounts } from './epoch-counts.js';
 import { windowStart } from './window.js';
 
@@ -23,7 +23,8 @@ export function spanWindowsEnd(unit: SpanUnit, start: number, epochMs: number): 
  * Writes the hour and day items of every span whose windows were not all sealed at `after`
  * and are all sealed at `end` (both sealed_until values: every window ending at or before is
  * sealed). Days are written whether or not they hold an epoch; hours only when they do, so an
- * organization idle for a month does not write 720 empty items when it wakes.
+ * organization idle for a month does not write 720 empty items when it wakes. The spans'
+ * epochs are read in one range read, not one read per span.
  */
 export async function recordCompletedSpans(orgId: string, range: { after: number; end: number; epochMs: number }): Promise<void> {
   const spans: [SpanUnit, number][] = [];
@@ -35,14 +36,30 @@ export async function recordCompletedSpans(orgId: string, range: { after: number
       if (windowsEnd > range.after && windowsEnd <= range.end) spans.push([unit, start]);
     }
   }
+  if (spans.length === 0) return;
+  const from = Math.min(...spans.map(([, start]) => start));
+  const to = Math.max(...spans.map(([unit, start]) => start + spanMs(unit)));
+  const epochs = await epochCountsBetween(orgId, from, to);
+  const byUnit = { hour: groupByStart(epochs, spanMs('hour')), day: groupByStart(epochs, spanMs('day')) };
   await forEachBounded(spans, SPAN_CONCURRENCY, async ([unit, start]) => {
-    const item = await spanCountOf(orgId, unit, start);
-    if (unit === 'day' || item.span_end > start) await putSpanCount(item);
+    const inSpan = byUnit[unit].get(start) ?? [];
+    if (unit === 'day' || inSpan.length > 0) await putSpanCount(spanCountOf(orgId, unit, start, inSpan));
   });
 }
 
-async function spanCountOf(orgId: string, unit: SpanUnit, start: number): Promise<SpanCountItem> {
-  const epochs = await epochCountsBetween(orgId, start, start + spanMs(unit));
+/** `epochs` by the start of the span of `ms` their window starts in. */
+function groupByStart(epochs: readonly EpochCountsItem[], ms: number): Map<number, EpochCountsItem[]> {
+  const groups = new Map<number, EpochCountsItem[]>();
+  for (const epoch of epochs) {
+    const start = Math.floor(epoch.start_time / ms) * ms;
+    const group = groups.get(start);
+    if (group) group.push(epoch);
+    else groups.set(start, [epoch]);
+  }
+  return groups;
+}
+
+function spanCountOf(orgId: string, unit: SpanUnit, start: number, epochs: readonly EpochCountsItem[]): SpanCountItem {
   const counted = epochs.filter((epoch) => epoch.counts !== undefined);
   const counts = sumCounts(counted.map((epoch) => epoch.counts!));
   return {
