@@ -2,8 +2,8 @@
  * The sealer's per-hour and per-day sums of epoch counts (store/epoch-span-counts.ts): when a
  * sealing run moves an organization's sealed_until past the end of a UTC hour's or day's last
  * window, nothing in that span can change any more, so its epochs' counts are summed into one
- * item. A count then reads at most 24 hour items for the part of a range inside its first and
- * last days, and epochs only for the hours the range cuts.
+ * item. A count then reads at most 23 hour items on each day the range cuts, and epochs only
+ * for the hours it cuts (domain/epochs/counted-spans.ts).
  */
 import { forEachBounded } from '../../shared/bounded.js';
 import { putSpanCount, spanMs, type SpanCountItem, type SpanUnit } from '../../store/epoch-span-counts.js';
