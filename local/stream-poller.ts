@@ -26,6 +26,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
+import { SDK_LOGGER } from '../lambdas/sdk-client-settings.js';
 import { LOCAL_CREDENTIALS } from './dynamodb-local.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
@@ -106,7 +107,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const table = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
   const streamArn = table.Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${options.tableName} has no stream (local/table.ts enables it)`);
-  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  // The SDK's default logger would have every GetRecords answer (up to 1,000 new images) copied and masked for nothing.
+  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, logger: SDK_LOGGER });
   const shards = new Map<string, ShardState>();
   let stopped = workers.length === 0;
   let passes = 0;

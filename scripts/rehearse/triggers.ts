@@ -12,6 +12,7 @@ import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynam
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { SQSRecord } from 'aws-lambda';
 import { toLambdaRecord } from '../../local/stream-record.js';
+import { SDK_LOGGER } from '../../lambdas/sdk-client-settings.js';
 import type { Json } from './assembly.js';
 import type { Authorization } from './aws-requests.js';
 import type { EventSourceMapping, Schedule } from './deployment.js';
@@ -115,7 +116,7 @@ export async function startTriggers(options: TriggerOptions): Promise<Triggers> 
     const table = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
     const localStreamArn = table.Table?.LatestStreamArn;
     if (!localStreamArn) throw new Error(`table ${options.tableName} has no stream; the template's StreamSpecification was not applied`);
-    const streams = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: REGION, credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' } });
+    const streams = new DynamoDBStreamsClient({ endpoint: options.dynamoEndpoint, region: REGION, credentials: { accessKeyId: 'rehearsal', secretAccessKey: 'rehearsal' }, logger: SDK_LOGGER });
     loops.push(pollStream(stream, localStreamArn, streams, options, () => stopped, sleep).finally(() => streams.destroy()));
   }
 
