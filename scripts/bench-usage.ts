@@ -71,15 +71,16 @@ const REPORTS_CAPACITY = new Set([
 type Sendable = { send: (command: never, ...rest: never[]) => Promise<unknown> };
 type Capacity = { CapacityUnits?: number; Table?: { CapacityUnits?: number }; GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> };
 
+/** A call's ConsumedCapacity: one entry, or one per table (BatchGet, transactions). */
+const entriesOf = (consumed: Capacity | Capacity[] | undefined): Capacity[] => (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []);
+
 function unitsOf(consumed: Capacity | Capacity[] | undefined): number {
-  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-  return list.reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
+  return entriesOf(consumed).reduce((sum, entry) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
 /** The units of `consumed` that its global secondary indexes account for. */
 function indexUnitsOf(consumed: Capacity | Capacity[] | undefined): number {
-  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
-  return list.reduce((sum, entry) => sum + Object.values(entry.GlobalSecondaryIndexes ?? {}).reduce((n, index) => n + (index.CapacityUnits ?? 0), 0), 0);
+  return entriesOf(consumed).reduce((sum, entry) => sum + Object.values(entry.GlobalSecondaryIndexes ?? {}).reduce((n, index) => n + (index.CapacityUnits ?? 0), 0), 0);
 }
 
 export class UsageMeter {

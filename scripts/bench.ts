@@ -34,7 +34,7 @@ import { UsageMeter } from './bench-usage.js';
 import { uuidv7 } from '../lambdas/domain/ledger/uuidv7.js';
 import { ledgerKeys, type OperationItem } from '../lambdas/store/ledger-items.js';
 import { INDEX_ATTRIBUTES, strip } from '../lambdas/store/dynamo.js';
-import { operationItem } from '../lambdas/store/operations.js';
+import { submissionWrites } from '../lambdas/store/operations.js';
 import { windowStart } from '../lambdas/domain/epochs/window.js';
 import { config } from '../lambdas/config.js';
 import { json } from '../test/support/http-client.js';
@@ -150,7 +150,7 @@ async function submissionPhase(
   return { ...result, lastOperationId };
 }
 
-/** The three items of a submission (store/operations.ts), written straight to the table. */
+/** The three writes of a submission (store/operations.ts submissionWrites), sent straight to the table. */
 async function rawTransactionPhase(dynamoEndpoint: string, workers: number, template: { orgId: string; operationId: string }): Promise<PhaseResult> {
   const client = DynamoDBDocumentClient.from(localDynamoClient(dynamoEndpoint));
   const org = `bench-raw-${randomUUID()}`;
@@ -163,7 +163,7 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number, temp
     heads.map((head) =>
       client.send(
         new TransactWriteCommand({
-          TransactItems: [{ Put: { TableName: TABLE_NAME, Item: { pk: `ORG#${org}`, sk: `AGENT#${head.agentId}`, seq_no: 0, chain_hash: GENESIS, status: 'active', keys_version: 0 } } }],
+          TransactItems: [{ Put: { TableName: TABLE_NAME, Item: { ...ledgerKeys.agent(org, head.agentId), seq_no: 0, chain_hash: GENESIS, status: 'active', keys_version: 0 } } }],
         }),
       ),
     ),
@@ -174,58 +174,14 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number, temp
     const now = Date.now();
     const next = sha256B64u(new TextEncoder().encode(`${head.hash}${operationId}`));
     const seq = head.seqNo + 1;
-    const activity = ledgerKeys.activity(org, head.agentId, windowStart(now, config().epochMs));
+    const writes = submissionWrites(
+      { ...row, org_id: org, agent_id: head.agentId, operation_id: operationId, seq_no: seq, chain_hash: next, created_at: now, nonce: randomBytes(16).toString('base64url') },
+      { seqNo: head.seqNo, chainHash: head.hash, keysVersion: 0, activeWindow: windowStart(now, config().epochMs) },
+    );
+    // Not an event: the outbox forwarder's filter passes these by, as it does nothing else of a raw write.
+    writes[0]!.Put!.Item!.type = 'bench_raw_operation';
     try {
-      await client.send(
-        new TransactWriteCommand({
-          ClientRequestToken: randomUUID(),
-          TransactItems: [
-            {
-              Put: {
-                TableName: TABLE_NAME,
-                Item: {
-                  ...operationItem({ ...row, org_id: org, agent_id: head.agentId, operation_id: operationId, seq_no: seq, chain_hash: next, created_at: now }),
-                  // Not an event: the outbox forwarder's filter passes these by, as it does nothing else of a raw write.
-                  type: 'bench_raw_operation',
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: TABLE_NAME,
-                Key: { pk: `ORG#${org}`, sk: `AGENT#${head.agentId}` },
-                // As the submission's head update: the head, and the agent's entry in the sealer's activity index.
-                UpdateExpression: 'SET seq_no = :seq, chain_hash = :next, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask',
-                ConditionExpression:
-                  'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv ' +
-                  'AND (attribute_not_exists(sealed_until) OR sealed_until <= :created)',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: {
-                  ':seq': seq,
-                  ':next': next,
-                  ':op': operationId,
-                  ':prev': head.hash,
-                  ':prevSeq': head.seqNo,
-                  ':active': 'active',
-                  ':kv': 0,
-                  ':created': now,
-                  ':apk': activity.gsi3pk,
-                  ':ask': activity.gsi3sk,
-                },
-                ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-              },
-            },
-            {
-              Put: {
-                TableName: TABLE_NAME,
-                Item: { pk: `ORG#${org}#AGENT#${head.agentId}#NONCE#${randomBytes(16).toString('base64url')}`, sk: 'NONCE', operation_id: operationId },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
+      await client.send(new TransactWriteCommand({ ClientRequestToken: randomUUID(), TransactItems: writes }));
       head.seqNo = seq;
       head.hash = next;
       return true;
@@ -301,11 +257,11 @@ async function main(): Promise<void> {
     if (usage) {
       console.log(`\nin AWS terms, counted in the ${CHAINS[0]}-chain run (docs/COST.md has the prices and their sources):`);
       console.log(usage.lines.join('\n'));
-      const upper = (total: number) => `; as DynamoDB Local counts index units: $${(total + usage.asDynamoLocalReportsPerMillion).toFixed(2)}`;
+      const upper = (total: number) => `as DynamoDB Local counts index units: $${(total + usage.asDynamoLocalReportsPerMillion).toFixed(2)}`;
       console.log(
-        `cost: $${usage.totalPerMillion.toFixed(2)} per million operations with receiptSigner=kms (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}${upper(usage.totalPerMillion)}; target $25)`,
+        `cost: $${usage.totalPerMillion.toFixed(2)} per million operations with receiptSigner=kms (of it measured from SDK calls: $${usage.measuredPerMillion.toFixed(2)}; ${upper(usage.totalPerMillion)}; target $25)`,
       );
-      console.log(`cost: $${usage.envelopePerMillion.toFixed(2)} per million operations with receiptSigner=envelope (${upper(usage.envelopePerMillion).slice(2)}; target $11)`);
+      console.log(`cost: $${usage.envelopePerMillion.toFixed(2)} per million operations with receiptSigner=envelope (${upper(usage.envelopePerMillion)}; target $11)`);
     }
   } finally {
     await stack.stop();

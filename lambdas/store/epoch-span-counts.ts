@@ -19,7 +19,7 @@ import { dynamo } from './clients.js';
 import { INDEX_ATTRIBUTES, padMs, queryPages, strip, table } from './dynamo.js';
 import type { EpochCounts } from './epochs.js';
 
-export const HOUR_MS = 3_600_000;
+const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /** A window [start, end) whose epoch carries no counts: a reader counts it from the index. */

@@ -22,7 +22,7 @@
 import { mapBounded } from '../../shared/bounded.js';
 import { countOperations, type OperationFilter } from '../../store/operation-index.js';
 import { recentSealedUntil } from '../../store/sealer-state.js';
-import { coverSealed, inSpans, type Range } from '../epochs/counted-spans.js';
+import { coverSealed, type Range } from '../epochs/counted-spans.js';
 import { matchingCount } from '../epochs/epoch-counts.js';
 
 /** Index counts in flight at once (each is itself several requests). */
@@ -53,8 +53,6 @@ async function countSealed(orgId: string, filter: OperationFilter, [from, to]: R
     left.push(...span.uncounted);
   }
   for (const epoch of epochs) {
-    // A counted span's last window may reach into the next range: its item counted it.
-    if (inSpans(spans, epoch.start_time)) continue;
     const lo = Math.max(from, epoch.start_time);
     const hi = Math.min(to, epoch.end_time);
     if (epoch.counts !== undefined && lo === epoch.start_time && hi === epoch.end_time) total += matchingCount(epoch.counts, epoch.leaf_count, filter);

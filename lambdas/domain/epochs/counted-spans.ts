@@ -26,6 +26,8 @@ export interface SealedCover {
   /**
    * The epochs starting in the parts of the range no span covers, and the one starting before
    * the range whose window reaches into it. The caller counts those its range cuts from the index.
+   * None starts inside a span used: an epoch whose window a span's item counted past the span's
+   * end (windows that do not divide it) starts in that span, so it is never read again.
    */
   epochs: EpochCountsItem[];
 }
@@ -72,9 +74,4 @@ async function coverRange(orgId: string, [from, to]: Range, units: readonly Span
   };
   const parts = [() => coverRange(orgId, [from, first], finer, fit, cover), inside, () => coverRange(orgId, [last, to], finer, fit, cover)];
   await forEachBounded(parts, parts.length, (part) => part());
-}
-
-/** Whether `time` falls inside one of `spans` (an epoch starting there was counted by its span's item). */
-export function inSpans(spans: readonly SpanCountItem[], time: number): boolean {
-  return spans.some((span) => time >= span.start && time < span.start + spanMs(span.unit));
 }
