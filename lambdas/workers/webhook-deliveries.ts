@@ -1,11 +1,12 @@
 /**
  * Consumer of the deliveries queue (README, Webhooks): each message is one scheduled attempt
  * of one delivery (domain/webhooks/scheduled-delivery.ts). A batch's attempts run at once,
- * each with its own 10 s deadline, so a hanging endpoint holds up no other delivery.
+ * each with its own 10 s deadline, so a hanging endpoint holds up no other delivery; each
+ * webhook is read once per batch.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseDeliveryMessage } from '../domain/webhooks/delivery-message.js';
-import { processDeliveryMessage } from '../domain/webhooks/scheduled-delivery.js';
+import { processDeliveryMessage, webhooksOfBatch } from '../domain/webhooks/scheduled-delivery.js';
 import { logger } from '../logger.js';
 import { encryptor } from '../runtime/encryptor.js';
 import { queue } from '../runtime/queue.js';
@@ -13,13 +14,14 @@ import { webhookTransport } from '../runtime/webhook-transport.js';
 import { handleBatch } from './queue-batch.js';
 
 export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const webhookOf = webhooksOfBatch();
   return handleBatch('WebhookDeliveries', event, context, async (record) => {
     const message = parseDeliveryMessage(record.body);
     if (!message) {
       logger.error('deliveries message has not the shape of one; dropped', { message_id: record.messageId });
       return true;
     }
-    const result = await processDeliveryMessage({ queue: queue(), encryptor: encryptor(), webhooks: webhookTransport() }, message);
+    const result = await processDeliveryMessage({ queue: queue(), encryptor: encryptor(), webhooks: webhookTransport() }, message, webhookOf);
     return result === 'done';
   });
 }

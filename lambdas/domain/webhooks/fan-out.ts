@@ -9,6 +9,7 @@
  * and its event_id is the same on every re-send: for operation.accepted, the receipt's
  * queue_message_id.
  */
+import { oncePerKey } from '../../shared/once.js';
 import { listWebhooks, type WebhookItem } from '../../store/webhooks.js';
 import type { EventMessage } from '../events.js';
 import type { Ports } from '../ports.js';
@@ -27,16 +28,8 @@ export type WebhookLists = (orgId: string) => Promise<WebhookItem[]>;
  * the list once for them sees every webhook a read per event would have seen at that moment.
  */
 export function webhookListsOfBatch(): WebhookLists {
-  const lists = new Map<string, Promise<WebhookItem[]>>();
-  return (orgId) => {
-    let list = lists.get(orgId);
-    if (!list) {
-      list = listWebhooks(orgId);
-      lists.set(orgId, list);
-      // A failed read fails the events that asked for it (they come back); the next batch reads again.
-    }
-    return list;
-  };
+  // A failed read fails the events that asked for it (they come back); the next batch reads again.
+  return oncePerKey(listWebhooks);
 }
 
 /** Fans `message` out; returns the number of deliveries sent. */

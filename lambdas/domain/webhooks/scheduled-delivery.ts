@@ -11,7 +11,8 @@
  * taken and is dropped.
  */
 import { claimScheduledAttempt, recordScheduledAttempt } from '../../store/webhook-deliveries.js';
-import { getWebhook } from '../../store/webhooks.js';
+import { oncePerKey } from '../../shared/once.js';
+import { getWebhook, type WebhookItem } from '../../store/webhooks.js';
 import { MetricNames, MetricUnit, recordMetrics } from '../../metrics.js';
 import type { Ports } from '../ports.js';
 import { sendDeliveryMessage, type DeliveryMessage } from './delivery-message.js';
@@ -27,12 +28,30 @@ export type DeliveryResult = 'done' | 'retry_later';
 
 export type ScheduledDeliveryPorts = Pick<Ports, 'queue' | 'encryptor' | 'webhooks'>;
 
-export async function processDeliveryMessage(ports: ScheduledDeliveryPorts, message: DeliveryMessage): Promise<DeliveryResult> {
+/** A webhook (org_id, webhook_id), as one batch of delivery messages reads it. */
+export type WebhookOf = (orgId: string, webhookId: string) => Promise<WebhookItem | undefined>;
+
+/**
+ * Reads each webhook once for a batch of delivery messages (docs/COST.md, Hot path): every
+ * attempt needs its webhook's status, secret and failure run, and a batch read off a backlog
+ * holds many attempts for the same few webhooks. The attempts of a batch start at once, so
+ * each would read the item at the same moment: one read serves them all. A webhook changed
+ * after the read is seen by the next batch, as it was by an attempt already under way.
+ */
+export function webhooksOfBatch(): WebhookOf {
+  const read = oncePerKey((key) => {
+    const [orgId, webhookId] = JSON.parse(key) as [string, string];
+    return getWebhook(orgId, webhookId);
+  });
+  return (orgId, webhookId) => read(JSON.stringify([orgId, webhookId]));
+}
+
+export async function processDeliveryMessage(ports: ScheduledDeliveryPorts, message: DeliveryMessage, webhookOf: WebhookOf = getWebhook): Promise<DeliveryResult> {
   if (message.wait_seconds > 0) {
     await sendDeliveryMessage(ports.queue, message, message.wait_seconds);
     return 'done';
   }
-  const webhook = await getWebhook(message.org_id, message.webhook_id);
+  const webhook = await webhookOf(message.org_id, message.webhook_id);
   // A deleted webhook takes its pending deliveries with it.
   if (!webhook) return 'done';
   const claimedAt = Date.now();
