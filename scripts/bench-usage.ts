@@ -86,8 +86,11 @@ function indexUnitsOf(consumed: Capacity | Capacity[] | undefined): number {
 export class UsageMeter {
   private readonly tallies = new Map<string, Tally>();
   private accepted = 0;
+  private paused = false;
 
   private tally(key: string): Tally {
+    // Paused, calls are counted into a tally no report reads.
+    if (this.paused) return { calls: 0, readUnits: 0, writeUnits: 0, doubledIndexUnits: 0 };
     let tally = this.tallies.get(key);
     if (!tally) this.tallies.set(key, (tally = { calls: 0, readUnits: 0, writeUnits: 0, doubledIndexUnits: 0 }));
     return tally;
@@ -96,6 +99,15 @@ export class UsageMeter {
   reset(): void {
     this.tallies.clear();
     this.accepted = 0;
+  }
+
+  /** Stops counting (the bench's raw rounds, whose calls are not the submissions'), until `resume`. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
   }
 
   countAccepted(n = 1): void {

@@ -7,20 +7,28 @@
  *    not the limiter. Instruments the SDK clients, the signer and the queue in process
  *    (bench-usage.ts).
  * 2. Signs up, onboards and takes an API token through the public API, and registers agents.
- * 3. For each chain count of BENCH_CHAINS (default 8 and 32), in one run:
+ * 3. For each chain count of BENCH_CHAINS (default 8 and 32), in one run, BENCH_ROUNDS
+ *    rounds (default 3) of:
  *    - submits signed operations over HTTP, one sequential chain per agent, all agents in
- *      parallel, until BENCH_SECONDS pass or BENCH_OPS operations are accepted, counting
- *      every SDK call they cause (the outbox forwarder's included);
+ *      parallel, for BENCH_SECONDS / BENCH_ROUNDS or until BENCH_OPS / BENCH_ROUNDS
+ *      operations are accepted, counting every SDK call they cause (the outbox forwarder's
+ *      included);
  *    - runs the same number of parallel chains of raw three-item TransactWriteItems
  *      (operation put, head update, nonce put; the conditions of a real submission, and as
  *      the operation a copy of a row the submissions stored, so the same bytes and the same
  *      five index entries) against the same DynamoDB Local and table, bounded the same way.
- * 4. Prints ops/s, p50 and p99 of both, their ratios, and per accepted submission the calls
- *    by service and operation, the capacity units and the cost per million operations.
+ *    The phases take turns so that both see the same machine, after BENCH_WARMUP_SECONDS
+ *    (default 30) of both, unmeasured, before the first chain count: from a cold start
+ *    DynamoDB Local and this process ran at half their later rate for about 30 s, and one
+ *    phase after the other measured the same code at 34% to 50% of the raw rate.
+ * 4. Prints ops/s, p50 and p99 of both, their ratios (each round's too, to show the spread),
+ *    and per accepted submission the calls by service and operation, the capacity units and
+ *    the cost per million operations.
  *
  * Bounded and self-stopping; touches nothing but loopback. Settings (environment):
  * BENCH_CHAINS (default "8,32"), BENCH_SECONDS (default 15 per phase), BENCH_OPS (default
- * 5000 per phase), BENCH_PAYLOAD_BYTES (default 256).
+ * 5000 per phase), BENCH_ROUNDS (default 3), BENCH_WARMUP_SECONDS (default 30),
+ * BENCH_PAYLOAD_BYTES (default 256).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -46,6 +54,8 @@ const CHAINS = (process.env.BENCH_CHAINS ?? '8,32').split(',').map((value) => {
 });
 const SECONDS = setting('BENCH_SECONDS', 15);
 const MAX_OPS = setting('BENCH_OPS', 5000);
+const ROUNDS = setting('BENCH_ROUNDS', 3);
+const WARMUP_SECONDS = setting('BENCH_WARMUP_SECONDS', 30);
 const PAYLOAD_BYTES = setting('BENCH_PAYLOAD_BYTES', 256);
 const WARMUP_PER_AGENT = 5;
 
@@ -59,16 +69,29 @@ interface PhaseResult {
   latenciesMs: number[];
 }
 
-/** Runs `workers` sequential loops of `step` until the deadline or `maxOps` successes in total. */
-async function runPhase(name: string, workers: number, step: (worker: number) => Promise<boolean>): Promise<PhaseResult> {
+/** How long one round runs: seconds, or attempts, whichever ends first. */
+interface RoundLength {
+  seconds: number;
+  maxOps: number;
+}
+
+/** A measured round: its share of BENCH_SECONDS and of BENCH_OPS. */
+const MEASURED: RoundLength = { seconds: SECONDS / ROUNDS, maxOps: Math.ceil(MAX_OPS / ROUNDS) };
+/** A warm-up round: three of each phase fill BENCH_WARMUP_SECONDS. */
+const WARMUP_ROUNDS = 3;
+const WARMUP: RoundLength = { seconds: WARMUP_SECONDS / (2 * WARMUP_ROUNDS), maxOps: Number.MAX_SAFE_INTEGER };
+
+/** Runs `workers` sequential loops of `step` for one round. */
+async function runPhase(name: string, workers: number, step: (worker: number) => Promise<boolean>, length: RoundLength): Promise<PhaseResult> {
   const latenciesMs: number[] = [];
   let ok = 0;
   let failed = 0;
   const started = performance.now();
-  const deadline = started + SECONDS * 1000;
+  const deadline = started + length.seconds * 1000;
+  const maxOps = length.maxOps;
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      while (performance.now() < deadline && ok + failed < MAX_OPS) {
+      while (performance.now() < deadline && ok + failed < maxOps) {
         const t0 = performance.now();
         const success = await step(worker);
         latenciesMs.push(performance.now() - t0);
@@ -78,6 +101,17 @@ async function runPhase(name: string, workers: number, step: (worker: number) =>
     }),
   );
   return { name, ok, failed, seconds: (performance.now() - started) / 1000, latenciesMs };
+}
+
+/** The rounds of one phase as one result. */
+function merged(rounds: PhaseResult[]): PhaseResult {
+  return {
+    name: rounds[0]!.name,
+    ok: rounds.reduce((sum, round) => sum + round.ok, 0),
+    failed: rounds.reduce((sum, round) => sum + round.failed, 0),
+    seconds: rounds.reduce((sum, round) => sum + round.seconds, 0),
+    latenciesMs: rounds.flatMap((round) => round.latenciesMs),
+  };
 }
 
 function summary(result: PhaseResult) {
@@ -111,14 +145,15 @@ function nextRecord(orgId: string, agent: BenchAgent, payload: string): Operatio
   );
 }
 
-async function submissionPhase(
+/** Warms the agents' chains up, then returns one round of submissions and the last operation accepted. */
+async function submissionRounds(
   baseUrl: string,
   token: string,
   orgId: string,
   agents: BenchAgent[],
   meter: UsageMeter,
   drainEvents: () => Promise<void>,
-): Promise<PhaseResult & { lastOperationId: string }> {
+): Promise<{ round: (length: RoundLength) => Promise<PhaseResult>; lastOperationId: () => string }> {
   let lastOperationId = '';
   const payload = 'x'.repeat(PAYLOAD_BYTES);
   const submit = async (worker: number): Promise<boolean> => {
@@ -142,16 +177,29 @@ async function submissionPhase(
   // Count from here: the warm-up's calls (and its events) are not the measured submissions'.
   await drainEvents();
   meter.reset();
-  const result = await runPhase('POST /v1/operations', agents.length, async (worker) => {
-    const accepted = await submit(worker);
-    if (accepted) meter.countAccepted();
-    return accepted;
-  });
-  return { ...result, lastOperationId };
+  const round = (length: RoundLength) =>
+    runPhase(
+      'POST /v1/operations',
+      agents.length,
+      async (worker) => {
+        const accepted = await submit(worker);
+        if (accepted) meter.countAccepted();
+        return accepted;
+      },
+      length,
+    );
+  return { round, lastOperationId: () => lastOperationId };
 }
 
-/** The three writes of a submission (store/operations.ts submissionWrites), sent straight to the table. */
-async function rawTransactionPhase(dynamoEndpoint: string, workers: number, template: { orgId: string; operationId: string }): Promise<PhaseResult> {
+/**
+ * The three writes of a submission (store/operations.ts submissionWrites), sent straight to the
+ * table: returns one round of them, and `close` for the client.
+ */
+async function rawTransactionRounds(
+  dynamoEndpoint: string,
+  workers: number,
+  template: { orgId: string; operationId: string },
+): Promise<{ round: (length: RoundLength) => Promise<PhaseResult>; close: () => void }> {
   const client = DynamoDBDocumentClient.from(localDynamoClient(dynamoEndpoint));
   const org = `bench-raw-${randomUUID()}`;
   // A stored row of the submissions: its receipt, payload and fields, so the raw put writes as many bytes and index entries.
@@ -190,11 +238,7 @@ async function rawTransactionPhase(dynamoEndpoint: string, workers: number, temp
       return false;
     }
   };
-  try {
-    return await runPhase('raw TransactWriteItems (3 items)', workers, step);
-  } finally {
-    client.destroy();
-  }
+  return { round: (length) => runPhase('raw TransactWriteItems (3 items)', workers, step, length), close: () => client.destroy() };
 }
 
 function line(cells: string[]): string {
@@ -239,18 +283,48 @@ async function main(): Promise<void> {
     let usage: ReturnType<UsageMeter['report']> | undefined;
     for (const chains of CHAINS) {
       const agents = await registerAgents(stack.url, token, orgId, chains, `bench-${chains}`);
-      log(`${chains} chains: submitting over HTTP`);
-      const http = await submissionPhase(stack.url, token, orgId, agents, meter, () => stack.drainEvents());
-      // The outbox forwarder's sends belong to these submissions.
-      await stack.drainEvents();
+      const submissions = await submissionRounds(stack.url, token, orgId, agents, meter, () => stack.drainEvents());
+      const httpRounds: PhaseResult[] = [];
+      const rawRounds: PhaseResult[] = [];
+      let raw: Awaited<ReturnType<typeof rawTransactionRounds>> | undefined;
+      try {
+        if (chains === CHAINS[0] && WARMUP_SECONDS > 0) {
+          // DynamoDB Local's JVM and this process compile their hot paths under load: from a cold
+          // start both phases ran at half their later rate for about 30 s (rounds of 5 s:
+          // submissions 44, 74, 143, 171 ops/s; raw 104, 160, 197, 186), so whichever went first
+          // was measured slow. Both warm up here, unmeasured; later chain counts run warm.
+          log(`${chains} chains: warming up for ${WARMUP_SECONDS} s (both phases, unmeasured)`);
+          meter.pause();
+          for (let round = 1; round <= WARMUP_ROUNDS; round++) {
+            await submissions.round(WARMUP);
+            await stack.drainEvents();
+            raw ??= await rawTransactionRounds(stack.dynamoEndpoint, chains, { orgId, operationId: submissions.lastOperationId() });
+            await raw.round(WARMUP);
+          }
+          meter.reset();
+        }
+        for (let round = 1; round <= ROUNDS; round++) {
+          log(`${chains} chains, round ${round} of ${ROUNDS}: submitting over HTTP, then raw TransactWriteItems against the same DynamoDB Local`);
+          meter.resume();
+          httpRounds.push(await submissions.round(MEASURED));
+          // The outbox forwarder's sends belong to these submissions.
+          await stack.drainEvents();
+          meter.pause();
+          raw ??= await rawTransactionRounds(stack.dynamoEndpoint, chains, { orgId, operationId: submissions.lastOperationId() });
+          rawRounds.push(await raw.round(MEASURED));
+          log(`round ${round}: submissions ${summary(httpRounds.at(-1)!).opsPerSecond.toFixed(1)} ops/s, raw ${summary(rawRounds.at(-1)!).opsPerSecond.toFixed(1)} ops/s`);
+        }
+      } finally {
+        raw?.close();
+      }
       if (!usage) usage = meter.report();
-      log(`${chains} chains: raw TransactWriteItems against the same DynamoDB Local`);
-      const raw = await rawTransactionPhase(stack.dynamoEndpoint, chains, { orgId, operationId: http.lastOperationId });
-      out.push(phaseLine(http, chains), phaseLine(raw, chains));
-      const [h, r] = [summary(http), summary(raw)];
+      const [http, rawTotal] = [merged(httpRounds), merged(rawRounds)];
+      out.push(phaseLine(http, chains), phaseLine(rawTotal, chains));
+      const [h, r] = [summary(http), summary(rawTotal)];
+      const perRound = httpRounds.map((round, i) => `${((summary(round).opsPerSecond / summary(rawRounds[i]!).opsPerSecond) * 100).toFixed(1)}%`);
       ratios.push(
         `ratio (${chains} chains, ${PAYLOAD_BYTES}-byte payloads): submissions reach ${((h.opsPerSecond / r.opsPerSecond) * 100).toFixed(1)}% ` +
-          `of raw transaction throughput; p99 ${(h.p99 / r.p99).toFixed(2)}x raw p99`,
+          `of raw transaction throughput (rounds: ${perRound.join(', ')}); p99 ${(h.p99 / r.p99).toFixed(2)}x raw p99`,
       );
     }
     console.log([...out, ...ratios].join('\n'));
