@@ -1,7 +1,8 @@
 /**
  * The bench's cost meter (scripts/bench-usage.ts): a transaction's index entries are priced at
  * DynamoDB's rate for an index write, half what DynamoDB Local reports for them, and the
- * difference is reported as the upper bound (docs/COST.md, What the bench counts).
+ * difference is reported as the upper bound (docs/COST.md, What the bench counts); paused, it
+ * counts nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { PRICES, UsageMeter } from '../../scripts/bench-usage.js';
@@ -47,5 +48,20 @@ describe('the bench cost meter', () => {
     expect(row('DynamoDB TransactWrite').slice(-3)).toEqual(['0.00', '11.00', (11 * PRICES.dynamoWriteUnit).toFixed(2)]);
     expect(row('DynamoDB Put').slice(-3)).toEqual(['0.00', '0.50', (0.5 * PRICES.dynamoWriteUnit).toFixed(2)]);
     expect(report.asDynamoLocalReportsPerMillion).toBeCloseTo(5 * PRICES.dynamoWriteUnit, 10);
+  });
+
+  it('counts nothing while paused (the raw rounds), and counts again once resumed', async () => {
+    const meter = new UsageMeter();
+    const { client } = meteredClient(meter);
+    await client.send(new TransactWriteCommand({}));
+    meter.countAccepted();
+    meter.pause();
+    for (let i = 0; i < 3; i++) await client.send(new PutCommand({}));
+    meter.resume();
+    await client.send(new TransactWriteCommand({}));
+    meter.countAccepted();
+    const lines = meter.report().lines;
+    expect(lines.some((line) => line.startsWith('DynamoDB Put'))).toBe(false);
+    expect(lines.find((line) => line.startsWith('DynamoDB TransactWrite'))!.trim().split(/\s+/)[2]).toBe('1.000');
   });
 });
