@@ -88,10 +88,9 @@ async function runPhase(name: string, workers: number, step: (worker: number) =>
   let failed = 0;
   const started = performance.now();
   const deadline = started + length.seconds * 1000;
-  const maxOps = length.maxOps;
   await Promise.all(
     Array.from({ length: workers }, async (_, worker) => {
-      while (performance.now() < deadline && ok + failed < maxOps) {
+      while (performance.now() < deadline && ok + failed < length.maxOps) {
         const t0 = performance.now();
         const success = await step(worker);
         latenciesMs.push(performance.now() - t0);
@@ -145,7 +144,7 @@ function nextRecord(orgId: string, agent: BenchAgent, payload: string): Operatio
   );
 }
 
-/** Warms the agents' chains up, then returns one round of submissions and the last operation accepted. */
+/** Warms the agents' chains up, then returns one round of submissions and an operation the warm-up stored. */
 async function submissionRounds(
   baseUrl: string,
   token: string,
@@ -153,7 +152,7 @@ async function submissionRounds(
   agents: BenchAgent[],
   meter: UsageMeter,
   drainEvents: () => Promise<void>,
-): Promise<{ round: (length: RoundLength) => Promise<PhaseResult>; lastOperationId: () => string }> {
+): Promise<{ round: (length: RoundLength) => Promise<PhaseResult>; storedOperationId: string }> {
   let lastOperationId = '';
   const payload = 'x'.repeat(PAYLOAD_BYTES);
   const submit = async (worker: number): Promise<boolean> => {
@@ -188,7 +187,7 @@ async function submissionRounds(
       },
       length,
     );
-  return { round, lastOperationId: () => lastOperationId };
+  return { round, storedOperationId: lastOperationId };
 }
 
 /**
@@ -284,9 +283,18 @@ async function main(): Promise<void> {
     for (const chains of CHAINS) {
       const agents = await registerAgents(stack.url, token, orgId, chains, `bench-${chains}`);
       const submissions = await submissionRounds(stack.url, token, orgId, agents, meter, () => stack.drainEvents());
+      const raw = await rawTransactionRounds(stack.dynamoEndpoint, chains, { orgId, operationId: submissions.storedOperationId });
+      /** One round of each phase; the meter counts the submissions' round and its events only. */
+      const turn = async (length: RoundLength) => {
+        meter.resume();
+        const http = await submissions.round(length);
+        // The outbox forwarder's sends belong to these submissions.
+        await stack.drainEvents();
+        meter.pause();
+        return { http, raw: await raw.round(length) };
+      };
       const httpRounds: PhaseResult[] = [];
       const rawRounds: PhaseResult[] = [];
-      let raw: Awaited<ReturnType<typeof rawTransactionRounds>> | undefined;
       try {
         if (chains === CHAINS[0] && WARMUP_SECONDS > 0) {
           // DynamoDB Local's JVM and this process compile their hot paths under load: from a cold
@@ -294,28 +302,18 @@ async function main(): Promise<void> {
           // submissions 44, 74, 143, 171 ops/s; raw 104, 160, 197, 186), so whichever went first
           // was measured slow. Both warm up here, unmeasured; later chain counts run warm.
           log(`${chains} chains: warming up for ${WARMUP_SECONDS} s (both phases, unmeasured)`);
-          meter.pause();
-          for (let round = 1; round <= WARMUP_ROUNDS; round++) {
-            await submissions.round(WARMUP);
-            await stack.drainEvents();
-            raw ??= await rawTransactionRounds(stack.dynamoEndpoint, chains, { orgId, operationId: submissions.lastOperationId() });
-            await raw.round(WARMUP);
-          }
+          for (let round = 1; round <= WARMUP_ROUNDS; round++) await turn(WARMUP);
           meter.reset();
         }
         for (let round = 1; round <= ROUNDS; round++) {
           log(`${chains} chains, round ${round} of ${ROUNDS}: submitting over HTTP, then raw TransactWriteItems against the same DynamoDB Local`);
-          meter.resume();
-          httpRounds.push(await submissions.round(MEASURED));
-          // The outbox forwarder's sends belong to these submissions.
-          await stack.drainEvents();
-          meter.pause();
-          raw ??= await rawTransactionRounds(stack.dynamoEndpoint, chains, { orgId, operationId: submissions.lastOperationId() });
-          rawRounds.push(await raw.round(MEASURED));
-          log(`round ${round}: submissions ${summary(httpRounds.at(-1)!).opsPerSecond.toFixed(1)} ops/s, raw ${summary(rawRounds.at(-1)!).opsPerSecond.toFixed(1)} ops/s`);
+          const both = await turn(MEASURED);
+          httpRounds.push(both.http);
+          rawRounds.push(both.raw);
+          log(`round ${round}: submissions ${summary(both.http).opsPerSecond.toFixed(1)} ops/s, raw ${summary(both.raw).opsPerSecond.toFixed(1)} ops/s`);
         }
       } finally {
-        raw?.close();
+        raw.close();
       }
       if (!usage) usage = meter.report();
       const [http, rawTotal] = [merged(httpRounds), merged(rawRounds)];

@@ -39,11 +39,7 @@ export type WebhookOf = (orgId: string, webhookId: string) => Promise<WebhookIte
  * after the read is seen by the next batch, as it was by an attempt already under way.
  */
 export function webhooksOfBatch(): WebhookOf {
-  const read = oncePerKey((key) => {
-    const [orgId, webhookId] = JSON.parse(key) as [string, string];
-    return getWebhook(orgId, webhookId);
-  });
-  return (orgId, webhookId) => read(JSON.stringify([orgId, webhookId]));
+  return oncePerKey(getWebhook);
 }
 
 export async function processDeliveryMessage(ports: ScheduledDeliveryPorts, message: DeliveryMessage, webhookOf: WebhookOf = getWebhook): Promise<DeliveryResult> {
