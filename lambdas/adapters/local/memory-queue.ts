@@ -298,7 +298,17 @@ export class MemoryQueue implements Queue {
     const now = this.now();
     const visible: StoredMessage[] = [];
     let nextVisibleAt = Infinity;
+    // Without a fairness key the batches are the oldest visible messages, so the scan stops once
+    // the free slots are filled: a pump costs what it hands out (and the hidden messages before
+    // it), not the whole backlog, which made draining n messages take n²/batchSize steps. Taking
+    // turns needs every visible message's key, so a fair consumer scans them all.
+    const wanted = consumer.fairnessKey ? Infinity : (consumer.concurrency - state.running) * consumer.batchSize;
+    let scannedAll = true;
     for (const message of state.messages.values()) {
+      if (visible.length >= wanted) {
+        scannedAll = false;
+        break;
+      }
       if (message.visibleAt > now) {
         nextVisibleAt = Math.min(nextVisibleAt, message.visibleAt);
       } else if (message.receiveCount >= consumer.maxReceiveCount) {
@@ -329,9 +339,9 @@ export class MemoryQueue implements Queue {
       state.running += 1;
       void this.deliver(queue, state, consumer, batch);
     }
-    // Whatever is still visible waits for a running batch to settle (deliver pumps again);
-    // hidden messages wake the pump when their visibility timeout ends.
-    if (visible.length === 0 && nextVisibleAt !== Infinity) {
+    // Whatever is still visible (or not scanned) waits for a running batch to settle (deliver
+    // pumps again); hidden messages wake the pump when their visibility timeout ends.
+    if (scannedAll && visible.length === 0 && nextVisibleAt !== Infinity) {
       // Unref'd: a retry waiting in the queue must not keep a finished process alive.
       state.timer = setTimeout(() => this.pump(queue), Math.max(0, nextVisibleAt - now)).unref();
     }
