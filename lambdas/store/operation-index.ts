@@ -7,7 +7,7 @@
  *
  * | filter         | index                            | partitions                                          |
  * |----------------|----------------------------------|-----------------------------------------------------|
- * | none           | ops_by_time (rows), gsi2 (scans) | ORG#<org>#OPS#<shard> (8, by agent) and ORG#<org>#OPS |
+ * | none           | ops_by_time (rows), gsi2 (scans) | ORG#<org>#OPS#<shard> (8, by agent)                 |
  * | agent          | ops_by_agent      | ORG#<org>#AGENT#<agent>#OPS                         |
  * | type           | ops_by_type       | ORG#<org>#TYPE#<type>#<shard> (8, by agent)         |
  * | agent and type | ops_by_agent_type | ORG#<org>#AGENT#<agent>#TYPE#<type>                 |

@@ -35,12 +35,12 @@ const SLICES_PER_SHARD = 4;
 const PAGE_ITEMS = 2_000;
 
 /**
- * The partitions holding an organization's operations: the shards, and the unsharded
- * partition operations were indexed under before the index was sharded (still read, so a
- * window that was open during an upgrade is sealed whole).
+ * The partitions holding an organization's operations: its shards. Every release has indexed
+ * operations by shard (releases.json: the first, 0.1.0, already did), so no table of a release
+ * holds an unsharded partition to read.
  */
 export function timePartitions(orgId: string): string[] {
-  return [...Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.orgTimePartition(orgId, shard)), `ORG#${orgId}#OPS`];
+  return Array.from({ length: OPS_INDEX_SHARDS }, (_, shard) => ledgerKeys.orgTimePartition(orgId, shard));
 }
 
 function rangeQuery(partition: string, from: number, to: number) {

@@ -41,6 +41,11 @@ const handlers: Record<string, Handler> = {
     statusCode: 200,
     body: JSON.stringify({ bytes: Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8').length }),
   }),
+  // A body of `n` times `char`: past Lambda's 6 MiB response limit or not, as Lambda measures it (escaped inside its JSON).
+  repeat: async (event) => ({
+    statusCode: 200,
+    body: (event.queryStringParameters?.char ?? 'a').repeat(Number(event.queryStringParameters?.n ?? 0)),
+  }),
 };
 
 vi.mock('../../lambdas/routes/routes.js', () => ({
@@ -51,6 +56,7 @@ vi.mock('../../lambdas/routes/routes.js', () => ({
     { id: 'Throws', method: 'GET', path: '/v1/throws', handler: 'throws' },
     { id: 'Plain', method: 'GET', path: '/v1/plain', handler: 'plain' },
     { id: 'Measure', method: 'POST', path: '/v1/measure', handler: 'measure' },
+    { id: 'Repeat', method: 'GET', path: '/v1/repeat', handler: 'repeat' },
   ],
   notFoundHandler: 'not-found',
 }));
@@ -226,6 +232,25 @@ describe('the response', () => {
       expect(body.error.request_id).toBe(response.headers['apigw-requestid']);
       expect(body.error.message).not.toContain('handler bug');
       expect(stderr).toHaveBeenCalledWith(expect.stringContaining('handler bug'));
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+
+  it("answers 502 INTERNAL_ERROR for a result past Lambda's 6 MiB response limit as Lambda serializes it, and sends one just within it", async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      // 3.5 MiB of quotes: 7 MiB once escaped inside the result's JSON.
+      const quotes = await send('GET', `/v1/repeat?char=${encodeURIComponent('"')}&n=${3.5 * 1024 * 1024}`);
+      expect(quotes.status).toBe(502);
+      expect((JSON.parse(quotes.body.toString()) as { error: { code: string } }).error.code).toBe('INTERNAL_ERROR');
+      expect(stderr).toHaveBeenCalledWith(expect.stringContaining('exceeds the Lambda response limit'));
+      // 1.5 MiB of quotes (3 MiB escaped) and 5.9 MiB of letters fit.
+      for (const [char, n] of [['"', 1.5 * 1024 * 1024], ['a', Math.floor(5.9 * 1024 * 1024)]] as const) {
+        const fits = await send('GET', `/v1/repeat?char=${encodeURIComponent(char)}&n=${n}`);
+        expect(fits.status).toBe(200);
+        expect(fits.body.length).toBe(n);
+      }
     } finally {
       stderr.mockRestore();
     }

@@ -7,7 +7,7 @@
  * day, and windows that do not; and with epochs, hours and days from before counts were kept.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { countMatches } from '../../lambdas/domain/audit/count-matches.js';
 import { mapBounded } from '../../lambdas/shared/bounded.js';
 import { sealOrganization } from '../../lambdas/domain/epochs/seal-organization.js';
@@ -150,5 +150,30 @@ describe.each([
       await dynamo().send(new DeleteCommand({ TableName: table(), Key: spanCountKey(org.orgId, 'hour', hour) }));
     }
     await expectExact(org, epochMs, filters);
+  }, 120_000);
+});
+
+describe('an organization whose history starts long after 1970', () => {
+  it('reads no item from before its first epoch once this process knows that epoch', async () => {
+    const org = await seededOrg();
+    await seal(org.orgId, HOUR, T + 5 * DAY_MS);
+    const [first] = await epochItemsBetween(org.orgId, 0, T + 5 * DAY_MS);
+    const send = vi.spyOn(dynamo(), 'send');
+    try {
+      // The first count of an open range reads the first epoch; the next ones start there.
+      expect(await countMatches(org.orgId, { endTime: Date.now() })).toBe(org.rows.length);
+      send.mockClear();
+      expect(await countMatches(org.orgId, { endTime: Date.now() })).toBe(org.rows.length);
+      expect(await countMatches(org.orgId, { startTime: 1, endTime: T + DAY_MS })).toBe(byHand(org, { startTime: 1, endTime: T + DAY_MS }));
+      const bounds = send.mock.calls.map(([command]) => (command.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues ?? {});
+      const sealedReads = bounds.filter((values) => /#EPOCH(S|_HOURS|_DAYS)$/.test(String(values[':pk'])));
+      expect(sealedReads.length).toBeGreaterThan(0);
+      for (const values of sealedReads) {
+        expect(values[':before']).toBeUndefined();
+        expect(Number(String(values[':from']).split('#')[1])).toBeGreaterThanOrEqual(first!.start_time);
+      }
+    } finally {
+      send.mockRestore();
+    }
   }, 120_000);
 });

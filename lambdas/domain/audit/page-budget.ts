@@ -23,6 +23,10 @@ export function proxiedBytes(value: unknown): number {
 
 /** The longest prefix of `rows` within `budget` bytes as proxiedBytes measures them (and a comma between two); at least one row. */
 export function withinPageBudget<T>(rows: readonly T[], budget = PAGE_BYTE_BUDGET): T[] {
+  // Escaping JSON text as a string at most doubles it (only `"` and `\` are escaped: JSON text
+  // holds no control characters), so a page whose JSON is within half the budget fits whole,
+  // and is measured once instead of twice per row.
+  if (2 * Buffer.byteLength(JSON.stringify(rows)) <= budget) return [...rows];
   let used = 0;
   for (let i = 0; i < rows.length; i++) {
     // The two quotes of the stringified row are not in the body's array; the comma before it is.

@@ -11,8 +11,9 @@
  * and a second round only where an item was missing.
  */
 import { forEachBounded } from '../../shared/bounded.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 import { spanCountsBetween, spanMs, type SpanCountItem, type SpanUnit } from '../../store/epoch-span-counts.js';
-import { epochCountsBefore, epochCountsBetween, type EpochCountsItem } from '../../store/epochs.js';
+import { epochCountsBefore, epochCountsBetween, firstEpochStart, type EpochCountsItem } from '../../store/epochs.js';
 
 /** A time range [from, to). */
 export type Range = [from: number, to: number];
@@ -38,15 +39,38 @@ export interface SealedCover {
  * (windows that do not divide it): only the caller knows whether that window still belongs
  * to what it counts.
  */
-export async function coverSealed(orgId: string, [from, to]: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean): Promise<SealedCover> {
+export async function coverSealed(orgId: string, range: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean): Promise<SealedCover> {
   const cover: SealedCover = { spans: [], epochs: [] };
+  // Nothing is sealed before an organization's first epoch: a range reaching before it (every
+  // range without a start) is read from there, without the reads of empty spans before it.
+  const first = firstEpochs.get(orgId);
+  const from = first === undefined ? range[0] : Math.max(range[0], first);
+  const to = range[1];
+  if (from >= to) return cover;
   const before = async () => {
+    if (first !== undefined && from <= first) return;
+    // No epoch starts before 0, so a range from there has no use for the epoch before it; it
+    // reads the first epoch instead, for the ranges after it.
+    if (from <= 0) return rememberFirstEpoch(orgId);
     const epoch = await epochCountsBefore(orgId, from);
     if (epoch !== undefined && epoch.end_time > from) cover.epochs.push(epoch);
   };
   const parts = [before, () => coverRange(orgId, [from, to], units, fit, cover)];
   await forEachBounded(parts, parts.length, (part) => part());
   return cover;
+}
+
+/**
+ * Each organization's first epoch's start, once read. It never changes: the sealer seals
+ * forward from sealed_until, and no operation commits below it (docs/STORAGE.md, "Sealing
+ * epochs without writing to operations": late operations cannot exist), so no epoch is ever
+ * created before the first one.
+ */
+const firstEpochs = new TtlCache<number>(60 * 60_000, 10_000);
+
+async function rememberFirstEpoch(orgId: string): Promise<void> {
+  const start = await firstEpochStart(orgId);
+  if (start !== undefined) firstEpochs.set(orgId, start);
 }
 
 async function coverRange(orgId: string, [from, to]: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean, cover: SealedCover): Promise<void> {

@@ -1,0 +1,42 @@
+/**
+ * How many rows an audit page carries (lambdas/domain/audit/page-budget.ts): the longest prefix
+ * whose rows, each escaped as the Lambda response carries the body, fit the budget, measured
+ * once for the whole page when it surely fits.
+ */
+import { describe, expect, it } from 'vitest';
+import { proxiedBytes, withinPageBudget } from '../../lambdas/domain/audit/page-budget.js';
+
+/** The bytes of `rows` and the commas between them as the proxied body carries them: the array's JSON escaped once more, without its quotes and brackets. */
+const carried = (rows: unknown[]) => proxiedBytes(rows) - 4;
+
+describe('withinPageBudget', () => {
+  const row = (text: string) => ({ subject: text });
+
+  it('keeps a page whose JSON is within half the budget whole', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => row(`"${i}"`.repeat(10)));
+    const budget = 2 * Buffer.byteLength(JSON.stringify(rows));
+    expect(withinPageBudget(rows, budget)).toEqual(rows);
+  });
+
+  it('keeps every row that fits when the JSON is over half the budget and escaping adds little', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => row(`plain text ${i} `.repeat(20)));
+    const budget = carried(rows);
+    expect(Buffer.byteLength(JSON.stringify(rows)) * 2).toBeGreaterThan(budget);
+    expect(withinPageBudget(rows, budget)).toEqual(rows);
+    expect(withinPageBudget(rows, budget - 1)).toEqual(rows.slice(0, 99));
+  });
+
+  it('cuts quote-heavy rows at the last one whose escaped bytes fit', () => {
+    const rows = Array.from({ length: 50 }, () => row('"'.repeat(1000)));
+    const budget = carried(rows.slice(0, 20)) + 10;
+    const kept = withinPageBudget(rows, budget);
+    expect(kept).toHaveLength(20);
+    expect(carried(kept)).toBeLessThanOrEqual(budget);
+    expect(carried(rows.slice(0, 21))).toBeGreaterThan(budget);
+  });
+
+  it('keeps the first row even when it alone is over the budget', () => {
+    const rows = [row('x'.repeat(1000)), row('y')];
+    expect(withinPageBudget(rows, 10)).toEqual([rows[0]]);
+  });
+});
