@@ -2,8 +2,8 @@
  * JSON requests over node:http with a keep-alive agent: the transport the AWS SDK's Node
  * handler uses, so a bench that compares an API call with a raw table call times both over
  * the same kind of client. The tests' client (test/support/http-client.ts) uses fetch, whose
- * response handling costs the bench's own process (which also runs the stack) several
- * milliseconds more for a body of hundreds of KB.
+ * handling of the answer runs in the bench's own process too, beside the stack; the audit
+ * bench prints its first page over both.
  */
 import { Agent, request } from 'node:http';
 
