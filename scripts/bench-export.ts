@@ -24,7 +24,6 @@ import { pdfAttachments } from '../client/src/verify/pdf-attachment.js';
 import { runBench } from './bench-run.js';
 import { startBenchStack } from './bench-stack.js';
 import { apiClient, apiToken, type Api } from '../test/support/http-client.js';
-import { signer } from '../lambdas/runtime/signer.js';
 
 const OPS = Number(process.env.BENCH_EXPORT_OPS ?? 100_000);
 const PDF_OPS = Math.min(OPS, Number(process.env.BENCH_PDF_OPS ?? 10_000));
@@ -95,6 +94,9 @@ async function main(): Promise<void> {
     const sealStarted = performance.now();
     const { sealOrganization } = await import('../lambdas/domain/epochs/seal-organization.js');
     const { sealedUntil } = await import('../lambdas/store/sealer-state.js');
+    // After the stack has set POWERTOOLS_METRICS_DISABLED (local/env.ts): imported before it, the
+    // metrics module printed a line to stdout per seeded receipt, 100,000 of them.
+    const { signer } = await import('../lambdas/runtime/signer.js');
     const { epochMs, epochGraceMs } = config();
     // As the scheduled sealer finds it a minute after the last operation (seeding took longer than that).
     const seal = await sealOrganization(orgId, { now: t0 + DAY_MS + 60_000, epochMs, graceMs: epochGraceMs, settleMs: 0, anchorWanted: false, signer: signer() });

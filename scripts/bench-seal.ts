@@ -23,7 +23,6 @@ import { applyEnv, localEnv } from '../local/env.js';
 import { ensureLocalKeys } from '../local/keys.js';
 import { startS3Local } from '../local/s3-local.js';
 import { ensureTable } from '../local/table.js';
-import { signer } from '../lambdas/runtime/signer.js';
 
 const OPERATIONS = Number(process.env.BENCH_SEAL_OPERATIONS ?? 100_000);
 const WRITE_CONCURRENCY = 16;
@@ -63,6 +62,8 @@ async function main(): Promise<void> {
     const { merkleRootB64u } = await import('@agent-ledger/protocol');
     const { runSealer } = await import('../lambdas/domain/epochs/run-sealer.js');
     const { sealableEnd } = await import('../lambdas/domain/epochs/window.js');
+    // Also after POWERTOOLS_METRICS_DISABLED: imported before it, the metrics module printed the epoch's signing metric.
+    const { signer } = await import('../lambdas/runtime/signer.js');
 
     const org = randomUUID();
     const ops = Array.from({ length: OPERATIONS }, (_, i) => fixtureOp(T + Math.floor((i * EPOCH_MS) / OPERATIONS), `bench-agent-${i % 64}`));
