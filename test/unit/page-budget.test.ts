@@ -12,10 +12,14 @@ const carried = (rows: unknown[]) => proxiedBytes(rows) - 4;
 describe('withinPageBudget', () => {
   const row = (text: string) => ({ subject: text });
 
-  it('keeps a page whose JSON is within half the budget whole', () => {
-    const rows = Array.from({ length: 100 }, (_, i) => row(`"${i}"`.repeat(10)));
-    const budget = 2 * Buffer.byteLength(JSON.stringify(rows));
-    expect(withinPageBudget(rows, budget)).toEqual(rows);
+  it('keeps a page whose JSON is within a third of the budget whole, whatever its characters', () => {
+    // Quotes and backslashes (escaped twice), 2-, 3- and 4-byte UTF-8 characters, a lone surrogate, plain ASCII.
+    for (const text of ['"\\"', 'é', '€€€', '\u{1F600}', '\uD800', 'plain']) {
+      const rows = Array.from({ length: 100 }, () => row(text.repeat(10)));
+      const units = JSON.stringify(rows).length;
+      expect(carried(rows)).toBeLessThanOrEqual(3 * units);
+      expect(withinPageBudget(rows, 3 * units)).toEqual(rows);
+    }
   });
 
   it('keeps every row that fits when the JSON is over half the budget and escaping adds little', () => {
