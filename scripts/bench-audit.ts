@@ -21,6 +21,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { STORED_ROW_FIELDS } from '@agent-ledger/protocol';
+import type { AuditQueryResult } from '../lambdas/domain/audit/query-operations.js';
 import { runBench } from './bench-run.js';
 import { benchHttp } from './bench-http.js';
 import { startBenchStack } from './bench-stack.js';
@@ -57,17 +58,12 @@ async function main(): Promise<void> {
     const { agents, t0 } = await seedBenchDay(api, orgId, OPS, { objects: false, log });
 
     const lean = benchHttp(stack.url, token);
-    interface AuditPage {
-      operations: unknown[];
-      cursor: string;
-      total_count: number;
-    }
     const page = async (cursor?: string, via: 'node:http' | 'fetch' = 'node:http') => {
       const body = { limit: PAGE, ...(cursor ? { cursor } : {}) };
       const { ms, value: res } = await timed(() => (via === 'fetch' ? api('POST', '/v1/audit/query', body) : lean.post('/v1/audit/query', body)));
-      const answer = res.body as AuditPage;
+      const answer = res.body as AuditQueryResult;
       if (res.status !== 200 || answer.operations.length !== PAGE) throw new Error(`audit query: ${res.status} ${JSON.stringify(answer).slice(0, 300)} after ${ms.toFixed(0)} ms`);
-      return { ms, cursor: answer.cursor, total: answer.total_count };
+      return { ms, cursor: answer.cursor!, total: answer.total_count };
     };
     // The first page before any sealing: what every count cost before epochs kept counts.
     const unsealed: number[] = [];

@@ -5,14 +5,14 @@ export function once<T>(make: () => T): () => T {
 }
 
 /**
- * `read` at most once per arguments (as `keyOf` names them; by default their JSON): later calls
- * with the same arguments share the first call's promise. A failed read is kept too, so it fails
- * every caller that asked for it, as one read at that moment would.
+ * `read` at most once per arguments (compared by their JSON): later calls with the same
+ * arguments share the first call's promise. A failed read is kept too, so it fails every caller
+ * that asked for it, as one read at that moment would.
  */
-export function oncePerKey<A extends unknown[], T>(read: (...args: A) => Promise<T>, keyOf: (...args: A) => string = (...args) => JSON.stringify(args)): (...args: A) => Promise<T> {
+export function oncePerKey<A extends unknown[], T>(read: (...args: A) => Promise<T>): (...args: A) => Promise<T> {
   const reads = new Map<string, Promise<T>>();
   return (...args) => {
-    const key = keyOf(...args);
+    const key = JSON.stringify(args);
     let value = reads.get(key);
     if (!value) {
       value = read(...args);

@@ -188,18 +188,6 @@ export async function epochCountsBefore(orgId: string, beforeStart: number): Pro
   return item === undefined ? undefined : (stripKeys(item) as EpochCountsItem);
 }
 
-/** The start_time of the organization's first epoch, if it has one. */
-export async function firstEpochStart(orgId: string): Promise<number | undefined> {
-  const [item] = await queryPage({
-    KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': epochKeys.partition(orgId) },
-    ProjectionExpression: 'start_time',
-    ConsistentRead: true,
-    Limit: 1,
-  });
-  return item === undefined ? undefined : Number(item.start_time);
-}
-
 async function epochsBetween<T extends { start_time: number }>(
   orgId: string,
   from: number,

@@ -13,7 +13,7 @@
 import { forEachBounded } from '../../shared/bounded.js';
 import { TtlCache } from '../../shared/ttl-cache.js';
 import { spanCountsBetween, spanMs, type SpanCountItem, type SpanUnit } from '../../store/epoch-span-counts.js';
-import { epochCountsBefore, epochCountsBetween, firstEpochStart, type EpochCountsItem } from '../../store/epochs.js';
+import { epochCountsBefore, epochCountsBetween, epochItemNeighbour, type EpochCountsItem } from '../../store/epochs.js';
 
 /** A time range [from, to). */
 export type Range = [from: number, to: number];
@@ -69,8 +69,8 @@ export async function coverSealed(orgId: string, range: Range, units: readonly S
 const firstEpochs = new TtlCache<number>(60 * 60_000, 10_000);
 
 async function rememberFirstEpoch(orgId: string): Promise<void> {
-  const start = await firstEpochStart(orgId);
-  if (start !== undefined) firstEpochs.set(orgId, start);
+  const first = await epochItemNeighbour(orgId, { from: 0 });
+  if (first !== undefined) firstEpochs.set(orgId, first.start_time);
 }
 
 async function coverRange(orgId: string, [from, to]: Range, units: readonly SpanUnit[], fit: (item: SpanCountItem) => boolean, cover: SealedCover): Promise<void> {
