@@ -12,9 +12,9 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { keyView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
-import { keyLogChange, RETRY } from './optimistic.js';
+import { RETRY } from './optimistic.js';
 import { assertUsableKey, newKeyItem, type NewKey } from './register-agent.js';
-import { assertPossession, keyEventItems } from './key-log.js';
+import { assertPossession, keyLogChange } from './key-log.js';
 
 /**
  * Keys one agent may hold over its life (revoked ones count: a kid is never reused). Keeps
@@ -24,7 +24,7 @@ export const MAX_KEYS_PER_AGENT = 20;
 
 export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, now = Date.now()): Promise<KeyView> {
   assertUsableKey(key, 'body.public_key');
-  return keyLogChange(caller.orgId, async () => {
+  return keyLogChange(caller.orgId, async (append) => {
     const agent = await findVisibleAgent(caller, agentId);
     // After the lookup: an agent the caller cannot see is NOT_FOUND whatever the proof says.
     assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
@@ -36,7 +36,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     const outcome = await putNewKey(
       item,
       adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'key.add', targetType: 'agent_key', targetId: `${agentId}/${key.kid}`, details: { agent_id: agentId, kid: key.kid }, now }),
-      await keyEventItems(caller.orgId, [{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }], now),
+      await append([{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }], now),
     );
     if (outcome === 'kid_taken') throw conflict(`kid ${key.kid} is already used by this agent`);
     return outcome === 'added' ? keyView(item) : RETRY;
@@ -52,7 +52,7 @@ async function changeKey(
   now: number,
 ): Promise<KeyView> {
   const action: AdminAction = to === 'revoked' ? 'key.revoke' : 'key.retire';
-  return keyLogChange(caller.orgId, async () => {
+  return keyLogChange(caller.orgId, async (append) => {
     await findVisibleAgent(caller, agentId);
     const key = await readKey(caller.orgId, agentId, kid);
     if (!key) throw notFound(`key ${kid} of agent ${agentId}`);
@@ -73,7 +73,7 @@ async function changeKey(
         now,
       }),
       // A revoked key keeps its retirement as its end; the event records when it was revoked.
-      await keyEventItems(caller.orgId, [{ event: to === 'revoked' ? 'revoke' : 'retire', agent_id: agentId, kid, key: key.public_key, time: now, actor: caller.userId, proof: null }], now),
+      await append([{ event: to === 'revoked' ? 'revoke' : 'retire', agent_id: agentId, kid, key: key.public_key, time: now, actor: caller.userId, proof: null }], now),
     );
     const changed: AgentKeyItem = { ...key, status: to, retired_at: retiredAt };
     return committed ? keyView(changed) : RETRY;

@@ -4,7 +4,7 @@
  * every key revoked with it). Any other transition is VALIDATION_ERROR 409. Each change
  * writes its admin event in the same transaction and then sends agent.status_changed.
  */
-import { keyEventItems } from './key-log.js';
+import { keyLogChange, type KeyLogAppend } from './key-log.js';
 import { randomUUID } from 'node:crypto';
 import type { AdminAction } from '../../store/admin-events.js';
 import { adminEventPut } from '../../store/admin-events.js';
@@ -14,7 +14,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
-import { keyLogChange, RETRY, withRetries } from './optimistic.js';
+import { RETRY, withRetries } from './optimistic.js';
 import type { Ports } from '../ports.js';
 import { announceStatusChange } from './status-events.js';
 
@@ -52,10 +52,10 @@ export async function changeStatus(
   const { to, action } = TRANSITIONS[transition];
   // The admin event's id also names the agent.status_changed event of the same change.
   const eventId = randomUUID();
-  const step = async () => {
-    // A revocation takes its turn in the key history (keyLogChange): its reads go out together,
-    // so that each turn is short. The keys are read before the agent's visibility is known,
-    // and used only once it is.
+  const step = async (append: KeyLogAppend) => {
+    // A revocation's reads go out together, before its turn in the key history (keyLogChange
+    // waits at `append`). The keys are read before the agent's visibility is known, and used
+    // only once it is.
     const [agent, keys] = await Promise.all([findVisibleAgent(caller, agentId), transition === 'revoke' ? listKeys(caller.orgId, agentId) : []]);
     const refused = refusal(transition, agent.status);
     if (refused) throw conflict(refused);
@@ -68,8 +68,7 @@ export async function changeStatus(
       now,
       keysVersion: agent.keys_version,
       revokeKeys,
-      keyLog: await keyEventItems(
-        caller.orgId,
+      keyLog: await append(
         revokeKeys.map((key) => ({ event: 'revoke' as const, agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: null })),
         now,
       ),
@@ -93,8 +92,9 @@ export async function changeStatus(
         : {}),
     };
   };
-  // A revocation appends its keys' revoke events to the key history; freezing does not.
-  const result = transition === 'revoke' ? await keyLogChange(caller.orgId, step) : await withRetries(step);
+  // A revocation appends its keys' revoke events to the key history; freezing revokes no key,
+  // so it appends nothing.
+  const result = transition === 'revoke' ? await keyLogChange(caller.orgId, step) : await withRetries(() => step(async () => []));
   await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
   return result;
 }

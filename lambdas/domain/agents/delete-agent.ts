@@ -11,14 +11,14 @@ import { MAX_TRANSACTION_ITEMS } from '../../store/dynamo.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';
-import { keyEventItems } from './key-log.js';
-import { keyLogChange, RETRY } from './optimistic.js';
+import { keyLogChange } from './key-log.js';
+import { RETRY } from './optimistic.js';
 
 /** Agent delete, tombstone, org counter update, admin event and the key history's head. */
 const FIXED_ITEMS = 5;
 
 export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date.now()): Promise<void> {
-  await keyLogChange(caller.orgId, async () => {
+  await keyLogChange(caller.orgId, async (append) => {
     const agent = await findVisibleAgent(caller, agentId);
     const [keys, assignedUserIds] = await Promise.all([listKeys(caller.orgId, agentId), listAssignedUsers(caller.orgId, agentId)]);
     // Each key is deleted and gets its `delete` event (docs/PROTOCOL.md "Key events").
@@ -31,8 +31,7 @@ export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date
       assignedUserIds,
       actor: caller.userId,
       now,
-      keyLog: await keyEventItems(
-        caller.orgId,
+      keyLog: await append(
         keys.map((key) => ({ event: 'delete' as const, agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: null })),
         now,
       ),

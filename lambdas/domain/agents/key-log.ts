@@ -8,6 +8,9 @@ import { GENESIS_KEY_EVENT, chainKeyEvents, keyEventHash, possessionProblem, typ
 import { keyLogAppendItems, readKeyLogHead } from '../../store/key-log.js';
 import type { TransactItem } from '../../store/dynamo.js';
 import { LedgerError } from '../../shared/errors.js';
+import { TurnQueue } from '../../shared/turns.js';
+import { KEY_CHANGE_BUDGET_MS } from '../../shared/key-change-timeout.js';
+import { contended, withRetries, type RETRY } from './optimistic.js';
 
 /**
  * Refuse a new key without a valid proof of possession (VALIDATION_ERROR, naming `field`):
@@ -19,10 +22,79 @@ export function assertPossession(proof: PossessionProof | undefined, key: { kid:
   if (problem !== null) throw new LedgerError('VALIDATION_ERROR', `${field}: ${problem} (docs/PROTOCOL.md "Proof of possession")`);
 }
 
-/** The transaction items that append `drafts` to the organization's key history as it is now. */
-export async function keyEventItems(orgId: string, drafts: readonly KeyEventDraft[], now: number): Promise<TransactItem[]> {
-  if (drafts.length === 0) return [];
-  const head = await readKeyLogHead(orgId);
-  const events = chainKeyEvents(orgId, head?.size ?? 0, head?.head ?? GENESIS_KEY_EVENT, drafts);
-  return keyLogAppendItems(orgId, head?.size, events, keyEventHash(events[events.length - 1]!), now);
+/** Rounds for a change that appends to the key history (see {@link keyLogChange}). */
+const KEY_LOG_ATTEMPTS = 40;
+
+/** The key history's head as a committed change left it: what the next change appends after. */
+interface KnownHead {
+  size: number;
+  head: string;
+}
+
+/**
+ * The transaction items appending `drafts` to the organization's key history. The first call
+ * waits for the change's turn (none is needed for no drafts). A step answers a value only once
+ * those items committed, and RETRY when they did not.
+ */
+export type KeyLogAppend = (drafts: readonly KeyEventDraft[], now: number) => Promise<TransactItem[]>;
+
+const turns = new TurnQueue<KnownHead>();
+
+/**
+ * Runs a change that appends to the organization's key history (`step`, with retries as
+ * `withRetries`). Every key change of an organization appends at its history's one head, so
+ * twenty agents registered at once are twenty writers of one item, of which one wins each
+ * round. To keep that from turning into refusals:
+ * - within a process, an organization's appends take turns, in the order the changes were
+ *   asked for (the local stack serves every request in one process; a Lambda instance serves
+ *   one request at a time). A step reads its agent and keys before it appends, and those
+ *   reads go out before its turn, so a turn holds little more than the commit;
+ * - a change that commits hands the head it wrote to the next in line, which appends after it
+ *   without reading the head again. The head's condition still guards that guess: if another
+ *   process appended meanwhile, the commit fails and the step runs again on a fresh read;
+ * - across processes, a change gets KEY_LOG_ATTEMPTS rounds with growing, jittered waits.
+ * A change that cannot get its turn within KEY_CHANGE_BUDGET_MS is a 409 without having
+ * written anything.
+ *
+ * @example
+ * await keyLogChange(caller.orgId, async (append) => ((await commit(await append(drafts, now))) ? result : RETRY));
+ */
+export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend) => Promise<T | typeof RETRY>): Promise<T> {
+  const deadline = Date.now() + KEY_CHANGE_BUDGET_MS;
+  const turn = turns.join(orgId);
+  let myTurn = false;
+  /** The head handed over by the change before; trusted for the first append only. */
+  let handedOver: KnownHead | undefined;
+  /** The head this attempt's items leave if they commit. */
+  let written: KnownHead | undefined;
+  const append: KeyLogAppend = async (drafts, now) => {
+    if (drafts.length === 0) return [];
+    if (!myTurn) {
+      const ready = await turn.ready(deadline);
+      if (ready === null) throw contended();
+      myTurn = true;
+      handedOver = ready.handedOver;
+    }
+    const read = handedOver ?? (await readKeyLogHead(orgId));
+    handedOver = undefined;
+    const events = chainKeyEvents(orgId, read?.size ?? 0, read?.head ?? GENESIS_KEY_EVENT, drafts);
+    const last = events[events.length - 1]!;
+    written = { size: last.key_index + 1, head: keyEventHash(last) };
+    return keyLogAppendItems(orgId, read?.size, events, written.head, now);
+  };
+  let committed: KnownHead | undefined;
+  try {
+    const result = await withRetries(
+      () => {
+        written = undefined;
+        return step(append);
+      },
+      KEY_LOG_ATTEMPTS,
+      deadline,
+    );
+    committed = written;
+    return result;
+  } finally {
+    turn.end(committed);
+  }
 }

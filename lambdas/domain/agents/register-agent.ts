@@ -10,8 +10,8 @@ import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
-import { assertPossession, keyEventItems } from './key-log.js';
-import { keyLogChange, RETRY } from './optimistic.js';
+import { assertPossession, keyLogChange } from './key-log.js';
+import { RETRY } from './optimistic.js';
 
 export interface NewKey {
   kid: string;
@@ -95,8 +95,8 @@ export async function registerAgent(
     now,
   });
   const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
-  await keyLogChange(caller.orgId, async () => {
-    const outcome = await putNewAgent(agent, keys, event, await keyEventItems(caller.orgId, drafts, now));
+  await keyLogChange(caller.orgId, async (append) => {
+    const outcome = await putNewAgent(agent, keys, event, await append(drafts, now));
     if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
     if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
     // Another key change took the key history's next index meanwhile.

@@ -5,6 +5,7 @@
  */
 import { ADMINS, AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
+import { KEY_CHANGE_TIMEOUT_SECONDS } from '../../shared/key-change-timeout.js';
 import {
   agentDetailResponse,
   agentKeyParams,
@@ -35,6 +36,7 @@ export const agentRoutes = {
     request: { body: registerAgentBody },
     response: { status: 200, body: agentWithKeysResponse },
     uses: ['table:write'],
+    timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
   }),
   listAgents: route({
     id: 'ListAgents',
@@ -78,6 +80,7 @@ export const agentRoutes = {
     request: { params: agentParams },
     response: { status: 200, body: deletedResponse },
     uses: ['table:write'],
+    timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
   }),
   freezeAgent: route({
     id: 'FreezeAgent',
@@ -111,6 +114,7 @@ export const agentRoutes = {
     request: { params: agentParams, body: revokeBody },
     response: { status: 200, body: revokeResponse },
     uses: ['table:write', 'queue:events'],
+    timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
   }),
   addAgentKey: route({
     id: 'AddAgentKey',
@@ -122,6 +126,7 @@ export const agentRoutes = {
     request: { params: agentParams, body: newKeySchema },
     response: { status: 200, body: keyResponse },
     uses: ['table:write'],
+    timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
   }),
   retireAgentKey: route({
     id: 'RetireAgentKey',
@@ -133,5 +138,6 @@ export const agentRoutes = {
     request: { params: agentKeyParams, body: retireBody },
     response: { status: 200, body: keyResponse },
     uses: ['table:write'],
+    timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
   }),
 };
