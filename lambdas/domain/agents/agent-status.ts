@@ -41,6 +41,11 @@ export interface StatusChangeResult {
   keys?: KeyView[];
 }
 
+const appendsNothing: KeyLogAppend = async (drafts) => {
+  if (drafts.length > 0) throw new Error('only a revocation appends key events');
+  return [];
+};
+
 export async function changeStatus(
   ports: Pick<Ports, 'queue'>,
   caller: OrgCaller,
@@ -92,9 +97,9 @@ export async function changeStatus(
         : {}),
     };
   };
-  // A revocation appends its keys' revoke events to the key history; freezing revokes no key,
-  // so it appends nothing.
-  const result = transition === 'revoke' ? await keyLogChange(caller.orgId, step) : await withRetries(() => step(async () => []));
+  // A revocation appends its keys' revoke events to the key history; freezing and unfreezing
+  // revoke no key, so they append nothing and need no turn.
+  const result = transition === 'revoke' ? await keyLogChange(caller.orgId, step) : await withRetries(() => step(appendsNothing));
   await announceStatusChange(ports, { eventId, orgId: caller.orgId, agentId, previousStatus: result.previous_status, status: to, reason, at: now });
   return result;
 }
