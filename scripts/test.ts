@@ -10,6 +10,10 @@
  * one extra process at a time. Their output is held and printed after the tests' (so that it
  * does not interleave with vitest's); a failure of any part fails `npm test`.
  *
+ * Beside each part's wall time the table gives the CPU it spent (where Linux's /proc tells it,
+ * scripts/cpu-time.ts), DynamoDB Local's share of vitest's, and how busy the machine's cores were:
+ * a run whose cores are busy all along gets faster only by spending less CPU, not by waiting less.
+ *
  * Arguments go to `vitest run` (`npm test -- test/unit`). LEDGER_TEST_SERIAL=1 runs the checks
  * first and stops at their failure, as `npm test` did before (to compare, or to fail fast).
  */
@@ -18,6 +22,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { clockTicks, endedChildrenCpuSeconds, machineCpu, type MachineCpu } from './cpu-time.js';
 import type { GroupTime, ProjectTimes } from './test-times-reporter.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +34,22 @@ interface Result {
   ms: number;
   /** Held output of a part that did not stream. */
   output: string;
+  /** CPU seconds the part's processes spent, all of them (undefined without /proc). */
+  cpuSeconds: number | undefined;
+}
+
+/**
+ * The ended children's CPU when last read. Parts run at once; each reads the counter as it ends
+ * and takes the difference since the last reading, which is its own process tree's CPU (two
+ * parts ending within the same instant would share one reading; the total stays right).
+ */
+let childrenCpuRead = endedChildrenCpuSeconds();
+
+function cpuOfEndedChild(): number | undefined {
+  const now = endedChildrenCpuSeconds();
+  const spent = now === undefined || childrenCpuRead === undefined ? undefined : now - childrenCpuRead;
+  childrenCpuRead = now;
+  return spent;
 }
 
 /** Runs one part; `stream` passes its output through as it comes, otherwise it is held for later. */
@@ -43,11 +64,14 @@ function run(name: string, command: string, args: string[], options: { stream: b
     const chunks: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const done = (code: number) => resolve({ name, code, ms: performance.now() - start, output: Buffer.concat(chunks).toString() });
+    let cpuSeconds: number | undefined;
+    const done = (code: number) => resolve({ name, code, ms: performance.now() - start, output: Buffer.concat(chunks).toString(), cpuSeconds });
     child.on('error', (error) => {
       chunks.push(Buffer.from(`${error.message}\n`));
       done(1);
     });
+    // Read at 'exit', right after the child was waited for, before another part may end.
+    child.on('exit', () => (cpuSeconds = cpuOfEndedChild()));
     child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
   });
 }
@@ -70,18 +94,54 @@ function python(): Promise<Result> {
   return run('python (pytest)', npm, ['run', '--silent', 'test:python'], { stream: true });
 }
 
-function vitest(timesFile: string): Promise<Result> {
+/** Where vitest's reporter (scripts/test-times-reporter.ts) and global setup (test/global-setup.ts) leave their figures. */
+interface VitestFiles {
+  times: string;
+  enginesCpu: string;
+}
+
+function vitest(files: VitestFiles): Promise<Result> {
   const args = ['run', '--reporter=default', `--reporter=${join(root, 'scripts', 'test-times-reporter.ts')}`, ...process.argv.slice(2)];
-  return run('vitest', 'vitest', args, { stream: true, env: { LEDGER_TEST_TIMES: timesFile } });
+  return run('vitest', 'vitest', args, { stream: true, env: { LEDGER_TEST_TIMES: files.times, LEDGER_TEST_ENGINES_CPU: files.enginesCpu } });
+}
+
+/** A JSON file a part may have written, or undefined (it stopped before writing it). */
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
 const status = (result: Result) => (result.code === 0 ? 'passed' : `FAILED (exit ${result.code})`);
+const cpu = (result: Result, of?: string) => (result.cpuSeconds === undefined ? '' : `  CPU ${seconds(result.cpuSeconds * 1000).trim()}${of ?? ''}`);
 const counts = (group: GroupTime) => `${group.files} files, ${group.tests} tests; the files' own time summed: ${seconds(group.filesMs).trim()}`;
 
-function table(checks: Result[], tests: Result | undefined, times: ProjectTimes | undefined, extra: Result[], totalMs: number, serial: boolean): string {
+/** What the machine's cores did over the run: how busy, in core-seconds. */
+function machineLine(start: MachineCpu | undefined, end: MachineCpu | undefined): string | undefined {
+  if (!start || !end || end.total <= start.total) return undefined;
+  const coreSeconds = (ticks: number) => Math.round(ticks / clockTicks());
+  const busy = end.busy - start.busy;
+  const total = end.total - start.total;
+  return `  machine: ${end.cores} cores, busy ${Math.round((busy / total) * 100)} % of the run (${coreSeconds(busy)} of ${coreSeconds(total)} core-seconds)`;
+}
+
+interface TableInput {
+  checks: Result[];
+  tests: Result | undefined;
+  times: ProjectTimes | undefined;
+  dynamoDbLocalSeconds: number | undefined;
+  extra: Result[];
+  totalMs: number;
+  machine: string | undefined;
+  serial: boolean;
+}
+
+function table({ checks, tests, times, dynamoDbLocalSeconds, extra, totalMs, machine, serial }: TableInput): string {
   const lines = [`npm test: time per part (wall clock${serial ? '' : '; typecheck and lint ran beside vitest'})`];
-  for (const check of checks) lines.push(`  ${check.name.padEnd(28)}${seconds(check.ms)}  ${status(check)}`);
+  for (const check of checks) lines.push(`  ${check.name.padEnd(28)}${seconds(check.ms)}  ${status(check)}${cpu(check)}`);
   if (tests) {
     for (const [name, project] of Object.entries(times?.projects ?? {})) {
       lines.push(`  ${`vitest ${name}`.padEnd(28)}${seconds(project.wallMs)}  ${counts(project)}`);
@@ -89,38 +149,39 @@ function table(checks: Result[], tests: Result | undefined, times: ProjectTimes 
         lines.push(`    ${folder.padEnd(26)}${seconds(group.wallMs)}  ${counts(group)}`);
       }
     }
-    lines.push(`  ${'vitest (all projects)'.padEnd(28)}${seconds(tests.ms)}  ${status(tests)}`);
+    const engine = dynamoDbLocalSeconds === undefined ? undefined : `, of which DynamoDB Local's JVM ${seconds(dynamoDbLocalSeconds * 1000).trim()}`;
+    lines.push(`  ${'vitest (all projects)'.padEnd(28)}${seconds(tests.ms)}  ${status(tests)}${cpu(tests, engine)}`);
   }
-  for (const part of extra) lines.push(`  ${part.name.padEnd(28)}${seconds(part.ms)}  ${status(part)}`);
+  for (const part of extra) lines.push(`  ${part.name.padEnd(28)}${seconds(part.ms)}  ${status(part)}${cpu(part)}`);
   lines.push(`  ${'npm test'.padEnd(28)}${seconds(totalMs)}`);
+  if (machine) lines.push(machine);
   return lines.join('\n');
 }
 
 async function main(): Promise<number> {
   const start = performance.now();
+  const machineAtStart = machineCpu();
   const serial = process.env.LEDGER_TEST_SERIAL === '1';
   const scratch = mkdtempSync(join(tmpdir(), 'ledger-test-times-'));
-  const timesFile = join(scratch, 'times.json');
+  const files: VitestFiles = { times: join(scratch, 'times.json'), enginesCpu: join(scratch, 'engines-cpu.json') };
   try {
     let checks: Result[];
     let tests: Result | undefined;
     if (serial) {
       checks = await staticChecks(true);
-      if (checks.every((check) => check.code === 0)) tests = await vitest(timesFile);
+      if (checks.every((check) => check.code === 0)) tests = await vitest(files);
     } else {
-      [checks, tests] = await Promise.all([staticChecks(false), vitest(timesFile)]);
+      [checks, tests] = await Promise.all([staticChecks(false), vitest(files)]);
       for (const check of checks) {
         if (check.output.trim()) process.stdout.write(`\n> npm run ${check.name}\n${check.output}`);
       }
     }
     const extra = process.argv.length > 2 ? [] : [await python()];
-    let times: ProjectTimes | undefined;
-    try {
-      times = JSON.parse(readFileSync(timesFile, 'utf8')) as ProjectTimes;
-    } catch {
-      times = undefined; // vitest stopped before its end (the table then has its total only)
-    }
-    process.stdout.write(`\n${table(checks, tests, times, extra, performance.now() - start, serial)}\n`);
+    // Either file is missing when vitest stopped before its end: the table then has less in it.
+    const times = readJson<ProjectTimes>(files.times);
+    const dynamoDbLocalSeconds = readJson<{ dynamoDbLocalSeconds: number }>(files.enginesCpu)?.dynamoDbLocalSeconds;
+    const machine = machineLine(machineAtStart, machineCpu());
+    process.stdout.write(`\n${table({ checks, tests, times, dynamoDbLocalSeconds, extra, totalMs: performance.now() - start, machine, serial })}\n`);
     return [...checks, ...(tests ? [tests] : []), ...extra].every((result) => result.code === 0) ? 0 : 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

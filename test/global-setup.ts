@@ -5,6 +5,7 @@
  * by using their own table and buckets (test/support/test-stack.ts). The JVM runs under the
  * watchdog, so even a killed vitest leaves no Java behind.
  */
+import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../local/dynamodb-local.js';
 import { startS3Local } from '../local/s3-local.js';
 import { removeWhenGone } from '../local/watchdog.js';
+import { processGroupCpuSeconds } from '../scripts/cpu-time.js';
 import { sharedAcrossProjects } from './support/shared-across-projects.js';
 
 declare module 'vitest' {
@@ -50,10 +52,22 @@ async function startEngines(): Promise<Engines> {
     s3Endpoint: s3.value.endpoint,
     runScratch,
     stop: async () => {
+      reportEngineCpu(dynamo.value.pid);
       await Promise.all([dynamo.value.stop(), s3.value.stop()]);
       await Promise.all([guard.release(), runGuard.release()]);
     },
   };
+}
+
+/**
+ * What DynamoDB Local's JVM spent in CPU over the run, for the table of `npm test` (scripts/test.ts
+ * names the file in LEDGER_TEST_ENGINES_CPU): the engine serves every test file's requests, and
+ * on two cores it takes about a third of them.
+ */
+function reportEngineCpu(dynamoGroup: number): void {
+  const file = process.env.LEDGER_TEST_ENGINES_CPU;
+  const seconds = processGroupCpuSeconds(dynamoGroup);
+  if (file && seconds !== undefined) writeFileSync(file, JSON.stringify({ dynamoDbLocalSeconds: seconds }));
 }
 
 /** Every project that lists this setup shares the run's one set of engines (support/shared-across-projects.ts). */
