@@ -30,6 +30,8 @@ export interface DynamoDbLocalOptions {
   readyTimeoutMs?: number;
   /** Copy the JVM's output to stderr. */
   echo?: boolean;
+  /** Options for the JVM itself (`-XX:...`), before `-jar`. */
+  jvmOptions?: readonly string[];
 }
 
 export interface DynamoDbLocal {
@@ -86,6 +88,7 @@ class PortTakenError extends Error {}
 
 async function launch(java: string, dir: string, port: number, options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   const args = [
+    ...(options.jvmOptions ?? []),
     `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
     '-jar',
     join(dir, 'DynamoDBLocal.jar'),
