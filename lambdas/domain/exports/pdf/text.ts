@@ -12,6 +12,7 @@
  *   reversed into visual order (Hebrew reads right; Arabic shows unjoined letter forms).
  */
 import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
+import { wrapWords } from './wrap.js';
 
 /** Helvetica for what it can encode (WinAnsi), the embedded Unicode font for the rest. */
 export type PdfFontRole = 'text' | 'unicode';
@@ -122,6 +123,16 @@ export class TextFitter {
       total += w;
     }
     return total;
+  }
+
+  /** How wide `text` is drawn at `size`, in points, each run in the font that draws it. */
+  measure(text: string, size: number): number {
+    return this.runs(text).reduce((sum, run) => sum + this.width(run.role, run.text), 0) * size;
+  }
+
+  /** `text` in lines of at most `maxWidth` at `size` (wrap.ts): nothing cut, nothing repeated. */
+  wrap(text: string, size: number, maxWidth: number): string[] {
+    return wrapWords(text, (piece) => this.measure(piece, size) <= maxWidth);
   }
 
   /** The runs of `text` cut to `maxWidth` at `size` (an ellipsis marks a cut). */

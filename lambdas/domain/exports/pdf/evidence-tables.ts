@@ -1,0 +1,142 @@
+/**
+ * The report's tables (report.ts draws them with layout.ts): a chain verdict per agent, the
+ * operations oldest first, and the epochs with their anchors.
+ */
+import type { ExportBundle, ExportVerificationReport } from '@agent-ledger/protocol';
+import { BODY_WIDTH, GREY, RED, type Cell, type Column } from './layout.js';
+import { iso } from './prose.js';
+
+export interface Table {
+  columns: Column[];
+  rows: Iterable<Cell[]>;
+}
+
+/**
+ * "verb target" of an operation: the command or target the agent acted on is `action.target`
+ * (docs/API.md §2.1, as `agent-ledger submit --verb V --target X` and the hooks write it);
+ * `subject` is where it acted (a workspace), used only when the action names no target.
+ */
+export function verbAndTarget(action: string, subject: string): string {
+  const pick = (json: string, names: string[]): string | undefined => {
+    try {
+      const value = JSON.parse(json) as Record<string, unknown>;
+      for (const name of names) if (typeof value[name] === 'string' || typeof value[name] === 'number') return String(value[name]);
+    } catch {
+      // a row's JSON always parses; the report never fails on it regardless
+    }
+    return undefined;
+  };
+  const verb = pick(action, ['verb', 'name', 'type', 'tool', 'method']) ?? action;
+  const target = pick(action, ['target', 'command', 'path', 'url']) ?? pick(subject, ['target', 'path', 'resource', 'file', 'url', 'command', 'id', 'name']) ?? subject;
+  return `${verb} ${target}`;
+}
+
+/** Per agent: how many operations, which seq_no, and what the verifier says of its chain. */
+function agentSummaries(bundle: ExportBundle, report: ExportVerificationReport) {
+  const agents = new Map<string, { operations: number; first: number; last: number; broken: number; gaps: number }>();
+  const agentOf = bundle.body.operations.map((op) => op.row.agent_id);
+  for (const op of bundle.body.operations) {
+    const a = agents.get(op.row.agent_id) ?? { operations: 0, first: op.row.seq_no, last: op.row.seq_no, broken: 0, gaps: 0 };
+    a.operations += 1;
+    a.first = Math.min(a.first, op.row.seq_no);
+    a.last = Math.max(a.last, op.row.seq_no);
+    agents.set(op.row.agent_id, a);
+  }
+  for (const finding of report.findings) {
+    const index = /^operations\[(\d+)\]/.exec(finding.where)?.[1];
+    const agent = index === undefined ? undefined : agents.get(agentOf[Number(index)] as string);
+    if (!agent) continue;
+    if (finding.status === 'failed' && ['chain_hash', 'chain_link', 'signature', 'row', 'order'].includes(finding.check)) agent.broken += 1;
+    if (finding.status === 'not_covered' && finding.check === 'chain_link') agent.gaps += 1;
+  }
+  // chain_complete findings name the agent: chains["<agent_id>"] (protocol/src/verify/completeness.ts).
+  for (const finding of report.findings) {
+    const named = /^chains\[(".*")\]$/.exec(finding.where)?.[1];
+    const agent = named === undefined ? undefined : agents.get(JSON.parse(named) as string);
+    if (agent && finding.status === 'failed') agent.broken += 1;
+  }
+  return [...agents.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The chain column is the offline verifier's own verdict, run on the embedded bytes while the report is made. */
+export function agentsTable(bundle: ExportBundle, report: ExportVerificationReport): Table {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return {
+    columns: [
+      { title: 'Agent', width: 260 },
+      { title: 'Operations', width: 70 },
+      { title: 'First seq_no', width: 70 },
+      { title: 'Last seq_no', width: 70 },
+      { title: 'Chain', width: BODY_WIDTH - 470 },
+    ],
+    rows: agentSummaries(bundle, report).map(([agentId, a]) => [
+      agentId,
+      String(a.operations),
+      String(a.first),
+      String(a.last),
+      a.broken > 0
+        ? { text: `BROKEN or INCOMPLETE: ${plural(a.broken, 'failed check')} (see agent-ledger verify)`, color: RED }
+        : a.gaps > 0
+          ? `intact where covered; ${plural(a.gaps, 'link')} to operations outside this export`
+          : 'intact',
+    ]),
+  };
+}
+
+/** Epochs are told apart by their index in this export and their window's start (their UUIDv7 ids share a prefix). */
+function epochLabels(bundle: ExportBundle): Map<string, string> {
+  return new Map(bundle.body.verification_material.epochs.map(({ epoch }, k) => [epoch.epoch_id, `#${k} ${iso(epoch.start_time).slice(11, 19)}`]));
+}
+
+export function operationsTable(bundle: ExportBundle): Table {
+  const epochLabel = epochLabels(bundle);
+  return {
+    columns: [
+      { title: 'Time (UTC)', width: 118 },
+      { title: 'Agent', width: 107 },
+      { title: 'seq_no', width: 42 },
+      { title: 'Type', width: 100 },
+      { title: 'Verb and target', width: 218 },
+      { title: 'Chain hash', width: 74 },
+      { title: 'Epoch, leaf', width: BODY_WIDTH - 659 },
+    ],
+    // A generator: the rows of a 10,000-operation report are made as they are drawn, never all at once.
+    rows: (function* () {
+      for (const op of bundle.body.operations) {
+        yield [
+          iso(op.row.created_at),
+          op.row.agent_id,
+          String(op.row.seq_no),
+          op.row.operation_type,
+          verbAndTarget(op.row.action, op.row.subject),
+          { mono: `${op.row.chain_hash.slice(0, 10)}...` },
+          op.proof ? `${epochLabel.get(op.proof.epoch_id) ?? op.proof.epoch_id}, leaf ${op.proof.leaf_index}` : { text: 'not sealed yet', color: GREY },
+        ];
+      }
+    })(),
+  };
+}
+
+export function epochsTable(bundle: ExportBundle): Table {
+  return {
+    columns: [
+      { title: 'Epoch', width: 185 },
+      { title: 'Window (UTC)', width: 200 },
+      { title: 'Leaves', width: 35 },
+      { title: 'Root hash', width: 215 },
+      { title: 'Anchored (RFC 3161 genTime)', width: BODY_WIDTH - 635 },
+    ],
+    rows: bundle.body.verification_material.epochs.map(({ epoch, anchor }, k) => {
+      const start = iso(epoch.start_time);
+      const end = iso(epoch.end_time);
+      return [
+        `#${k} ${epoch.epoch_id}`,
+        // The end's date only when it differs from the start's.
+        `${start} to ${end.slice(end.slice(0, 10) === start.slice(0, 10) ? 11 : 0)}`,
+        String(epoch.leaf_count),
+        { mono: epoch.root_hash },
+        anchor ? iso(anchor.anchored_at) : { text: 'not anchored', color: GREY },
+      ];
+    }),
+  };
+}
