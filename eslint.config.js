@@ -1,5 +1,5 @@
-// ESLint flat config. The import rules enforce the dependency rule of the README's
-// Architecture section (docs/ARCHITECTURE.md, Layout): protocol/ is pure (no AWS, middy, zod or I/O);
+// ESLint flat config. The import rules enforce the dependency rule
+// (docs/ARCHITECTURE.md, The dependency rule): protocol/ is pure (no AWS, middy, zod or I/O);
 // domain/ uses store/, protocol and port types only; store/ never reaches up into domain/;
 // shared/ uses nothing of ours. test/unit/dependency-rule.test.ts checks each rule fires,
 // and test/unit/import-cycles.test.ts that no import cycle exists.
@@ -63,9 +63,9 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/http/**', '**/workers/**', '**/routes/**', '@middy/*', 'aws-lambda'], message: 'domain/ has no HTTP or Lambda types: handlers call the domain, not the other way (README, Architecture).' },
-            { group: ['**/adapters/**', '**/runtime/**'], message: 'domain/ takes ports as arguments (domain/ports.ts Ports); only the handlers and workers pick implementations from runtime/ (README, Architecture).' },
-            { group: ['@aws-sdk/*', '**/store/clients.js'], message: 'domain/ reads and writes through store/ functions, never SDK commands (README, Architecture).' },
+            { group: ['**/http/**', '**/workers/**', '**/routes/**', '@middy/*', 'aws-lambda'], message: 'domain/ has no HTTP or Lambda types: handlers call the domain, not the other way (docs/ARCHITECTURE.md, The dependency rule).' },
+            { group: ['**/adapters/**', '**/runtime/**'], message: 'domain/ takes ports as arguments (domain/ports.ts Ports); only the handlers and workers pick implementations from runtime/ (docs/ARCHITECTURE.md, The dependency rule).' },
+            { group: ['@aws-sdk/*', '**/store/clients.js'], message: 'domain/ reads and writes through store/ functions, never SDK commands (docs/ARCHITECTURE.md, The dependency rule).' },
           ],
         },
       ],
@@ -78,7 +78,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/domain/**', '**/http/**', '**/workers/**', '**/routes/**', '**/adapters/**', '**/runtime/**'], message: 'store/ is the bottom layer: it uses shared/, config and protocol only, never the layers that use it (README, Architecture).' },
+            { group: ['**/domain/**', '**/http/**', '**/workers/**', '**/routes/**', '**/adapters/**', '**/runtime/**'], message: 'store/ is the bottom layer: it uses shared/, config and protocol only, never the layers that use it (docs/ARCHITECTURE.md, The dependency rule).' },
             { group: ['@middy/*', 'aws-lambda'], message: 'store/ knows nothing of Lambda.' },
           ],
         },
@@ -90,7 +90,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../*', '@aws-sdk/*', '@middy/*', 'aws-lambda'], message: 'shared/ is vocabulary every layer uses: it imports nothing of ours but protocol (README, Architecture).' }] },
+        { patterns: [{ group: ['../*', '@aws-sdk/*', '@middy/*', 'aws-lambda'], message: 'shared/ is vocabulary every layer uses: it imports nothing of ours but protocol (docs/ARCHITECTURE.md, The dependency rule).' }] },
       ],
     },
   },
@@ -112,7 +112,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@aws-sdk/*', '**/adapters/aws/**', '**/store/clients.js'], message: 'Handlers reach AWS through store/ and the ports of runtime/, so each bundle holds only what its route uses (README, Architecture).' }] },
+        { patterns: [{ group: ['@aws-sdk/*', '**/adapters/aws/**', '**/store/clients.js'], message: 'Handlers reach AWS through store/ and the ports of runtime/, so each bundle holds only what its route uses (docs/ARCHITECTURE.md, The dependency rule).' }] },
       ],
     },
   },

@@ -3,8 +3,8 @@
  * Conventions). A missing required variable throws naming it, so a misconfigured function
  * fails its first request loudly instead of misbehaving later.
  *
- * The CDK stack (lib/) and the local stack (local/) set the same variables; the README lists
- * the user-facing ones.
+ * The CDK stack (lib/) and the local stack (local/) set the same variables; docs/CONFIGURATION.md lists
+ * every variable (test/unit/configuration-doc.test.ts holds it to this file).
  */
 
 export type Stage = 'aws' | 'local';
@@ -84,7 +84,7 @@ export interface Config {
   epochSettleMs: number;
   webhookAllowLoopback: boolean;
   identity: IdentityConfig;
-  /** How long a rotated API token keeps working (docs/API.md §4.1 previous_token_grace_until; default 1 hour, README). */
+  /** How long a rotated API token keeps working (docs/API.md §4.1 previous_token_grace_until; default 1 hour, docs/CONFIGURATION.md). */
   tokenGraceSeconds: number;
   /** Origins social sign-in may redirect to (callbackURL); empty = any absolute http(s) URL. */
   authCallbackOrigins: readonly string[];

@@ -2,7 +2,7 @@
  * Timeouts and retries of every AWS SDK client the functions create (store/clients.ts and
  * the clients of runtime/: KMS, SQS, Cognito), so that a dependency that stops answering
  * fails its call well inside the Lambda timeout and the request ends as INTERNAL_ERROR
- * instead of hanging until Lambda kills it (README, Deploy to AWS).
+ * instead of hanging until Lambda kills it (docs/DEPLOY.md, What `cdk deploy` creates).
  *
  * The SDK's defaults wait forever for a connection and for a response (a `requestTimeout`
  * alone only logs a warning unless `throwOnRequestTimeout` is set). In AWS an attempt may take

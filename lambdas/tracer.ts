@@ -1,7 +1,7 @@
 /**
  * X-Ray tracing of SDK calls (Powertools Tracer). The functions always run with active
  * tracing (lib/function.ts), which records each invocation. With `sdkTracing` on (CDK
- * context, README) `traced` also makes every call of an SDK client a subsegment, so a slow
+ * context, docs/CONFIGURATION.md) `traced` also makes every call of an SDK client a subsegment, so a slow
  * request shows which table, bucket, key or queue call it waited on. That costs the X-Ray SDK
  * in every bundle (about 115 KB and 35 ms of cold start), so it is off unless asked for:
  * lib/bundling.ts then defines LEDGER_SDK_TRACING as 'false', and esbuild drops the import

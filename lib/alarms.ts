@@ -1,5 +1,5 @@
 /**
- * Alarms (README, Runbook): one SNS topic every alarm notifies, optionally mailed to context
+ * Alarms (docs/RUNBOOK.md): one SNS topic every alarm notifies, optionally mailed to context
  * `alarmEmail`, and the alarms themselves. Each alarm is named `<stack>-<what>` and its
  * description points at its runbook entry, so the notification says what broke and where to
  * read what to do.
@@ -69,7 +69,7 @@ export const THRESHOLDS = {
 } as const;
 
 export interface AlarmDefinition {
-  /** Last part of the alarm name (`<stack>-<name>`), also its README runbook entry. */
+  /** Last part of the alarm name (`<stack>-<name>`), also its runbook entry (docs/RUNBOOK.md). */
   readonly name: string;
   readonly description: string;
   readonly metric: IMetric;
@@ -128,7 +128,7 @@ export class LedgerAlarms extends Construct {
     const name = `${rootStack(this).stackName}-${definition.name}`;
     const alarm = new Alarm(scope, `${definition.name}Alarm`, {
       alarmName: name,
-      alarmDescription: `${definition.description} Runbook: README.md, "Runbook", ${runbookEntry(definition.name)}.`,
+      alarmDescription: `${definition.description} Runbook: docs/RUNBOOK.md, ${runbookEntry(definition.name)}.`,
       metric: definition.metric,
       threshold: definition.threshold,
       comparisonOperator: definition.comparison ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -272,10 +272,10 @@ export const TABLE_OPERATIONS: readonly Operation[] = [
   Operation.TRANSACT_WRITE_ITEMS,
 ];
 
-/** Alarm kinds made once per function, queue or worker; the README has one runbook entry per kind. */
+/** Alarm kinds made once per function, queue or worker; docs/RUNBOOK.md has one entry per kind. */
 const PER_RESOURCE_KINDS = ['Errors', 'Throttles', 'DeadLetters', 'Backlog', 'NotRunning', 'IteratorAge'];
 
-/** The README runbook entry of an alarm name (`"Api-5xxRate"`, or `"<name>-Errors"` for every function's). */
+/** The docs/RUNBOOK.md entry of an alarm name (`"Api-5xxRate"`, or `"<name>-Errors"` for every function's). */
 export function runbookEntry(name: string): string {
   const kind = name.slice(name.lastIndexOf('-') + 1);
   return PER_RESOURCE_KINDS.includes(kind) ? `"<name>-${kind}"` : `"${name}"`;

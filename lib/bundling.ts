@@ -32,7 +32,7 @@ export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Build-time constants. `sdkTracing` (CDK context, README) decides whether the X-Ray SDK is
+ * Build-time constants. `sdkTracing` (CDK context, docs/CONFIGURATION.md) decides whether the X-Ray SDK is
  * bundled so that every SDK call becomes a subsegment (lambdas/tracer.ts); off, the tracer's
  * code is dropped from the bundles (about 115 KB and 35 ms of cold start per function) and
  * X-Ray still records each invocation through the functions' active tracing.

@@ -1,5 +1,5 @@
 /**
- * The operations dashboard (README, Runbook): the hot path's rate and latency, epochs sealed,
+ * The operations dashboard (docs/RUNBOOK.md): the hot path's rate and latency, epochs sealed,
  * queue ages and dead letters, the events outbox's lag, API, table and KMS health, and the
  * state of every alarm.
  */
@@ -54,7 +54,7 @@ export class LedgerDashboard extends Construct {
         new TextWidget({
           markdown:
             `# ${stackName}\nSubmissions, sealing, queues and alarms of agent-ledger. What each alarm means and what to do: ` +
-            'README.md, section "Runbook".',
+            'docs/RUNBOOK.md.',
           width: 24,
           height: 2,
         }),

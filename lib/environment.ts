@@ -20,7 +20,7 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     LEDGER_EVENTS_QUEUE_URL: resources.queues.events.queueUrl,
     LEDGER_EXPORTS_QUEUE_URL: resources.queues.exports.queueUrl,
     LEDGER_DELIVERIES_QUEUE_URL: resources.queues.deliveries.queueUrl,
-    // The delivery worker moves a delivery's message here itself after its last attempt (README, Webhooks).
+    // The delivery worker moves a delivery's message here itself after its last attempt (docs/WEBHOOKS.md).
     LEDGER_DELIVERIES_DEAD_LETTER_QUEUE_URL: resources.deadLetterQueues.deliveries.queueUrl,
     LEDGER_EPOCH_MS: String(EPOCH.toMilliseconds()),
     LEDGER_EPOCH_GRACE_MS: String(settings.epochGraceMs),

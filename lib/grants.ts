@@ -164,7 +164,7 @@ const GRANTS: Record<Resource, Statements> = {
   'queue:events': sendTo('events'),
   'queue:exports': sendTo('exports'),
   // Retries are new messages on the deliveries queue; after the last attempt the worker moves
-  // the delivery's message to the dead-letter queue itself (README, Webhooks): a send, nothing more.
+  // the delivery's message to the dead-letter queue itself (docs/WEBHOOKS.md): a send, nothing more.
   'queue:deliveries': (scope, resources) => [
     ...sendTo('deliveries')(scope, resources),
     allow(DEAD_LETTER_SEND_ACTIONS, [resources.deadLetterQueues.deliveries.queueArn]),

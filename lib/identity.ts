@@ -67,7 +67,7 @@ export const DEFAULT_SENDER_WARNING_ID = 'agent-ledger:cognito-default-sender';
 export const DEFAULT_SENDER_WARNING =
   'Cognito sends verification mails through its default sender, which is meant for trials: it allows 50 mails a day ' +
   'for the whole account, so sign-up verification stops on the first busy day. Verify an address or a domain in ' +
-  'Amazon SES and set context sesFromAddress and sesIdentityArn (README, Deploy to AWS).';
+  'Amazon SES and set context sesFromAddress and sesIdentityArn (docs/CONFIGURATION.md, CDK context).';
 
 /** An SES identity ARN; its last part is the verified address or domain. */
 const SES_IDENTITY_ARN = /^arn:aws[a-z-]*:ses:[a-z0-9-]+:\d{12}:identity\/([^/\s]+)$/;

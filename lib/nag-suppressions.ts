@@ -62,7 +62,7 @@ function acknowledgeConsole(site: LedgerConsole): void {
       id: 'AwsSolutions-CFR2',
       reason:
         'No WAF web ACL by default (it costs a monthly fee per ACL and rule): the API limits requests per organization and ' +
-        'sign-ins per email and client address itself (README, Security). A deployment that wants WAF attaches one to the distribution.',
+        'sign-ins per email and client address itself (SECURITY.md, Rules the service enforces). A deployment that wants WAF attaches one to the distribution.',
     },
     {
       id: 'AwsSolutions-CFR4',

@@ -38,7 +38,7 @@ export interface LedgerSettings {
   readonly receiptSigner: ReceiptSignerMode;
   /**
    * With `envelope`, the generation of the receipt key the signing functions use: raise it by
-   * one to rotate (docs/DEPLOY.md, Receipt key rotation). Every generation stays in the JWKS.
+   * one to rotate (docs/DEPLOY.md, Rotating the receipt key). Every generation stays in the JWKS.
    */
   readonly receiptKeyGeneration: number;
   /** Where alarm notifications are mailed (an SNS e-mail subscription); undefined = the topic only. */

@@ -10,7 +10,7 @@
  *   has waited MAX_WAIT_MS, so background work is slowed under load, never starved.
  *
  * Only the table and object store calls wait: a delivery waiting on a slow webhook endpoint
- * holds no slot, so a hanging receiver cannot stall the others (README, Webhooks).
+ * holds no slot, so a hanging receiver cannot stall the others (docs/WEBHOOKS.md).
  * What is background is decided by where the call starts: inside `inBackground(...)`
  * (local/workers.ts and local/schedule.ts run every worker invocation in it).
  */

@@ -35,7 +35,7 @@ environment:
                                  any address without a password (default off)
 `;
 
-/** Printed on stderr at every start with LEDGER_DEV_OAUTH=1 (README, Security). */
+/** Printed on stderr at every start with LEDGER_DEV_OAUTH=1 (SECURITY.md, Rules the service enforces). */
 const DEV_OAUTH_WARNING = `
 ledger: ################################################################################
 ledger: WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON.

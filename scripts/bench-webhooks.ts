@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (webhooks part): end-to-end webhook delivery latency (README, Webhooks).
+ * `npm run bench` (webhooks part): end-to-end webhook delivery latency (docs/WEBHOOKS.md).
  * Against an in-memory local stack with LEDGER_WEBHOOK_ALLOW_LOOPBACK, three webhooks
  * subscribed to operation.accepted on three local receivers that check every signature and
  * count delivery ids.

@@ -42,7 +42,7 @@ afterAll(async () => {
   await Promise.all([tsa?.stop(), receiver?.close()]);
 });
 // Epochs of one second, anchored by a local RFC 3161 TSA, so the inclusion and anchor checks apply
-// within the test; webhooks may reach the receiver on loopback over plain http (README, Webhooks).
+// within the test; webhooks may reach the receiver on loopback over plain http (docs/WEBHOOKS.md).
 const stack = useLedgerStack(() => ({
   env: { LEDGER_EPOCH_MS: '1000', LEDGER_EPOCH_GRACE_MS: '200', LEDGER_TSA_URL: tsa.url, LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' },
   consoleDir: dist,

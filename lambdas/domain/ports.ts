@@ -197,11 +197,11 @@ export type WebhookOutcome =
   | { kind: 'response'; status: number; latencyMs: number; /** The start of the response body (UTF-8, bounded). */ excerpt: string }
   | { kind: 'error'; error: string; latencyMs: number; refused: boolean };
 
-/** The egress policy's answer for an endpoint URL (README, Webhooks). */
+/** The egress policy's answer for an endpoint URL (docs/WEBHOOKS.md). */
 export type EgressVerdict = { allowed: true; url: string } | { allowed: false; reason: string };
 
 /**
- * Outbound webhook HTTP under the egress policy (README, Webhooks: https only, no internal
+ * Outbound webhook HTTP under the egress policy (docs/WEBHOOKS.md: https only, no internal
  * addresses in any spelling, checked against the address actually connected to, no
  * redirects, bounded time and response size).
  */

@@ -4,7 +4,7 @@ import { buildHandler, type LambdaHttpHandler, type RouteFunction } from './hand
 
 /**
  * The handler of a public route: the same conventions, but no token is looked at, so the
- * bundle carries no table client (README, Architecture: lean bundles). The route's auth must
+ * bundle carries no table client (docs/ARCHITECTURE.md, Lean bundles). The route's auth must
  * be 'public'.
  *
  * @example

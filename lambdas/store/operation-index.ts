@@ -17,7 +17,7 @@
  * are sharded by agent, so that no partition takes all of an organization's writes
  * (store/ledger-items.ts): a page reads each shard after the same position and merges them,
  * since the order is one total order. A page without filters reads the stored rows from
- * ops_by_time, which projects them (docs/STORAGE.md, Indexes): one round of Queries, no
+ * ops_by_time, which projects them (docs/COST.md, Indexes): one round of Queries, no
  * second read. The filter indexes hold keys only (docs/COST.md, Indexes): the sort key names
  * the operation, and a filtered page that wants more than its id and time reads its rows by
  * key (BatchGetItem, at most five calls for 500). So does an unfiltered page while

@@ -1,5 +1,5 @@
 /**
- * The delivery log (README, Webhooks): one item per (event, webhook) delivery with its
+ * The delivery log (docs/WEBHOOKS.md): one item per (event, webhook) delivery with its
  * status and every attempt, listed newest first per webhook, removed by DynamoDB TTL 30 days
  * after the delivery was created.
  *
@@ -60,7 +60,7 @@ export interface DeliveryItem extends NewDelivery {
   lease_until?: number;
 }
 
-/** Log entries expire this long after the delivery was created (README, Webhooks). */
+/** Log entries expire this long after the delivery was created (docs/WEBHOOKS.md). */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 const deliveryKey = (orgId: string, webhookId: string, deliveryId: string) => ({

@@ -1,7 +1,7 @@
 /**
  * Webhook items (docs/API.md §2.12): an organization's registered endpoints, their encrypted
  * secrets and the failure bookkeeping that disables an endpoint whose deliveries keep failing
- * (README, Webhooks).
+ * (docs/WEBHOOKS.md).
  *
  * | item    | pk        | sk                   |
  * |---------|-----------|----------------------|

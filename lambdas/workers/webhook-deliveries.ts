@@ -1,5 +1,5 @@
 /**
- * Consumer of the deliveries queue (README, Webhooks): each message is one scheduled attempt
+ * Consumer of the deliveries queue (docs/WEBHOOKS.md): each message is one scheduled attempt
  * of one delivery (domain/webhooks/scheduled-delivery.ts). A batch's attempts run at once,
  * each with its own 10 s deadline, so a hanging endpoint holds up no other delivery; each
  * webhook is read once per batch.

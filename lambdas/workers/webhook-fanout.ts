@@ -1,5 +1,5 @@
 /**
- * Consumer of the events queue (README, Webhooks): each event becomes one message per
+ * Consumer of the events queue (docs/WEBHOOKS.md): each event becomes one message per
  * subscribed webhook on the deliveries queue (domain/webhooks/fan-out.ts), each organization's
  * webhooks read once per batch. It makes no HTTP request itself, so no endpoint can slow it down.
  */

@@ -50,7 +50,7 @@ export const workerList: readonly WorkerSpec[] = [
     // The PDF fonts, loaded from the bundle's folder rather than inlined (domain/exports/pdf/fonts.ts).
     bundleAssets: { dir: PDF_FONT_DIR, packageFiles: Object.values(PDF_FONT_FILES) },
   },
-  // Webhooks (README, Webhooks): events → one message per subscribed webhook.
+  // Webhooks (docs/WEBHOOKS.md): events → one message per subscribed webhook.
   {
     id: 'WebhookFanout',
     handler: 'webhook-fanout',

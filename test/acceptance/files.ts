@@ -1,6 +1,6 @@
 /**
  * The acceptance set: the e2e files that test the API contract over HTTP alone, so they pass
- * against any running server (README "Tests"; `npm run test:acceptance`), `npm start`, the
+ * against any running server (docs/TESTING.md, Acceptance set; `npm run test:acceptance`), `npm start`, the
  * deploy rehearsal or a deployed stack, in URL mode (test/support/ledger-url.ts). Each test
  * works in organizations of its own, so the files share one server.
  *

@@ -1,5 +1,5 @@
 /**
- * Unauthenticated sign-up and sign-in are limited per client address too (README, Security;
+ * Unauthenticated sign-up and sign-in are limited per client address too (SECURITY.md, Rules the service enforces;
  * domain/rate-limit/client-address-throttle.ts): spraying one password over many accounts,
  * or creating accounts in bulk, from one address runs into 429 although no single email
  * reaches its own limit.

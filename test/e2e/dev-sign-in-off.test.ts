@@ -1,5 +1,5 @@
 /**
- * The development sign-in is opt-in (README, Security): without LEDGER_DEV_OAUTH=1 the local
+ * The development sign-in is opt-in (SECURITY.md, Rules the service enforces): without LEDGER_DEV_OAUTH=1 the local
  * stack offers no social sign-in at all, and the development provider's pages do not exist,
  * so nobody can sign in as someone else by naming their address on it.
  */

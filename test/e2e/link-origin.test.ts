@@ -1,5 +1,5 @@
 /**
- * Links are built from configuration, never from the request (README, Security): a sign-up
+ * Links are built from configuration, never from the request (SECURITY.md, Rules the service enforces): a sign-up
  * or a resend sent with `Host: attacker.example` still mails a link to LEDGER_PUBLIC_URL (here
  * the local stack's own address), so the token never travels to the attacker's server. And
  * with LEDGER_AUTH_CALLBACK_ORIGINS unset, callbackURL may only lead back to this service.

@@ -158,7 +158,7 @@ describe('the last org_owner', () => {
   });
 });
 
-describe('who may make or unmake an org_owner (README, Security)', () => {
+describe('who may make or unmake an org_owner (SECURITY.md, Rules the service enforces)', () => {
   it('a security_admin can neither promote themselves nor demote, remove or out-invite the owner', async () => {
     const owner = await orgOwner(stack.baseUrl);
     const admin = await signedInUser(stack.baseUrl, 'Admin');

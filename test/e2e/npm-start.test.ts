@@ -122,7 +122,7 @@ describe('npm start (local/main.ts)', () => {
   it('prints one ready line, answers, and stops cleanly on SIGINT', async () => {
     const runner = await startRunner(['--memory'], { LEDGER_DEV_OAUTH: '1' });
     expect(javaOnPort(runner.dynamoEndpoint).length).toBeGreaterThan(0);
-    // The development sign-in signs in as anyone: it is announced loudly (README, Security).
+    // The development sign-in signs in as anyone: it is announced loudly (SECURITY.md, Rules the service enforces).
     expect(await eventually(() => /WARNING: LEDGER_DEV_OAUTH=1: the development sign-in is ON/.test(runner.stderr()), 2_000)).toBe(true);
 
     // The console is announced, and an unknown API path reaches the $default (not-found) handler.
@@ -173,7 +173,7 @@ describe('npm start (local/main.ts)', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toEqual({ code: 0, signal: null });
     expect(first.stderr()).toMatch(/SIGTERM again; already stopping/);
-    // The database, the objects and their metadata are the owner's alone (README, Security).
+    // The database, the objects and their metadata are the owner's alone (SECURITY.md, Rules the service enforces).
     expect((await readdir(join(dataDir, 'dynamodb'))).length).toBeGreaterThan(0);
     expect(await exposedEntries(dataDir)).toEqual([]);
     expect(first.stderr()).not.toMatch(/accessible to other users/);

@@ -1,5 +1,5 @@
 /**
- * Smaller hardening rules over HTTP against the local stack (README, Security; docs/PROTOCOL.md,
+ * Smaller hardening rules over HTTP against the local stack (SECURITY.md, Rules the service enforces; docs/PROTOCOL.md,
  * Operation record): each test sends what an attacker would and expects the refusal.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

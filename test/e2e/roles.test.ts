@@ -67,7 +67,7 @@ const SPEC_AUTH: Record<string, RouteAuth> = {
   'GET /v1/webhooks': ADMINS,
   'POST /v1/webhooks': ADMINS,
   'DELETE /v1/webhooks/{webhook_id}': ADMINS,
-  // Beyond docs/API.md §4.9 (README, Webhooks): the same roles as the §4.9 routes.
+  // Beyond docs/API.md §4.9 (docs/WEBHOOKS.md): the same roles as the §4.9 routes.
   'GET /v1/webhooks/{webhook_id}': ADMINS,
   'PATCH /v1/webhooks/{webhook_id}': ADMINS,
   'POST /v1/webhooks/{webhook_id}/test': ADMINS,

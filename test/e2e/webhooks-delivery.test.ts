@@ -1,4 +1,4 @@
-// Webhooks end to end against the local stack (README, Webhooks; docs/API.md §4.9, §6): a
+// Webhooks end to end against the local stack (docs/WEBHOOKS.md; docs/API.md §4.9, §6): a
 // local receiver gets all three event types signed and with the docs/API.md §6.2 headers; a
 // receiver failing on purpose sees the whole retry schedule (the in-process queue's clock
 // driven forward), the dead letter, redeliver, disable and re-enable; a hanging endpoint

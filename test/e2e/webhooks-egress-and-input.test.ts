@@ -1,5 +1,5 @@
 // Webhooks as an attacker would try them, on a stack WITHOUT LEDGER_WEBHOOK_ALLOW_LOOPBACK
-// (README, Webhooks: egress policy): internal addresses refused at registration in any
+// (docs/WEBHOOKS.md, Egress policy): internal addresses refused at registration in any
 // spelling and by name; a name that turns internal after registration (DNS rebinding) is
 // refused at delivery and the local receiver never sees a byte; every bad input is
 // VALIDATION_ERROR or NOT_FOUND; another organization's webhook looks missing.

@@ -1,6 +1,6 @@
 // Every function's bundle, built as `cdk synth` builds it (lib/bundling.ts: one esbuild run
 // for all of them), stays within a budget and holds only what its route's `uses` needs
-// (README, Architecture: lean bundles). The budgets come from measurement (`npm run
+// (docs/ARCHITECTURE.md, Lean bundles). The budgets come from measurement (`npm run
 // bundle-sizes`), with about 10% headroom: a function that grows past its budget pulled in
 // something its route does not use.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The webhook HTTP client under the egress policy (lambdas/adapters/webhooks/https-transport.ts,
-// README Webhooks), against real local servers: no redirect followed, a hanging endpoint cut
+// docs/WEBHOOKS.md), against real local servers: no redirect followed, a hanging endpoint cut
 // at the deadline, a huge answer not read, DNS rebinding refused, and the checked address
 // connected to with the original Host and TLS SNI.
 import { execFileSync } from 'node:child_process';

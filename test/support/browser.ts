@@ -2,7 +2,7 @@
  * A real browser for the console's tests: Debian's Chromium driven by playwright-core (its own
  * browser download cannot run here, and CI installs chromium itself: .ci/run), an axe-core
  * check of the page as it stands, and a screenshot of it into console/test-results/screenshots/
- * (gitignored; kept after the run, three of them copied into docs/screenshots/ for the README).
+ * (gitignored; kept after the run, three of them copied into docs/screenshots/ for the README and docs/CONSOLE.md).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';

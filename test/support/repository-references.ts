@@ -135,3 +135,65 @@ export function referenceProblems(file: string, text: string, tree: TrackedTree)
 export function formatProblems(problems: readonly ReferenceProblem[]): string {
   return problems.map((p) => `${p.file}:${p.line}: ${p.reference} ${p.problem}`).join('\n');
 }
+
+/** Lower case, without backticks and quotes, spaces collapsed: how a section's name is compared. */
+const sectionKey = (name: string) => name.replace(/[`"“”]/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+// A heading (`## 4.5 Operations` counts as "Operations" too), or the bold lead-in of a
+// paragraph, list item, numbered item or table row (`**Caches per process**`, `- **Tokens.**`).
+const HEADING = /^#{1,4} (.+)$/;
+const BOLD_LEAD = /^(?:- |\| |\d+\. )?\*\*([^*]+)\*\*/;
+
+/**
+ * The sections of the repository's markdown documents, by path. A citation names one by the
+ * start of its heading ("Rehearsal" for "Rehearsal: the deployed shape on your machine") or
+ * by a heading it begins with ("Conventions: citations name a file").
+ */
+export class DocumentSections {
+  private readonly byDocument = new Map<string, string[]>();
+
+  constructor(documents: Readonly<Record<string, string>>) {
+    for (const [path, text] of Object.entries(documents)) {
+      const names: string[] = [];
+      for (const line of text.split('\n')) {
+        const heading = HEADING.exec(line)?.[1];
+        // "## 4.5 Operations" is also "Operations", and "## The hot path" also "hot path".
+        if (heading !== undefined) names.push(...[heading, heading.replace(/^\d+(?:\.\d+)*\.? /, '')].flatMap((h) => [sectionKey(h), sectionKey(h).replace(/^the /, '')]));
+        const bold = BOLD_LEAD.exec(line)?.[1];
+        if (bold !== undefined) names.push(sectionKey(bold.replace(/[.:]$/, '')));
+      }
+      this.byDocument.set(path, names);
+    }
+  }
+
+  /** Whether `document` has a section `cited` names; undefined for a document it does not know. */
+  has(document: string, cited: string): boolean | undefined {
+    const names = this.byDocument.get(document);
+    if (names === undefined) return undefined;
+    const key = sectionKey(cited);
+    return names.some((name) => name.startsWith(key) || key.startsWith(`${name} `) || key.startsWith(`${name}:`));
+  }
+}
+
+// A document's path, a comma or not, then the section: in double quotes, or unquoted from a
+// capital over words up to punctuation or the next citation (`docs/...`). The README's
+// sections may be cited without the extension. (Examples: the test of this file.)
+const SECTION_CITATION = /(?<![\w/.-])((?:docs\/)?[A-Z][A-Z_]*\.md|README),? (?:"([^"]+)"|([A-Z][A-Za-z`'-]*(?: (?!docs\b)[A-Za-z`'-]+)*))/g;
+
+/** Citations of a section that the cited document does not have, in line order. */
+export function sectionProblems(file: string, text: string, sections: DocumentSections): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  text.split('\n').forEach((fullLine, index) => {
+    for (const match of fullLine.replace(URL_TEXT, ' ').matchAll(SECTION_CITATION)) {
+      const document = match[1] === 'README' ? 'README.md' : (match[1] as string);
+      const cited = (match[2] ?? match[3]) as string;
+      // Unquoted, where the name ends is a guess: any leading run of its words may be the name.
+      const words = cited.split(' ');
+      const candidates = match[2] !== undefined ? [cited] : words.map((_, n) => words.slice(0, n + 1).join(' '));
+      if (candidates.every((candidate) => sections.has(document, candidate) === false)) {
+        problems.push({ file, line: index + 1, reference: `${document}, ${cited}`, problem: `is a cited section that ${document} does not have (its headings and bold lead-ins)` });
+      }
+    }
+  });
+  return problems;
+}

@@ -1,7 +1,7 @@
 /**
  * A local webhook endpoint for tests: records every delivery (path, headers, raw body) and
  * answers as the test says (a status, a redirect, a huge body, or never). Plus the
- * receiver-side signature check of docs/API.md §6.2, written from the README's recipe, not from
+ * receiver-side signature check of docs/API.md §6.2, written from docs/WEBHOOKS.md's recipe, not from
  * the service's code, so a signing bug cannot hide behind a shared helper.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';

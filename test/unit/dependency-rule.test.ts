@@ -1,4 +1,4 @@
-// The lint rules of the dependency rule (README, Architecture; docs/ARCHITECTURE.md, Layout) must actually fire.
+// The lint rules of the dependency rule (docs/ARCHITECTURE.md, The dependency rule) must actually fire.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 

@@ -1,4 +1,4 @@
-// No import cycles in the service's code (README, Architecture): a cycle is a dependency
+// No import cycles in the service's code (docs/ARCHITECTURE.md, The dependency rule): a cycle is a dependency
 // pointing the wrong way, and it makes module load order (and so cold starts) fragile.
 // madge resolves the NodeNext `.js` specifiers to the `.ts` sources through tsconfig.json.
 import madge from 'madge';

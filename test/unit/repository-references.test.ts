@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { formatProblems, referenceProblems, TrackedTree } from '../support/repository-references.js';
+import { DocumentSections, formatProblems, referenceProblems, sectionProblems, TrackedTree } from '../support/repository-references.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -32,15 +32,44 @@ describe('references in tracked files', () => {
   it('finds no path outside the repository and no missing document', () => {
     const paths = trackedFiles();
     const tree = new TrackedTree(paths);
-    const problems = paths
+    const texts = paths
       .filter((path) => path !== 'package-lock.json' && !BINARY.test(path) && existsSync(`${ROOT}/${path}`))
-      .flatMap((path) => {
-        const bytes = readFileSync(`${ROOT}/${path}`);
-        return bytes.includes(0) ? [] : referenceProblems(path, bytes.toString('utf8'), tree);
-      });
+      .map((path) => [path, readFileSync(`${ROOT}/${path}`)] as const)
+      .filter(([, bytes]) => !bytes.includes(0))
+      .map(([path, bytes]) => [path, bytes.toString('utf8')] as const);
+    const sections = new DocumentSections(Object.fromEntries(texts.filter(([path]) => path.endsWith('.md'))));
+    // CHANGELOG.md tells what was, so it may cite a section that has moved since.
+    const problems = texts.flatMap(([path, text]) => [...referenceProblems(path, text, tree), ...(path === 'CHANGELOG.md' ? [] : sectionProblems(path, text, sections))]);
     expect(formatProblems(problems)).toBe('');
     // The walk really read the tree: the documents it checks citations against are in it.
     expect(paths).toEqual(expect.arrayContaining(['README.md', 'docs/API.md', 'docs/PROTOCOL.md', 'test/unit/repository-references.test.ts']));
+  });
+});
+
+describe('sectionProblems', () => {
+  const sections = new DocumentSections({
+    [md('README')]: '# x\n## Quick start\n',
+    [md('docs/DEPLOY')]: '# Deploy\n## Rehearsal: the deployed shape\n**Rotating the receipt key.** Deploy with...\n',
+    [md('docs/COST')]: '## The hot path\n3. **Caches per process**, bounded\n',
+    [md('docs/API')]: '## 4.5 Operations\n',
+  });
+
+  it('reports a section the cited document does not have, the README cited without its extension too', () => {
+    const text = `see ${md('docs/DEPLOY')}, Upgrades and ${md('docs/COST')} "Indexes"\n(${'README'}, Webhooks)\n`;
+    expect(sectionProblems(notes, text, sections).map((p) => [p.line, p.reference])).toEqual([
+      [1, `${md('docs/DEPLOY')}, Upgrades and`],
+      [1, `${md('docs/COST')}, Indexes`],
+      [2, `${md('README')}, Webhooks`],
+    ]);
+  });
+
+  it('accepts headings by their start, numbered headings, bold lead-ins, and documents it does not know', () => {
+    const text = [
+      `(${md('docs/DEPLOY')}, Rehearsal) and ${md('docs/DEPLOY')} "Rotating the receipt key"`,
+      `${md('docs/COST')}, Caches and ${md('docs/COST')}, The hot path: why`,
+      `${md('docs/API')} "Operations"; ${'README'}, Quick start; ${md('docs/OTHER')}, Anything; ${md('docs/COST')}, Hot path`,
+    ].join('\n');
+    expect(formatProblems(sectionProblems(notes, text, sections))).toBe('');
   });
 });
 

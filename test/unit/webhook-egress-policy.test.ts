@@ -1,4 +1,4 @@
-// The webhook egress policy (README, Webhooks; lambdas/adapters/webhooks/egress-policy.ts):
+// The webhook egress policy (docs/WEBHOOKS.md; lambdas/adapters/webhooks/egress-policy.ts):
 // every spelling of a forbidden address is refused, in a URL and as a resolved address.
 import { describe, expect, it } from 'vitest';
 import { addressRefusal, classifyAddress, parseEndpoint } from '../../lambdas/adapters/webhooks/egress-policy.js';

@@ -1,4 +1,4 @@
-// The wire format of deliveries (docs/API.md §6.2) and the retry schedule (README, Webhooks), as
+// The wire format of deliveries (docs/API.md §6.2) and the retry schedule (docs/WEBHOOKS.md), as
 // pure functions: the signature against a value computed with `openssl dgst -hmac`, stable
 // delivery ids, the backoff bounds, and the shape check of queue messages.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Exports (docs/API.md §4.8; README, Audit and exports): create one for a time range with the audit
+ * Exports (docs/API.md §4.8; docs/AUDIT.md): create one for a time range with the audit
  * query's filters, follow each queued or running export's `progress` live, and download a done
  * one through GET /v1/exports/{export_id}/download, whose 302 leads the browser to the presigned
  * file (an attachment named export-<id>.json or .pdf).

@@ -1,7 +1,7 @@
 /**
  * Members, invitations and roles (docs/API.md §4.4 and the member routes of GET /v1/openapi.json).
  * Only an owner may grant or take away org_owner, nobody changes their own role, and the last
- * owner stays (README, Security): the page offers only what those rules allow, and shows the
+ * owner stays (SECURITY.md, Rules the service enforces): the page offers only what those rules allow, and shows the
  * server's answer next to the control when it refuses anyway.
  */
 import { useState } from 'preact/hooks';

@@ -1,5 +1,5 @@
 /**
- * One webhook (README, Webhooks): send a test ping, disable or enable it, delete it, and its
+ * One webhook (docs/WEBHOOKS.md): send a test ping, disable or enable it, delete it, and its
  * delivery log newest first (GET /v1/webhooks/{id}/deliveries, cursor paging), each delivery
  * with every attempt and a redeliver button. Test and redeliver answer the delivery with its
  * new attempt, which replaces the row in place.

@@ -1,5 +1,5 @@
 /**
- * Webhooks (docs/API.md §4.9, §6; README, Webhooks), for org_owner and security_admin: the
+ * Webhooks (docs/API.md §4.9, §6; docs/WEBHOOKS.md), for org_owner and security_admin: the
  * organization's endpoints and registering one. The secret is made here (or pasted), sent once
  * and shown once to copy: the service stores it encrypted and never returns it.
  */

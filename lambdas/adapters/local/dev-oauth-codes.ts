@@ -6,7 +6,7 @@
  * verifier matching the challenge, not expired, not used before.
  *
  * The page vouches for whatever address is typed on it, so it never does for an address
- * that has a password account (README, Security): that account's owner signs in with the
+ * that has a password account (SECURITY.md, Rules the service enforces): that account's owner signs in with the
  * password, and no one else can become them through this page. Checked when the code is
  * issued and again when it is redeemed (the account may have been made in between).
  */

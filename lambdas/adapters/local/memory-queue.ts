@@ -21,7 +21,7 @@
  *
  * Time is the wall clock plus an offset that `advance(ms)` moves forward, so a test can let
  * delays and visibility timeouts of minutes or hours run out at once instead of waiting
- * (webhook retries: README, Webhooks).
+ * (webhook retries: docs/WEBHOOKS.md).
  *
  * One instance per process, kept on globalThis: the handlers (through lambdas/runtime/)
  * and the local runner (local/) must share it even when this module is loaded twice under

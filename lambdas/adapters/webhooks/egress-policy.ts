@@ -1,5 +1,5 @@
 /**
- * The webhook egress policy (README, Webhooks): which URLs and which addresses the service
+ * The webhook egress policy (docs/WEBHOOKS.md): which URLs and which addresses the service
  * may POST deliveries to. docs/API.md §4.9 requires endpoint URLs to "pass the egress policy"
  * and leaves the rules to us; these are they:
  *

@@ -1,6 +1,6 @@
 /**
  * The WebhookTransport port over node:http(s), under the egress policy (egress-policy.ts,
- * README Webhooks).
+ * docs/WEBHOOKS.md).
  *
  * DNS rebinding: a name is resolved once per attempt, every address it resolves to is
  * checked, and the connection goes to a checked address through a `lookup` that returns
@@ -36,9 +36,9 @@ export const systemResolve: Resolve = async (hostname) =>
 
 export interface HttpsTransportOptions extends EgressRules {
   resolve: Resolve;
-  /** Deadline of one attempt, connect to last byte read; README: 10 s. */
+  /** Deadline of one attempt, connect to last byte read; docs/WEBHOOKS.md, Egress policy: 10 s. */
   timeoutMs?: number;
-  /** Most response bytes read; README: 64 KiB. */
+  /** Most response bytes read; docs/WEBHOOKS.md, Egress policy: 64 KiB. */
   maxResponseBytes?: number;
   /** Most response bytes kept for the delivery log. */
   excerptBytes?: number;

@@ -1,7 +1,7 @@
 /**
  * Sessions and API tokens (docs/API.md §4.1, §5).
  *
- * - A session lasts 7 days (docs/API.md leaves the lifetime open; the README documents it).
+ * - A session lasts 7 days (docs/API.md leaves the lifetime open; docs/CONSOLE.md, Accounts and sessions).
  *   Refresh hands out a new one and ends the old at once.
  * - An API token lives ttl_seconds (1..31536000) or forever, and belongs to the membership
  *   it was issued in (domain/auth/caller-lookup.ts): removing the member ends it for good. Rotation hands out a new one with the same lifetime

@@ -1,5 +1,5 @@
 /**
- * Who may make or unmake an org_owner (README, Security). docs/API.md §5 gives security_admin
+ * Who may make or unmake an org_owner (SECURITY.md, Rules the service enforces). docs/API.md §5 gives security_admin
  * everything org_owner has but creating organizations; taken literally that includes
  * granting org_owner, so a security_admin could promote themselves, then demote and remove
  * the creator. The rules that close it:

@@ -1,5 +1,5 @@
 /**
- * The delivery log and the manual sends (README, Webhooks): a webhook's deliveries newest
+ * The delivery log and the manual sends (docs/WEBHOOKS.md): a webhook's deliveries newest
  * first; redeliver (one more attempt of a logged delivery, now, outside the retry schedule);
  * test (a `ping` delivery, now). Manual attempts are logged like scheduled ones; a success
  * ends the webhook's run of failures, a failure does not count towards disabling it.

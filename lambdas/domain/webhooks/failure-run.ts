@@ -1,5 +1,5 @@
 /**
- * Disabling an endpoint that keeps failing (README, Webhooks): the webhook item remembers
+ * Disabling an endpoint that keeps failing (docs/WEBHOOKS.md): the webhook item remembers
  * when the current run of failed deliveries began (`failing_since`); a success ends the run;
  * a failure once the run is DISABLE_AFTER_MS (3 days) old sets the webhook `disabled` with
  * admin event webhook.disable. PATCH {status: "active"} enables it again (manage-webhooks.ts).

@@ -1,6 +1,6 @@
 /**
  * One event of the events queue → one delivery message per active webhook of the
- * organization subscribed to it (README, Webhooks). The delivery id is derived from the
+ * organization subscribed to it (docs/WEBHOOKS.md). The delivery id is derived from the
  * event's id and the webhook's id (signing.ts), so a repeated fan-out of the same event (a
  * re-sent or redelivered message) yields the same deliveries, which the attempt claim
  * (store/webhook-deliveries.ts) then makes only once.

@@ -1,6 +1,5 @@
 /**
- * Registering, reading, deleting, disabling and enabling webhooks (docs/API.md §4.9, §2.12; README,
- * Webhooks). A webhook of another organization is as missing as one that never existed:
+ * Registering, reading, deleting, disabling and enabling webhooks (docs/API.md §4.9, §2.12; docs/WEBHOOKS.md). A webhook of another organization is as missing as one that never existed:
  * every read and change is keyed by the caller's organization.
  */
 import { randomUUID } from 'node:crypto';
@@ -98,7 +97,7 @@ export async function removeWebhook(caller: OrgCaller, webhookId: string, now = 
 /**
  * PATCH {status}: "disabled" stops deliveries to a webhook (its pending retries are marked
  * failed unsent, like those of one the service disabled after 3 days of failures), "active"
- * enables it again (README, Webhooks); admin event webhook.disable or webhook.enable. Asking
+ * enables it again (docs/WEBHOOKS.md); admin event webhook.disable or webhook.enable. Asking
  * for the status a webhook has changes nothing and answers it as it is.
  */
 export async function setWebhookStatus(caller: OrgCaller, webhookId: string, to: WebhookStatus, now = Date.now()): Promise<WebhookView> {

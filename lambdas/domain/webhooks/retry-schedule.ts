@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (README, Webhooks): exponential backoff over about a
+ * When a failed delivery is tried again (docs/WEBHOOKS.md): exponential backoff over about a
  * day, 1 min, 5 min, 30 min, 2 h, 6 h, 12 h after attempts 1 to 6, each stretched by up to
  * 20% of random jitter so the retries of many deliveries that failed together (an endpoint
  * outage) do not return together. Attempt 7 is the last; after it the delivery is `failed`.
@@ -19,5 +19,5 @@ export function retryDelaySeconds(attempt: number, random: number = Math.random(
   return Math.round(base * (1 + JITTER * random));
 }
 
-/** A webhook whose deliveries have all failed for this long is disabled (README, Webhooks). */
+/** A webhook whose deliveries have all failed for this long is disabled (docs/WEBHOOKS.md). */
 export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;

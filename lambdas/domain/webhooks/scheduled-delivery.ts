@@ -1,8 +1,8 @@
 /**
  * One message of the deliveries queue: waits out the rest of its backoff, claims its
  * attempt, sends it, records the outcome, and schedules the next attempt or, after the last
- * one, marks the delivery `failed` and moves its message to the dead-letter queue (README,
- * Webhooks: retry schedule).
+ * one, marks the delivery `failed` and moves its message to the dead-letter queue (docs/WEBHOOKS.md,
+ * Retries).
  *
  * Order, so that a crash anywhere loses no delivery: the next message (or the dead letter)
  * is sent before the outcome is recorded. A crash in between makes SQS deliver this message

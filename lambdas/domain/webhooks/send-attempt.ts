@@ -3,7 +3,7 @@
  * a busy endpoint costs one KMS call per cold start, not one per delivery), the headers
  * signed for this attempt's timestamp, the POST under the egress policy, and the outcome as
  * the delivery log records it. A 2xx answer is success; any other answer, a timeout, a
- * connection failure or a refusal by the egress policy is a failure (README, Webhooks).
+ * connection failure or a refusal by the egress policy is a failure (docs/WEBHOOKS.md).
  */
 import type { AttemptRecord } from '../../store/webhook-deliveries.js';
 import type { WebhookItem } from '../../store/webhooks.js';

@@ -1,4 +1,4 @@
-/** The public shapes of webhooks (docs/API.md §2.12, never the secret) and of delivery log entries (README, Webhooks). */
+/** The public shapes of webhooks (docs/API.md §2.12, never the secret) and of delivery log entries (docs/WEBHOOKS.md). */
 import type { AttemptRecord, DeliveryItem, DeliveryStatus } from '../../store/webhook-deliveries.js';
 import type { WebhookItem, WebhookStatus } from '../../store/webhooks.js';
 import type { EventType } from '../../shared/event-types.js';

@@ -4,7 +4,7 @@
  * without accounts at either. Pressing "Continue" signs in as the email typed there, so it
  * is opt-in (LEDGER_DEV_OAUTH=1, config.ts), never deployed (its routes are `localOnly`),
  * answers NOT_FOUND whenever it is off, and never signs in as an account with a password
- * (dev-oauth-codes.ts). README, Security.
+ * (dev-oauth-codes.ts). SECURITY.md, Rules the service enforces.
  */
 import { config } from '../../config.js';
 import { LedgerError } from '../../shared/errors.js';

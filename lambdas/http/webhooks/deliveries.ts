@@ -1,4 +1,4 @@
-/** GET /v1/webhooks/:webhook_id/deliveries (README, Webhooks): the delivery log, newest first. */
+/** GET /v1/webhooks/:webhook_id/deliveries (docs/WEBHOOKS.md): the delivery log, newest first. */
 import { listDeliveryViews } from '../../domain/webhooks/delivery-log.js';
 import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';

@@ -1,4 +1,4 @@
-/** GET /v1/webhooks/:webhook_id (README, Webhooks). */
+/** GET /v1/webhooks/:webhook_id (docs/WEBHOOKS.md). */
 import { findWebhook } from '../../domain/webhooks/manage-webhooks.js';
 import { webhookView } from '../../domain/webhooks/webhook-view.js';
 import { webhookRoutes } from '../../routes/route-table/webhooks.js';

@@ -1,4 +1,4 @@
-/** POST /v1/webhooks/:webhook_id/deliveries/:delivery_id/redeliver (README, Webhooks). */
+/** POST /v1/webhooks/:webhook_id/deliveries/:delivery_id/redeliver (docs/WEBHOOKS.md). */
 import { redeliver } from '../../domain/webhooks/delivery-log.js';
 import { encryptor } from '../../runtime/encryptor.js';
 import { webhookTransport } from '../../runtime/webhook-transport.js';

@@ -1,4 +1,4 @@
-/** POST /v1/webhooks/:webhook_id/test (README, Webhooks): a ping delivery, sent now. */
+/** POST /v1/webhooks/:webhook_id/test (docs/WEBHOOKS.md): a ping delivery, sent now. */
 import { pingWebhook } from '../../domain/webhooks/delivery-log.js';
 import { encryptor } from '../../runtime/encryptor.js';
 import { webhookTransport } from '../../runtime/webhook-transport.js';

@@ -1,4 +1,4 @@
-/** PATCH /v1/webhooks/:webhook_id {status: "active" | "disabled"} (README, Webhooks): enables or disables a webhook. */
+/** PATCH /v1/webhooks/:webhook_id {status: "active" | "disabled"} (docs/WEBHOOKS.md): enables or disables a webhook. */
 import { setWebhookStatus } from '../../domain/webhooks/manage-webhooks.js';
 import { webhookRoutes } from '../../routes/route-table/webhooks.js';
 import { defineHandler } from '../define-handler.js';

@@ -26,7 +26,7 @@ import {
   userAgentsResponse,
 } from '../schemas/members.js';
 
-/** README, Security (domain/orgs/owner-rights.ts). */
+/** SECURITY.md, Rules the service enforces (domain/orgs/owner-rights.ts). */
 const OWNER_RULE =
   "Only an org_owner may grant or take away org_owner (FORBIDDEN otherwise); nobody may change their own role; the last org_owner can be neither demoted nor removed (VALIDATION_ERROR 409).";
 

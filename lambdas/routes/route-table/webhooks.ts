@@ -1,6 +1,6 @@
 /**
- * Webhook endpoints (docs/API.md §4.9: org_owner and security_admin) and the ones beyond it the
- * README documents: read one, re-enable, test, delivery log and redeliver.
+ * Webhook endpoints (docs/API.md §4.9: org_owner and security_admin) and the ones beyond it
+ * docs/WEBHOOKS.md documents: read one, re-enable, test, delivery log and redeliver.
  */
 import { ADMINS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';

@@ -1,5 +1,5 @@
 /**
- * Bodies of the webhook endpoints (docs/API.md §2.12, §4.9; README, Webhooks) and of the
+ * Bodies of the webhook endpoints (docs/API.md §2.12, §4.9; docs/WEBHOOKS.md) and of the
  * deliveries themselves (docs/API.md §6.2), which the OpenAPI document lists in its `webhooks`
  * section (OpenAPI 3.1 §4.8.1).
  */
@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { EVENT_TYPES } from '../../shared/event-types.js';
 import { unixMs } from './common.js';
 
-/** The egress policy, as the OpenAPI document and the README state it. */
+/** The egress policy, as the OpenAPI document and docs/WEBHOOKS.md state it. */
 export const EGRESS_POLICY =
   'endpoint_url must pass the egress policy: an absolute https URL (plain http only when the service runs with ' +
   'LEDGER_WEBHOOK_ALLOW_LOOPBACK, and then only to loopback addresses) of at most 2048 characters, without ' +
@@ -37,7 +37,7 @@ export const listDeliveriesQuery = z.strictObject({
   cursor: z.string().min(1).max(128).optional(),
 });
 
-/** docs/API.md §2.12; `disabled` when every delivery failed for 3 days (README, Webhooks). The secret is never returned. */
+/** docs/API.md §2.12; `disabled` when every delivery failed for 3 days (docs/WEBHOOKS.md). The secret is never returned. */
 export const webhookSchema = z
   .object({
     webhook_id: z.string(),

@@ -1,5 +1,5 @@
 """The client's files, in exactly the layout and formats of the `agent-ledger` CLI, so an
-agent set up by one is usable by the other (README "Record your coding agent"):
+agent set up by one is usable by the other (docs/CLI.md, Local files):
 `AGENT_LEDGER_HOME` (default `~/.agent-ledger`) holds `credentials` and
 `agents/<agent_id>/{config.json, key, chain.json, status-cache.json, errors.log, lock}`.
 
