@@ -88,10 +88,16 @@ function page<P>(component: ComponentType<P>) {
   return component as ComponentType<unknown>;
 }
 
-/** Signed in already: the sign-in and sign-up addresses lead to the overview. */
+/**
+ * Signed in already: the sign-in and sign-up addresses lead to the overview, keeping what a
+ * verification link said (?verified=1, ?verify_error=) so that the overview confirms it.
+ */
 function ToOverview() {
-  const { route } = useLocation();
-  useEffect(() => route('/', true), [route]);
+  const { route, query } = useLocation();
+  useEffect(() => {
+    const kept = new URLSearchParams(Object.entries(query).filter(([name]) => name === 'verified' || name === 'verify_error'));
+    route(kept.toString() !== '' ? `/?${kept}` : '/', true);
+  }, [route]);
   return null;
 }
 

@@ -159,21 +159,31 @@ describe('the console, end to end in Chromium', () => {
     await page.getByLabel(/^To/).fill(berlinInput(Date.now() + 60_000));
     await page.getByLabel('Per page').fill('1');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    // Oldest first: the two tool.invoke operations, one a page, the file.write one filtered out.
+    // Newest first by default: the two tool.invoke operations, one a page, the file.write one filtered out.
     const rows = page.locator('table tbody tr');
     const shownId = () => rows.locator('.short-id code').getAttribute('title');
     await page.getByText('2 operations match; page 1.').waitFor();
     expect(await rows.count()).toBe(1);
-    expect(await shownId()).toBe(operations[0]!.operation_id);
+    expect(await shownId()).toBe(operations[2]!.operation_id);
     expect(new URL(page.url()).searchParams.get('operation_type')).toBe('tool.invoke');
     await checkPage(page, 'operations');
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('2 operations match; page 2.').waitFor();
-    expect(await shownId()).toBe(operations[2]!.operation_id);
+    expect(await shownId()).toBe(operations[0]!.operation_id);
     expect(await page.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByText('2 operations match; page 1.').waitFor();
+    expect(await shownId()).toBe(operations[2]!.operation_id);
+    // Oldest first, as the API answers, from the order control; the choice goes into the address.
+    await page.getByLabel('Order').selectOption('oldest');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('table', { name: /oldest first/ }).waitFor();
     expect(await shownId()).toBe(operations[0]!.operation_id);
+    expect(new URL(page.url()).searchParams.get('order')).toBe('oldest');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('2 operations match; page 2.').waitFor();
+    expect(await shownId()).toBe(operations[2]!.operation_id);
+    await page.getByLabel('Order').selectOption('newest');
 
     // A range that ends before the operations were accepted matches none of them.
     await page.getByLabel(/^To/).fill(berlinInput(Date.now() - 1_800_000));

@@ -76,9 +76,9 @@ describe('the console says what agents did, and follows them live', () => {
     await submit(hookRecord('Bash', LONG_COMMAND));
     await submit({ fields: { operation_type: 'deploy.finish', subject: { kind: 'service', id: 'payments-api' }, action: { verb: 'deploy', target: 'production', outcome: 'failed' } } });
 
-    await page.goto(`/operations?agent_id=${encodeURIComponent(agentId)}`);
+    await page.goto(`/operations?agent_id=${encodeURIComponent(agentId)}&order=oldest`);
     await heading('Operations').waitFor();
-    const rows = page.getByRole('table', { name: /matching the filters/ }).locator('tbody tr');
+    const rows = page.getByRole('table', { name: /matching the filters, oldest first/ }).locator('tbody tr');
     await rows.nth(2).waitFor({ timeout: 30_000 });
     expect(await rows.count()).toBe(3);
     const bash = rows.nth(1);
@@ -121,6 +121,9 @@ describe('the console says what agents did, and follows them live', () => {
     expect(await items.first().getAttribute('data-operation')).toBe(id);
     expect(await items.first().locator('.verb').textContent()).toBe('Write');
     await page.getByRole('status').filter({ hasText: '1 new operation arrived.' }).waitFor();
+    // The head, the chain strip and the charts follow too, not only the list.
+    await page.getByText(`seq_no ${chain.seqNo}, chain_hash`).waitFor({ timeout: LIVE_TIMEOUT });
+    await page.locator(`.chain-strip[data-head="${chain.seqNo}"]`).waitFor({ timeout: LIVE_TIMEOUT });
     expect(page.url()).toBe(before);
     await checkPage(page, 'agent-live');
   }, TEST_TIMEOUT);
@@ -233,13 +236,54 @@ describe('the verification link lands in the console', () => {
     expect(new URL(tab.url()).pathname).toBe('/sign-in');
     await checkPage(tab, 'sign-in-verified');
 
+    // Opened again: good news, not an error, and no "not verified ... is verified" contradiction.
     await tab.goto(link);
-    await tab.getByRole('alert').filter({ hasText: 'This verification link was already used.' }).waitFor();
-    expect(await tab.getByText('Your email address is verified.').count()).toBe(0);
+    await tab.getByRole('status').filter({ hasText: 'This link was used already: your email address is verified. Sign in to continue.' }).waitFor();
+    expect(await tab.getByRole('alert').count()).toBe(0);
+    expect(await tab.getByText('not verified').count()).toBe(0);
     await checkPage(tab, 'sign-in-link-used');
 
     await tab.goto('/api/auth/verify-email?token=cut-short');
     await tab.getByRole('alert').filter({ hasText: 'This verification link is not one we know' }).waitFor();
+    await visitor.close();
+  }, TEST_TIMEOUT);
+
+  it('confirms the verification to someone already signed in, on the overview', async () => {
+    const user = await signedInUser(stack.baseUrl, 'Signed In', { verified: false });
+    const onboarded = await stack.call('POST', '/v1/onboarding/personal', { token: user.session });
+    expect(onboarded.status).toBe(201);
+    const visitor = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-GB' });
+    expect((await visitor.request.post('/api/auth/sign-in/email', { data: { email: user.email, password: PASSWORD } })).status()).toBe(200);
+    const tab = await visitor.newPage();
+    await tab.goto(await verificationLink(user.email));
+    await tab.getByRole('status').filter({ hasText: 'Your email address is verified.' }).waitFor();
+    expect(new URL(tab.url()).pathname).toBe('/');
+    expect(await tab.getByText('Sign in to continue').count()).toBe(0);
+    await visitor.close();
+  }, TEST_TIMEOUT);
+});
+
+describe('what the sign-in and sign-up forms say', () => {
+  it('a wrong password is called that, not an ended session; a taken address offers to sign in', async () => {
+    const user = await signedInUser(stack.baseUrl, 'Forgetful');
+    const visitor = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-GB' });
+    const tab = await visitor.newPage();
+    await tab.goto(`/sign-in?email=${encodeURIComponent(user.email)}`);
+    await tab.getByLabel('Password').fill('not-the-password');
+    await tab.getByRole('button', { name: 'Sign in' }).click();
+    const alert = tab.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('The email or the password is wrong. Check both and try again.');
+
+    await tab.goto('/sign-up');
+    await tab.getByLabel('Name').fill('Again');
+    await tab.getByLabel('Email').fill(user.email);
+    await tab.getByLabel('Password').fill('another-password-1');
+    await tab.getByRole('button', { name: 'Create account' }).click();
+    await tab.getByRole('alert').filter({ hasText: 'An account with this email already exists.' }).waitFor();
+    await tab.getByRole('link', { name: 'Sign in with it' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'Sign in to agent-ledger' }).waitFor();
+    expect(await tab.getByLabel('Email').inputValue()).toBe(user.email);
     await visitor.close();
   }, TEST_TIMEOUT);
 });

@@ -21,9 +21,16 @@ const LEAD: Record<string, string> = {
   UNAUTHORIZED: 'You are signed out or your session ended',
   FORBIDDEN: 'Your role does not allow this',
   NOT_FOUND: 'Not found',
-  RATE_LIMITED: 'Too many requests; try again shortly',
+  RATE_LIMITED: 'Too many requests',
   INTERNAL_ERROR: 'The service failed; nothing you did caused it',
 };
+
+/** A wait in words a person can act on: "40 seconds", "13 minutes". */
+export function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -31,9 +38,13 @@ export class ApiError extends Error {
     readonly code: string,
     readonly serverMessage: string,
     readonly requestId: string | undefined,
+    /** Retry-After of a RATE_LIMITED answer, in seconds. */
+    readonly retryAfter?: number,
   ) {
     const lead = LEAD[code];
-    super(lead ? `${lead}: ${serverMessage}` : serverMessage);
+    // A rate limit says when to try again, once, in minutes when it is long (the server's own text repeats it in seconds).
+    const text = code === 'RATE_LIMITED' && retryAfter !== undefined ? `${lead}: try again in ${waitText(retryAfter)}.` : lead ? `${lead}: ${serverMessage}` : serverMessage;
+    super(text);
     this.name = 'ApiError';
   }
 }
@@ -51,7 +62,8 @@ export async function call<T>(request: Promise<Outcome<T>>): Promise<T> {
   const { data, error, response } = outcome;
   if (response.ok) return data as T;
   const envelope = (error as { error?: { code?: string; message?: string; request_id?: string } } | undefined)?.error;
-  if (envelope?.code) throw new ApiError(response.status, envelope.code, envelope.message ?? response.statusText, envelope.request_id);
+  const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+  if (envelope?.code) throw new ApiError(response.status, envelope.code, envelope.message ?? response.statusText, envelope.request_id, Number.isFinite(retryAfter) ? retryAfter : undefined);
   throw new ApiError(response.status, 'HTTP', `HTTP ${response.status} ${response.statusText}`.trim(), undefined);
 }
 

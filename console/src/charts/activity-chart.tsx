@@ -23,6 +23,20 @@ const HEIGHT = 260;
 const MARGIN = { top: 22, right: 12, bottom: 34, left: 44 };
 const OTHER = 'other';
 
+/** Room a mark's letter takes on the time axis, in the chart's units (12 px letters). */
+const LETTER_GAP = 12;
+
+/**
+ * Where each mark's letter goes: at its line, unless that would overlap the letter before
+ * (a freeze and an unfreeze in one hour), then just after it. The lines stay where the moments
+ * are; only the letters make room. `xs` are in the events' order, oldest first.
+ */
+function spreadLetters(xs: readonly number[]): number[] {
+  const placed: number[] = [];
+  for (const x of xs) placed.push(placed.length === 0 ? x : Math.max(x, placed[placed.length - 1]! + LETTER_GAP));
+  return placed;
+}
+
 function ActivityBars({ stats, labelledBy }: { stats: Stats; labelledBy: string }) {
   const keys = [...stats.series.map((_, i) => `s${i}`), ...(stats.other.total > 0 ? [OTHER] : [])];
   const rows = stats.buckets.map((start, i) => ({
@@ -62,14 +76,18 @@ function ActivityBars({ stats, labelledBy }: { stats: Stats; labelledBy: string 
             )
           }
         </BarStack>
-        {stats.events.map((event) => (
-          <g key={event.event_id} class={`mark mark-${event.action.replace('.', '-')}`} transform={`translate(${at(event.created_at)},0)`}>
-            <line y1={-4} y2={innerHeight} />
-            <text y={-8} text-anchor="middle">
-              {EVENT_MARKS[event.action].letter}
-            </text>
-          </g>
-        ))}
+        {spreadLetters(stats.events.map((event) => at(event.created_at))).map((letterX, i) => {
+          const event = stats.events[i]!;
+          const lineX = at(event.created_at);
+          return (
+            <g key={event.event_id} class={`mark mark-${event.action.replace('.', '-')}`} transform={`translate(${lineX},0)`}>
+              <line y1={-4} y2={innerHeight} />
+              <text x={letterX - lineX} y={-8} text-anchor="middle">
+                {EVENT_MARKS[event.action].letter}
+              </text>
+            </g>
+          );
+        })}
         <AxisLeft scale={y} numTicks={4} tickFormat={(n) => String(n)} stroke="currentColor" tickStroke="currentColor" tickLabelProps={{ fill: 'currentColor', fontSize: 11 }} />
         <AxisBottom
           top={innerHeight}

@@ -34,23 +34,25 @@ function lastBuckets(size: number, count: number): { from: number; to: number } 
   return { from: to - count * size, to };
 }
 
-function ActivityFigure({ bucket, agent_id, title, id }: { bucket: 'hour' | 'day'; agent_id?: string; title: string; id: string }) {
+function ActivityFigure({ bucket, agent_id, title, id, revision }: { bucket: 'hour' | 'day'; agent_id?: string; title: string; id: string; revision: number }) {
   const { chart: Chart, error } = useChart();
   const stats = useResource(() => {
     const range = bucket === 'hour' ? lastBuckets(HOUR, 24) : lastBuckets(DAY, 30);
     return call(api.GET('/v1/stats/activity', { params: { query: { bucket, ...range, ...(agent_id === undefined ? {} : { agent_id }) } } }));
-  }, [bucket, agent_id]);
+  }, [bucket, agent_id, revision]);
   if (error !== undefined || stats.error !== undefined) return <ErrorText error={error ?? stats.error} />;
+  // While a newer answer loads, the chart shown stays (stats.data is kept until then).
   if (Chart === undefined || stats.data === undefined) return <p class="muted">Loading {title.toLowerCase()}…</p>;
   return <Chart stats={stats.data} title={title} id={id} />;
 }
 
-export function Activity({ agent_id }: { agent_id?: string }) {
+/** `revision` changes when new records arrived on the page: the charts read their numbers again. */
+export function Activity({ agent_id, revision = 0 }: { agent_id?: string; revision?: number }) {
   return (
     <section class="activity" aria-labelledby="activity-heading">
       <h2 id="activity-heading">Activity</h2>
-      <ActivityFigure bucket="hour" agent_id={agent_id} title="Operations per hour, last 24 hours" id="activity-hours" />
-      <ActivityFigure bucket="day" agent_id={agent_id} title="Operations per day, last 30 days" id="activity-days" />
+      <ActivityFigure bucket="hour" agent_id={agent_id} title="Operations per hour, last 24 hours" id="activity-hours" revision={revision} />
+      <ActivityFigure bucket="day" agent_id={agent_id} title="Operations per day, last 30 days" id="activity-days" revision={revision} />
     </section>
   );
 }

@@ -7,6 +7,7 @@
  */
 import type { Schemas } from '../api/client.js';
 import { Time } from './time.js';
+import { Words } from './words.js';
 
 type Stored = Pick<Schemas['StoredOperation'], 'operation_type' | 'subject' | 'action'>;
 
@@ -61,7 +62,7 @@ export function Truncated({ value, max = MAX }: { value: string | undefined; max
   const short = value.length > max ? `${value.slice(0, max - 1)}…` : value;
   return (
     <code class="truncated" title={value}>
-      {short}
+      <Words text={short} />
     </code>
   );
 }
@@ -75,7 +76,9 @@ export function WhatHappened({ summary }: { summary: Summary }) {
       </summary>
       <dl class="facts">
         <dt>Target</dt>
-        <dd>{summary.target === undefined ? <span class="muted">none</span> : <code class="whole">{summary.target}</code>}</dd>
+        <dd>{summary.target === undefined ? <span class="muted">none</span> : <code class="whole">
+              <Words text={summary.target} />
+            </code>}</dd>
         <dt>Workspace</dt>
         <dd>{summary.workspace === undefined ? <span class="muted">none</span> : <code class="whole">{summary.workspace}</code>}</dd>
         <dt>Outcome</dt>

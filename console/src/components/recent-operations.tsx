@@ -36,7 +36,8 @@ async function newest(agent_id: string): Promise<{ operations: Stored[]; asked: 
   return { operations: [], asked };
 }
 
-export function RecentOperations({ agent_id }: { agent_id: string }) {
+/** `onArrived` is told of each batch of records that arrived while watched. */
+export function RecentOperations({ agent_id, onArrived }: { agent_id: string; onArrived?: () => void }) {
   const initial = useResource(() => newest(agent_id), [agent_id]);
   const [arrived, setArrived] = useState<Stored[]>([]);
   const [live, setLive] = useState(true);
@@ -54,6 +55,7 @@ export function RecentOperations({ agent_id }: { agent_id: string }) {
     onNew: (fresh) => {
       setArrived((before) => [...[...fresh].reverse(), ...before].slice(0, SHOWN));
       setAnnouncement(arrivedText(fresh.length));
+      onArrived?.();
     },
   });
   return (

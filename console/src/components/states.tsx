@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf } from '../api/client.js';
+import { ApiError, messageOf } from '../api/client.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -38,6 +38,11 @@ export function ErrorText({ error, id }: { error: unknown; id?: string }) {
   );
 }
 
+/** Whether asking again can help: not for what does not exist, is not allowed or is malformed (a 4xx other than a rate limit). */
+function mayRetry(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status === 0 || error.status === 429 || error.status >= 500;
+}
+
 /** The three states of anything loaded, then `children(data)` once there is data. */
 export function Loaded<T>({
   resource,
@@ -56,9 +61,11 @@ export function Loaded<T>({
     return (
       <div class="state">
         <ErrorText error={resource.error} />
-        <button type="button" onClick={resource.reload}>
-          Try again
-        </button>
+        {mayRetry(resource.error) && (
+          <button type="button" onClick={resource.reload}>
+            Try again
+          </button>
+        )}
       </div>
     );
   }

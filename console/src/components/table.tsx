@@ -1,4 +1,8 @@
-/** A data table: its caption (for screen readers only, unless `showCaption`), column headers, and the rows as children. */
+/**
+ * A data table: its caption (for screen readers only, unless `showCaption`), column headers, and
+ * the rows as children. A table wider than the screen scrolls inside its own box (a phone shows
+ * the first columns and a scroll bar), never the whole page.
+ */
 import type { ComponentChildren } from 'preact';
 
 export function Table({
@@ -14,20 +18,22 @@ export function Table({
   children: ComponentChildren;
 }) {
   return (
-    <table>
-      <caption class={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
-      <thead>
-        <tr>
-          {columns
-            .filter((column) => column !== false)
-            .map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-        </tr>
-      </thead>
-      <tbody>{children}</tbody>
-    </table>
+    <div class="table-scroll">
+      <table>
+        <caption class={showCaption ? undefined : 'visually-hidden'}>{caption}</caption>
+        <thead>
+          <tr>
+            {columns
+              .filter((column) => column !== false)
+              .map((column) => (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }

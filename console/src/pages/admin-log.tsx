@@ -1,4 +1,8 @@
-/** The admin log (docs/API.md §4.6, §6.3), newest first, actors named by their member email. */
+/**
+ * The admin log (docs/API.md §4.6, §6.3), newest first, actors named by their member email, and
+ * each event's details (a JSON-encoded object) as a list of names and values, not raw JSON.
+ */
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { ShortId } from '../components/copy.js';
@@ -6,6 +10,41 @@ import { PageTitle } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
+import { Words } from '../components/words.js';
+
+/** A detail's value as text: strings as they are, anything else as compact JSON. */
+const valueText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** A value shown: a moment (`..._time`, `..._at` in ms) as a time, anything else as its words. */
+function DetailValue({ name, value }: { name: string; value: unknown }) {
+  if (typeof value === 'number' && /(?:_time|_at)$/.test(name)) return <Time ms={value} />;
+  return <Words text={valueText(value)} />;
+}
+
+function Details({ details }: { details: string | null }) {
+  if (details === null) return <span class="muted">—</span>;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    return <>{details}</>;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return <>{valueText(parsed)}</>;
+  const entries = Object.entries(parsed);
+  if (entries.length === 0) return <span class="muted">—</span>;
+  return (
+    <dl class="details-list">
+      {entries.map(([name, value]) => (
+        <Fragment key={name}>
+          <dt>{name.replaceAll('_', ' ')}</dt>
+          <dd>
+            <DetailValue name={name} value={value} />
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
 
 export function AdminLogPage() {
   const [limit, setLimit] = useState(50);
@@ -44,7 +83,9 @@ export function AdminLogPage() {
                 <td>
                   {event.target_type} <ShortId value={event.target_id} label={`${event.target_type} id`} />
                 </td>
-                <td class="details">{event.details ?? <span class="muted">—</span>}</td>
+                <td class="details">
+                  <Details details={event.details} />
+                </td>
               </tr>
             ))}
           </Table>

@@ -12,6 +12,7 @@ import { ChainStrip } from '../components/chain-strip.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { RecentOperations } from '../components/recent-operations.js';
+import { StatusChange } from '../components/status-change.js';
 import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
@@ -165,7 +166,9 @@ function Assignments({ path }: { path: Path }) {
 export function AgentDetailPage({ agent_id }: { agent_id: string }) {
   const { can } = useSession();
   const path: Path = { params: { path: { agent_id } } };
-  const detail = useResource(() => call(api.GET('/v1/agents/{agent_id}', path)), [agent_id]);
+  // A record arriving while the page is watched moves the head, the chain strip and the charts too.
+  const [revision, setRevision] = useState(0);
+  const detail = useResource(() => call(api.GET('/v1/agents/{agent_id}', path)), [agent_id, revision]);
   return (
     <>
       <PageTitle title={detail.data ? `Agent ${detail.data.agent.display_name}` : 'Agent'}>
@@ -185,6 +188,7 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
               <dt>Status</dt>
               <dd>
                 <Status value={data.agent.status} />
+                <StatusChange agent={data.agent} />
               </dd>
               <dt>Integration</dt>
               <dd>{data.agent.integration_type}</dd>
@@ -215,8 +219,8 @@ export function AgentDetailPage({ agent_id }: { agent_id: string }) {
           </>
         )}
       </Loaded>
-      {can('GET /v1/stats/activity') && <Activity agent_id={agent_id} />}
-      {can('POST /v1/audit/query') && <RecentOperations agent_id={agent_id} />}
+      {can('GET /v1/stats/activity') && <Activity agent_id={agent_id} revision={revision} />}
+      {can('POST /v1/audit/query') && <RecentOperations agent_id={agent_id} onArrived={() => setRevision((n) => n + 1)} />}
       {can('GET /v1/agents/{agent_id}/assignments') && <Assignments path={path} />}
     </>
   );

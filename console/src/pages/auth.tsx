@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, call } from '../api/client.js';
+import { api, ApiError, call } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText, useResource } from '../components/states.js';
@@ -38,9 +38,49 @@ function SocialButtons() {
 /** Why the verification link failed, as GET /api/auth/verify-email sends a browser here (?verify_error=). */
 const VERIFY_ERRORS: Record<string, string> = {
   expired: 'This verification link has expired: links are valid for 24 hours. Sign in and ask for a new link from the “Check your email” page.',
-  used: 'This verification link was already used. If it was you, the address is verified: sign in.',
   unknown: 'This verification link is not one we know: it may be cut short or mistyped. Open the link from the latest mail again.',
 };
+
+/**
+ * What the verification link's answer means, where it lands (?verified=1 or ?verify_error=):
+ * on the sign-in page, or on the overview for someone already signed in. A link used a second
+ * time means the address is verified already: that is good news, not an error.
+ */
+export function VerificationNotice({ signedIn }: { signedIn: boolean }) {
+  const { query } = useLocation();
+  const next = signedIn ? '' : ' Sign in to continue.';
+  if (query.verified === '1' || query.verify_error === 'used') {
+    return (
+      <p class="notice" role="status">
+        {query.verified === '1' ? 'Your email address is verified.' : 'This link was used already: your email address is verified.'}
+        {next}
+      </p>
+    );
+  }
+  if (query.verify_error === undefined) return null;
+  return (
+    <p class="error" role="alert">
+      Your email address is not verified yet. {VERIFY_ERRORS[query.verify_error] ?? VERIFY_ERRORS.unknown}
+    </p>
+  );
+}
+
+/** A wrong email or password says so: 401 on this form means the credentials, not a session that ended. */
+function signInError(error: unknown): unknown {
+  return error instanceof ApiError && error.code === 'UNAUTHORIZED' ? new Error('The email or the password is wrong. Check both and try again.') : error;
+}
+
+/** The sign-up form's error; an address that has an account gets a way to sign in with it. */
+function SignUpError({ error, email }: { error: unknown; email: string }) {
+  if (error instanceof ApiError && error.status === 409) {
+    return (
+      <p class="error" role="alert">
+        An account with this email already exists. <a href={`/sign-in?email=${encodeURIComponent(email)}`}>Sign in with it</a> instead.
+      </p>
+    );
+  }
+  return <ErrorText error={error} />;
+}
 
 export function SignInPage() {
   const { refresh } = useSession();
@@ -48,23 +88,16 @@ export function SignInPage() {
   const [email, setEmail] = useState(query.email ?? '');
   const [password, setPassword] = useState('');
   const signIn = useAction(async () => {
-    await call(api.POST('/api/auth/sign-in/email', { body: { email, password } }));
+    await call(api.POST('/api/auth/sign-in/email', { body: { email, password } })).catch((error: unknown) => {
+      throw signInError(error);
+    });
     await refresh();
     route('/');
   });
   return (
     <main class="auth" id="content">
       <PageTitle title="Sign in to agent-ledger" />
-      {query.verified === '1' && (
-        <p class="notice" role="status">
-          Your email address is verified. Sign in to continue.
-        </p>
-      )}
-      {query.verify_error !== undefined && (
-        <p class="error" role="alert">
-          Your email address was not verified. {VERIFY_ERRORS[query.verify_error] ?? VERIFY_ERRORS.unknown}
-        </p>
-      )}
+      <VerificationNotice signedIn={false} />
       <form onSubmit={submitTo(signIn.run)}>
         <label>
           Email
@@ -121,7 +154,7 @@ export function SignUpPage() {
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
-        <ErrorText error={signUp.error} />
+        <SignUpError error={signUp.error} email={email} />
         <button type="submit" class="primary" disabled={signUp.busy}>
           {signUp.busy ? 'Creating…' : 'Create account'}
         </button>
@@ -149,7 +182,9 @@ export function CheckEmailPage() {
         We sent a verification link to <strong>{email || 'your address'}</strong>. Open it to verify the address; it brings you back here to
         sign in. Invitations to an organization are shown once the address is verified.
       </p>
-      <p class="muted">On the local stack the mail is a log line of `npm start` (“mail sent (local identity provider)”) with the link.</p>
+      <p class="muted">
+        On the local stack the mail is a line of <code>npm start</code>’s output (“mail sent (local identity provider)”) with the link.
+      </p>
       {sent && (
         <p class="notice" role="status">
           Sent again.

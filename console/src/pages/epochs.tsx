@@ -8,6 +8,7 @@ import { PageTitle } from '../components/page.js';
 import { ErrorText, Loaded } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { Time } from '../components/time.js';
+import { windowOf, windowText } from '../components/epoch-window.js';
 
 function AnchorCell({ epoch }: { epoch: Schemas['Epoch'] }) {
   const [anchor, setAnchor] = useState<Schemas['EpochAnchor'] | null | undefined>(undefined);
@@ -46,7 +47,10 @@ export function EpochsPage() {
           Refresh
         </button>
       </PageTitle>
-      <p class="muted">Every window of 5 minutes with operations gets one epoch: a Merkle root over their chain hashes, optionally time-stamped.</p>
+      <p class="muted">
+        Every window {epochs.data && windowOf(epochs.data.epochs) !== undefined ? `of ${windowText(windowOf(epochs.data.epochs)!)} ` : ''}with operations gets one epoch: a Merkle root over their chain hashes,
+        optionally time-stamped.
+      </p>
       <Loaded resource={epochs} what="epochs" isEmpty={(d) => d.epochs.length === 0} empty="No epoch sealed yet.">
         {(data) => (
           <>

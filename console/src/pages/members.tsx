@@ -49,7 +49,7 @@ function Members() {
   const manage = can('PATCH /v1/members/{user_id}');
   return (
     <section aria-labelledby="members">
-      <h2 id="members">Members</h2>
+      <h2 id="members">People in this organization</h2>
       <Loaded resource={members} what="members" isEmpty={(d) => d.members.length === 0}>
         {(data) => (
           <Table caption="Members" columns={['Name', 'Email', 'Role', 'Joined', manage && 'Action']}>

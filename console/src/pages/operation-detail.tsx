@@ -145,9 +145,11 @@ export function OperationDetailPage({ operation_id }: { operation_id: string }) 
   return (
     <>
       <PageTitle title="Operation">
-        <button type="button" onClick={result.reload}>
-          Verify again
-        </button>
+        {result.data && (
+          <button type="button" onClick={result.reload}>
+            Verify again
+          </button>
+        )}
       </PageTitle>
       <p>
         <a href="/operations">Operations</a>

@@ -1,13 +1,16 @@
 /**
  * Operations: the audit query (POST /v1/audit/query, docs/API.md §4.6) with every filter and
- * cursor paging, oldest first as the API answers; its first page fixes the listing (later
- * pages neither list nor count newer operations), so Refresh starts a new query from page one
- * to take in the newest data. And, for every role, opening one operation by its id. The
- * filters live in the address, so a filtered view can be linked.
+ * cursor paging, newest first (as the agent page lists them; api/newest-first.ts reads that
+ * order from the API's) or oldest first as the API answers, chosen by the "Order" control.
+ * Oldest first, the first page fixes the listing (later pages neither list nor count newer
+ * operations), so Refresh starts a new query from page one to take in the newest data. And,
+ * for every role, opening one operation by its id. The filters and the order live in the
+ * address, so a view can be linked.
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call, type RequestOf } from '../api/client.js';
+import { newestFirst } from '../api/newest-first.js';
 import { ShortId } from '../components/copy.js';
 import { ArrivedWhileWatching } from '../components/arrived-operations.js';
 import { OPERATION_COLUMNS, OperationCells } from '../components/operation-summary.js';
@@ -17,7 +20,10 @@ import { ErrorText, Loaded } from '../components/states.js';
 import { Table } from '../components/table.js';
 import { useSession } from '../session.js';
 
+type Order = 'newest' | 'oldest';
+
 interface Filters {
+  order: Order;
   agent_id: string;
   operation_type: string;
   /** datetime-local values (the viewer's time zone) */
@@ -26,10 +32,17 @@ interface Filters {
   limit: string;
 }
 
-const FILTER_NAMES: (keyof Filters)[] = ['agent_id', 'operation_type', 'from', 'to', 'limit'];
+const FILTER_NAMES: (keyof Filters)[] = ['order', 'agent_id', 'operation_type', 'from', 'to', 'limit'];
 
 function filtersOf(query: Record<string, string>): Filters {
-  return { agent_id: query.agent_id ?? '', operation_type: query.operation_type ?? '', from: query.from ?? '', to: query.to ?? '', limit: query.limit ?? '50' };
+  return {
+    order: query.order === 'oldest' ? 'oldest' : 'newest',
+    agent_id: query.agent_id ?? '',
+    operation_type: query.operation_type ?? '',
+    from: query.from ?? '',
+    to: query.to ?? '',
+    limit: query.limit ?? '50',
+  };
 }
 
 function auditBody(filters: Filters, cursor: string | undefined): RequestOf<'AuditQuery'> {
@@ -44,6 +57,10 @@ function auditBody(filters: Filters, cursor: string | undefined): RequestOf<'Aud
 }
 
 function audit(filters: Filters, cursor: string | undefined) {
+  if (filters.order === 'newest') {
+    const { limit, cursor: _none, ...range } = auditBody(filters, undefined);
+    return newestFirst(range, limit ?? 50, cursor);
+  }
   return call(api.POST('/v1/audit/query', { body: auditBody(filters, cursor) }));
 }
 
@@ -83,11 +100,19 @@ function AuditQuery() {
 
   const apply = (event: Event) => {
     event.preventDefault();
-    const params = new URLSearchParams(Object.entries(draft).filter(([, value]) => value !== ''));
+    // The default order stays out of the address.
+    const params = new URLSearchParams(Object.entries(draft).filter(([name, value]) => value !== '' && !(name === 'order' && value === 'newest')));
     paging.reset();
     route(`${path}?${params}`);
   };
-  const set = (name: keyof Filters) => (event: { currentTarget: HTMLInputElement }) => setDraft({ ...draft, [name]: event.currentTarget.value });
+  const set = (name: keyof Filters) => (event: { currentTarget: HTMLInputElement | HTMLSelectElement }) => setDraft({ ...draft, [name]: event.currentTarget.value });
+  // Records that arrive while the list is watched: above a newest-first list, below an oldest-first one.
+  const arrived = !applied.to && (
+    <ArrivedWhileWatching
+      filter={{ ...(applied.agent_id ? { agent_id: applied.agent_id } : {}), ...(applied.operation_type ? { operation_type: applied.operation_type } : {}) }}
+      listed={result.data?.operations}
+    />
+  );
   const invalidRange = draft.from !== '' && draft.to !== '' && new Date(draft.from) >= new Date(draft.to);
 
   return (
@@ -111,6 +136,13 @@ function AuditQuery() {
           <input name="to" type="datetime-local" step="1" value={draft.to} onInput={set('to')} aria-describedby={invalidRange ? 'range-error' : undefined} />
         </label>
         <label>
+          Order
+          <select name="order" value={draft.order} onChange={set('order')}>
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+        </label>
+        <label>
           Per page
           <input name="limit" type="number" min="1" max="500" required value={draft.limit} onInput={set('limit')} />
         </label>
@@ -124,13 +156,14 @@ function AuditQuery() {
           </button>
         </div>
       </form>
+      {applied.order === 'newest' && arrived}
       <Loaded resource={result} what="operations" isEmpty={(d) => d.operations.length === 0} empty="No operation matches these filters.">
         {(data) => (
           <>
             <p role="status">
               {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
-            <Table caption="Operations matching the filters, oldest first" columns={[...OPERATION_COLUMNS, 'Operation id']}>
+            <Table caption={`Operations matching the filters, ${applied.order === 'newest' ? 'newest' : 'oldest'} first`} columns={[...OPERATION_COLUMNS, 'Operation id']}>
               {data.operations.map((op) => (
                 <tr key={op.operation_id}>
                   <OperationCells op={op} />
@@ -144,7 +177,7 @@ function AuditQuery() {
           </>
         )}
       </Loaded>
-      {!applied.to && <ArrivedWhileWatching filter={{ ...(applied.agent_id ? { agent_id: applied.agent_id } : {}), ...(applied.operation_type ? { operation_type: applied.operation_type } : {}) }} listed={result.data?.operations} />}
+      {applied.order === 'oldest' && arrived}
     </section>
   );
 }

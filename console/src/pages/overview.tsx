@@ -12,6 +12,8 @@ import { ShortId } from '../components/copy.js';
 import { Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
 import { useSession } from '../session.js';
+import { VerificationNotice } from './auth.js';
+import { windowOf, windowText } from '../components/epoch-window.js';
 
 const HOUR = 3_600_000;
 
@@ -83,15 +85,17 @@ function LastEpoch() {
     const epoch = list.epochs[0];
     return epoch ? call(api.GET('/v1/epochs/{epoch_id}', { params: { path: { epoch_id: epoch.epoch_id } } })) : null;
   }, []);
+  const windowMs = last.data ? windowOf([last.data.epoch]) : undefined;
   return (
     <section class="tile" aria-labelledby="tile-epoch">
       <h2 id="tile-epoch">Last epoch</h2>
-      <Loaded resource={last} what="epochs" isEmpty={(d) => d === null} empty="No epoch sealed yet: operations are anchored every 5 minutes.">
+      <Loaded resource={last} what="epochs" isEmpty={(d) => d === null} empty="No epoch sealed yet: operations are sealed into one once their window closes.">
         {(data) => (
           <dl class="facts">
             <dt>Window</dt>
             <dd>
               <Time ms={data!.epoch.start_time} /> – <Time ms={data!.epoch.end_time} />
+              {windowMs !== undefined && <span class="muted"> (one every {windowText(windowMs)})</span>}
             </dd>
             <dt>Operations</dt>
             <dd>{data!.epoch.leaf_count}</dd>
@@ -116,6 +120,7 @@ export function OverviewPage() {
   return (
     <>
       <PageTitle title="Overview" />
+      <VerificationNotice signedIn />
       <div class="tiles">
         {can('GET /v1/agents') && <AgentsByStatus onLoaded={setAgentCount} />}
         {can('POST /v1/audit/query') && <RecentOperations />}

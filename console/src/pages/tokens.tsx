@@ -56,7 +56,9 @@ function IssueToken() {
   return (
     <section aria-labelledby="issue">
       <h2 id="issue">New token</h2>
-      <p class="muted">For the SDK, the CLI (`npx agent-ledger login`) and coding-agent hooks. It acts with your role in this organization.</p>
+      <p class="muted">
+        For the SDK, the CLI (<code>npx agent-ledger login</code>) and coding-agent hooks. It acts with your role in this organization.
+      </p>
       <form class="inline" onSubmit={submitTo(issue.run)}>
         <label>
           Lifetime

@@ -45,7 +45,7 @@ function RegisterWebhook({ onRegistered }: { onRegistered: () => void }) {
     <section aria-labelledby="register">
       <h2 id="register">Register an endpoint</h2>
       <p class="muted">
-        HTTPS to a public address; each delivery is a signed POST (<code>X-Service-Signature</code>, HMAC-SHA256 with the secret).
+        HTTPS to a public address; each delivery is a signed POST (<code>X-Service-Signature</code>, <span class="nobreak">HMAC-SHA256</span> with the secret).
       </p>
       <form onSubmit={submitTo(register.run)}>
         <label>

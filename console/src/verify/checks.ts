@@ -118,7 +118,7 @@ function receiptCheck(e: Evidence): Check {
 
 function inclusionCheck(e: Evidence): Check {
   const label = 'Merkle inclusion';
-  if (!e.proof) return pending('inclusion', label, 'no epoch covers this operation yet (epochs are sealed every 5 minutes)');
+  if (!e.proof) return pending('inclusion', label, 'no epoch covers this operation yet (it is sealed into one once its window closes)');
   if (!e.epoch) return fail('inclusion', label, `epoch ${e.proof.epoch_id} could not be read`);
   const ok = verifyInclusionProof(e.row.chain_hash, e.proof, { epoch_id: e.epoch.epoch_id, root_hash: e.epoch.root_hash, tree_size: e.epoch.leaf_count });
   return ok
