@@ -2,9 +2,11 @@
  * Loads handler modules by their route/worker table name (`public/health` →
  * lambdas/http/public/health.ts) on first use and caches them, as a warm Lambda keeps its
  * module. Loading lazily means process.env is set (stack.ts) before any handler's module
- * scope runs, exactly as in Lambda where the environment precedes the cold start.
+ * scope runs, exactly as in Lambda where the environment precedes the cold start. Each call
+ * runs with a logger of its own, as each Lambda invocation has.
  */
 import type { Context } from 'aws-lambda';
+import { withOwnLogger } from '../lambdas/logger.js';
 
 export type LoadedHandler<E, R> = (event: E, context: Context) => Promise<R>;
 
@@ -22,7 +24,9 @@ export function loadHandler<E, R>(kind: 'http' | 'workers', name: string): Promi
   if (!loading) {
     loading = import(url).then((module: { handler?: unknown }) => {
       if (typeof module.handler !== 'function') throw new Error(`lambdas/${kind}/${name}.ts exports no handler function`);
-      return module.handler;
+      const handler = module.handler as LoadedHandler<unknown, unknown>;
+      // Every function runs in this one process: each invocation logs with its own context (lambdas/logger.ts).
+      return (event: unknown, context: Context) => withOwnLogger(() => handler(event, context));
     });
     loading.catch(() => cache.delete(url));
     cache.set(url, loading);

@@ -10,6 +10,7 @@
 import { resolve } from 'node:path';
 import { JavaMissingError } from './java.js';
 import { startLocalStack, type LocalStack } from './stack.js';
+import { assertPortFree } from './port-check.js';
 
 const USAGE = `usage: npm start [-- --memory]
 
@@ -124,6 +125,8 @@ async function main(): Promise<void> {
 
   const dataDir = resolve(process.env.LEDGER_DATA_DIR || '.ledger');
   try {
+    // A busy port is said at once, before the engines take seconds to start (port-check.ts).
+    await assertPortFree(port);
     stack = await startLocalStack({ port, dataDir, memory: args.memory, verbose: args.verbose });
   } catch (error) {
     if (error instanceof JavaMissingError) fail(error.message, 1);

@@ -60,3 +60,18 @@ def test_cli_agent_keys_mismatch_fails_naming_the_agent(capsys):
     assert main(["verify", str(cases / "genuine-all.json"), "--jwks", jwks, "--agent-keys", pins]) == 0
     assert "agent agent-alpha: pinned" in capsys.readouterr().out
     assert main(["verify", str(cases / "genuine-all.json"), "--jwks", jwks, "--agent-keys", str(cases / "genuine-all.json")]) == 2
+
+
+def test_cli_exit_codes_and_trust_line_for_files_that_are_not_bundles(tmp_path, capsys):
+    # As python/README.md and docs/EXPORT.md say: not JSON or not a bundle is 1 (a failed check),
+    # and a file in which nothing could be checked does not claim its signatures were checked.
+    from agent_ledger.__main__ import main
+    jwks = str(FIXTURES / "jwks.json")
+    for name, text in [("text.txt", "hello"), ("empty.json", "{}"), ("list.json", "[1, 2]")]:
+        (tmp_path / name).write_text(text)
+        assert main(["verify", str(tmp_path / name), "--jwks", jwks]) == 1, name
+        out = capsys.readouterr().out
+        assert "checked against the JWKS you gave" not in out, out
+        assert "no signature was checked" in out
+    assert main(["verify", str(FIXTURES / "cases" / "genuine-all.json"), "--jwks", jwks]) == 0
+    assert "trust: signatures checked against the JWKS you gave" in capsys.readouterr().out

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from agent_ledger import AgentBlockedError, Ledger, LedgerClient, verify_export
+from agent_ledger.state import StateError
 
 from conftest import REPO
 
@@ -99,6 +100,21 @@ def test_readme_example_signs_submits_and_verifies(service, token, tmp_path):
     chain = json.loads((tmp_path / "agents" / "py-readme" / "chain.json").read_text())
     assert chain["seq_no"] == 1
     assert oct((tmp_path / "agents" / "py-readme" / "key").stat().st_mode & 0o777) == "0o600"
+    key = (tmp_path / "agents" / "py-readme" / "key").read_bytes()
+    # Run again, as a person would: the agent it made is reused, its chain goes on.
+    again = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == "ran pytest -q True"
+    assert json.loads((tmp_path / "agents" / "py-readme" / "chain.json").read_text())["seq_no"] == 2
+    assert (tmp_path / "agents" / "py-readme" / "key").read_bytes() == key
+
+
+def test_register_agent_refuses_a_directory_of_another_service(service, token, tmp_path):
+    client = LedgerClient(service, token)
+    client.register_agent("py-elsewhere", home=tmp_path)
+    other = LedgerClient(service.replace("127.0.0.1", "localhost"), token)
+    with pytest.raises(StateError, match="belongs to"):
+        other.register_agent("py-elsewhere", home=tmp_path)
 
 
 def test_chain_freeze_and_export(service, token, tmp_path):

@@ -8,6 +8,7 @@ import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { chmod, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -217,5 +218,30 @@ describe('npm start (local/main.ts)', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('Java 17+ is required for DynamoDB Local');
+  });
+
+  it('says at once that the port is taken, before starting the engines', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const started = Date.now();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts', '--memory'], {
+        cwd: repoRoot,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      running.push(child);
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain(`port ${port} is already in use; set PORT to another port (0 for any)`);
+      // No DynamoDB Local was started for it: the message came before the engines.
+      expect(stderr).not.toContain('DynamoDB Local');
+      expect(Date.now() - started, 'a busy port is said within a few seconds (Node and tsx start included)').toBeLessThan(8_000);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });

@@ -4,7 +4,7 @@
  * check of the page as it stands, and a screenshot of it into console/test-results/screenshots/
  * (gitignored; kept after the run, three of them copied into docs/screenshots/ for the README and docs/CONSOLE.md).
  */
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';

@@ -9,19 +9,21 @@ import type { Page } from 'playwright-core';
 /** Words up to this length must fit on one line wherever they are drawn. */
 const SHORT_WORD = 16;
 
-/** Each fault on the page as it stands, described with the element it is in. */
-export async function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate((shortWord) => {
-    const problems: string[] = [];
-    const describe = (el: Element | null) => {
+/**
+ * The measurement, run in the page: plain JavaScript in a string, so that this file needs no
+ * DOM types (the Node test code is type-checked without them).
+ */
+const PROBE = `(shortWord) => {
+    const problems = [];
+    const describe = (el) => {
       if (!el) return '?';
-      const cls = typeof el.className === 'string' && el.className !== '' ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
-      return `<${el.tagName.toLowerCase()}${cls}>`;
+      const cls = typeof el.className === 'string' && el.className !== '' ? \`.\${el.className.trim().split(/\\s+/).join('.')}\` : '';
+      return \`<\${el.tagName.toLowerCase()}\${cls}>\`;
     };
     const root = document.scrollingElement ?? document.documentElement;
     if (root.scrollWidth > root.clientWidth + 1) {
       // Name the elements that stick out, outside any box that scrolls on its own.
-      const scrolls = (el: Element) => ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(el).overflowX);
+      const scrolls = (el) => ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(el).overflowX);
       const wide = [...document.body.querySelectorAll('*')]
         .filter((el) => {
           const rect = el.getBoundingClientRect();
@@ -30,27 +32,27 @@ export async function layoutProblems(page: Page): Promise<string[]> {
           return true;
         })
         .slice(-3)
-        .map((el) => `${describe(el)} to ${Math.round(el.getBoundingClientRect().right)}px`);
-      problems.push(`the page scrolls sideways: ${root.scrollWidth}px in ${root.clientWidth}px (${wide.join(', ')})`);
+        .map((el) => \`\${describe(el)} to \${Math.round(el.getBoundingClientRect().right)}px\`);
+      problems.push(\`the page scrolls sideways: \${root.scrollWidth}px in \${root.clientWidth}px (\${wide.join(', ')})\`);
     }
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const range = document.createRange();
-    const seen = new Set<string>();
+    const seen = new Set();
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       // Text not drawn: a closed <details> keeps its content laid out, out of sight.
       if (!parent || parent.closest('svg, script, style, .visually-hidden, [hidden], details:not([open]) > :not(summary)')) continue;
       const text = node.textContent ?? '';
-      for (const match of text.matchAll(/\S+/g)) {
+      for (const match of text.matchAll(/\\S+/g)) {
         const word = match[0];
         if ([...word].length < 2 || [...word].length > shortWord) continue;
         range.setStart(node, match.index ?? 0);
         range.setEnd(node, (match.index ?? 0) + word.length);
         const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        const key = `${word} ${describe(parent)}`;
+        const key = \`\${word} \${describe(parent)}\`;
         if (lines.size > 1 && !seen.has(key)) {
           seen.add(key);
-          problems.push(`"${word}" is broken over ${lines.size} lines in ${describe(parent)}`);
+          problems.push(\`"\${word}" is broken over \${lines.size} lines in \${describe(parent)}\`);
         }
       }
     }
@@ -61,10 +63,14 @@ export async function layoutProblems(page: Page): Promise<string[]> {
       const rect = el.getBoundingClientRect();
       const style = getComputedStyle(el);
       const size = parseFloat(style.fontSize) || 16;
-      if (rect.width > 0 && rect.width < 1.6 * size && rect.height > 3.5 * size) problems.push(`${describe(el)} is ${Math.round(rect.width)}px wide for "${own.slice(0, 24)}": one character a line`);
+      if (rect.width > 0 && rect.width < 1.6 * size && rect.height > 3.5 * size) problems.push(\`\${describe(el)} is \${Math.round(rect.width)}px wide for "\${own.slice(0, 24)}": one character a line\`);
     }
     return problems;
-  }, SHORT_WORD);
+}`;
+
+/** Each fault on the page as it stands, described with the element it is in. */
+export async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(`(${PROBE})(${SHORT_WORD})`) as Promise<string[]>;
 }
 
 export const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;

@@ -7,7 +7,8 @@
 import { config } from '../../config.js';
 import { conflict } from '../../shared/errors.js';
 import type { EmailConfirmation, IdentityProvider, ProviderIdentity, SocialProvider, VerificationUrl } from '../../domain/ports.js';
-import { logger } from '../../logger.js';
+import { logger, readableInTerminal } from '../../logger.js';
+import { mailNotice } from './mail-notice.js';
 import { redeemDevCode } from './dev-oauth-codes.js';
 import { getCredential, markCredentialVerified, putCredential, replacePasswordHash, type CredentialItem } from '../../store/local-identity.js';
 import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
@@ -42,9 +43,9 @@ export class LocalIdentityProvider implements IdentityProvider {
   async resendVerification(email: string, verificationUrl: VerificationUrl): Promise<void> {
     const link = verificationUrl(await issueVerificationToken(email));
     sentVerificationLinks.set(email.toLowerCase(), link);
-    logger.info('mail sent (local identity provider)', {
-      mail: { to: email, subject: 'Verify your email address for agent-ledger', link },
-    });
+    const mail = { to: email, subject: 'Verify your email address for agent-ledger', link };
+    if (readableInTerminal()) process.stdout.write(mailNotice(mail, { color: !process.env.NO_COLOR }));
+    else logger.info('mail sent (local identity provider)', { mail });
   }
 
   async confirmEmail(token: string): Promise<EmailConfirmation> {

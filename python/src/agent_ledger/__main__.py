@@ -1,9 +1,10 @@
 """`python -m agent_ledger verify FILE --jwks FILE|URL [--tsa-ca FILE] [--agent-keys PINS] [--json]`: checks an export bundle
 offline and prints the report in the vocabulary of `agent-ledger verify`.
 
-Exit codes: 0 verified against the keys you gave; 1 a check failed; 2 usage; 3 consistent
-but checked only against the keys inside the file (not a trust anchor); 4 the file could
-not be processed (not an export, nested beyond the protocol's limits)."""
+Exit codes, as `agent-ledger verify`'s (docs/EXPORT.md "Exit codes of agent-ledger verify"):
+0 verified against the keys you gave; 1 a check failed, or the file is not JSON or not an
+export bundle; 2 usage; 3 consistent but checked only against the keys inside the file (not
+a trust anchor); 4 the file could not be processed (nested beyond the protocol's limits)."""
 from __future__ import annotations
 
 import argparse
@@ -43,7 +44,11 @@ def _print(file: str, report: Report) -> None:
         print(f"  failed: {f.where}: {f.reason}")
     if len(failures) > 20:
         print(f"  ... and {len(failures) - 20} more (--json lists them all)")
-    if report.trust == "trusted_jwks":
+    signed = ("manifest_signature", "signature", "receipt", "checkpoint", "key_event")
+    if sum(report.checks[name]["passed"] + report.checks[name]["failed"] for name in signed if name in report.checks) == 0:
+        # Nothing in the file got as far as a signature: saying what it was checked against would mislead.
+        print("trust: nothing in the file could be checked, so no signature was checked against any JWKS")
+    elif report.trust == "trusted_jwks":
         print("trust: signatures checked against the JWKS you gave")
     else:
         print("trust: signatures checked against the JWKS inside the bundle only: this proves the bundle is self-consistent, not that the service made it; pass --jwks FILE|URL with the service keys you trust")

@@ -183,10 +183,14 @@ class LedgerClient:
 
     def register_agent(self, agent_id: str, *, home: Path | None = None, integration_type: str = "sdk", display_name: str | None = None) -> Agent:
         """Generates a key, registers the agent, and writes its directory as `agent-ledger agent
-        init` does (config.json, key with mode 0600, chain.json at GENESIS)."""
+        init` does (config.json, key with mode 0600, chain.json at GENESIS).
+
+        Idempotent: when this machine already holds the agent (a second run of the same
+        script), the agent it made is returned as it is, once the service confirms it knows
+        the agent with that key; nothing is registered again."""
         files = AgentFiles(agent_id, home or ledger_home())
         if files.config.exists():
-            raise StateError(f"agent {agent_id} already has a directory at {files.dir}")
+            return self._existing_agent(Agent(files, files.read_config()))
         private = keys.generate_agent_key()
         public = b64u.encode(keys.raw_public_key(private))
         kid = f"{agent_id[:100]}-k1"
@@ -213,6 +217,17 @@ class LedgerClient:
         files.write_config(config)
         files.write_chain(ChainHead(0, GENESIS))
         return Agent(files, config)
+
+    def _existing_agent(self, agent: Agent) -> Agent:
+        """The agent this machine set up before, if it is this service's and the service holds its key."""
+        url = agent.config.get("url")
+        if url is not None and url.rstrip("/") != self.url.rstrip("/"):
+            raise StateError(f"agent {agent.agent_id} at {agent.files.dir} belongs to {url}, not {self.url}: use another agent id or AGENT_LEDGER_HOME")
+        keys_known = {key["kid"]: key for key in self.get_agent(agent.agent_id).get("keys", [])}
+        known = keys_known.get(agent.config.get("kid", ""))
+        if known is None or known.get("public_key") != agent.config.get("public_key"):
+            raise StateError(f"the service does not hold the key of agent {agent.agent_id} that {agent.files.dir} has: use another agent id, or remove that directory")
+        return agent
 
     def chain_head(self, agent_id: str) -> ChainHead:
         """The agent's head as the service has it (GENESIS and 0 before its first record)."""

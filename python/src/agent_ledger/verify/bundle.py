@@ -1,6 +1,7 @@
 """`verify_export`: every check of docs/EXPORT.md "What the verifier checks" over an export
-bundle's bytes, offline. It never raises: what it cannot process (not JSON, nested beyond
-the protocol's limits) is reported as unprocessable, distinctly from a failed check."""
+bundle's bytes, offline. It never raises: a file nested beyond the protocol's limits is
+reported as unprocessable, distinctly from a failed check; one that is not JSON fails the
+`bundle` check, as the TypeScript verifier reports it."""
 from __future__ import annotations
 
 import hashlib
