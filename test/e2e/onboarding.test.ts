@@ -112,3 +112,17 @@ describe('POST /v1/onboarding/organization', () => {
     expect((await call('GET', '/v1/onboarding/status')).status).toBe(401);
   });
 });
+
+// In the acceptance set, so it runs against the rehearsal too: cognito-local answers a wrong
+// password with InvalidPasswordException, which once made this a 500 there.
+describe('signing in with a wrong password, before any session exists', () => {
+  it('is UNAUTHORIZED 401, as an unknown email is, and sets no cookie', async () => {
+    const user = await signedInUser(stack.baseUrl, 'Returning');
+    const wrong = await call('POST', '/api/auth/sign-in/email', { body: { email: user.email, password: 'not-the-password-1' } });
+    const unknown = await call('POST', '/api/auth/sign-in/email', { body: { email: uniqueEmail('nobody'), password: 'not-the-password-1' } });
+    expect([wrong.status, wrong.json.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect([unknown.status, unknown.json.error.code]).toEqual([401, 'UNAUTHORIZED']);
+    expect(wrong.json.error.message).toBe(unknown.json.error.message);
+    expect(wrong.setCookies).toEqual([]);
+  });
+});

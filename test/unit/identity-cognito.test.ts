@@ -97,7 +97,7 @@ describe('verifyPassword', () => {
     });
   });
 
-  it.each(['NotAuthorizedException', 'UserNotFoundException', 'UserNotConfirmedException', 'PasswordResetRequiredException'])(
+  it.each(['NotAuthorizedException', 'InvalidPasswordException', 'UserNotFoundException', 'UserNotConfirmedException', 'PasswordResetRequiredException'])(
     'answers null for %s',
     async (name) => {
       cognito.on(InitiateAuthCommand).rejects(named(name));

@@ -51,6 +51,9 @@ export const COGNITO_PROVIDER_NAMES: Record<SocialProvider, string> = { google: 
 /** Failures that mean "these credentials do not sign in", all answered alike. */
 const REJECTED_SIGN_IN = new Set([
   'NotAuthorizedException',
+  // cognito-local (the rehearsal's Cognito) throws this for a wrong password where Cognito
+  // throws NotAuthorizedException: a wrong password is 401 in the deployed shape either way.
+  'InvalidPasswordException',
   'UserNotFoundException',
   'UserNotConfirmedException',
   'PasswordResetRequiredException',
