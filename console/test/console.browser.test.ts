@@ -206,6 +206,22 @@ describe('the console, end to end in Chromium', () => {
     expect(report.counts.operations).toBe(operations.length);
   });
 
+  it('shows an export withdrawn after a payload it held was erased, why, and offers no download', async () => {
+    const { page } = owner;
+    const erased = operations[0]!.operation_id;
+    expect((await api('POST', `/v1/operations/${erased}/erase-payload`, { reason: 'a secret leaked into a tool call' })).status).toBe(200);
+    await nav(page, 'Exports');
+    const row = page.locator('tr[data-export]');
+    await row.locator('.status-withdrawn').waitFor();
+    await row.locator('[data-withdrawn]').filter({ hasText: 'a secret leaked into a tool call' }).waitFor();
+    expect(await row.getByRole('link', { name: /^Download/ }).count()).toBe(0);
+    expect(await row.getByRole('link', { name: erased.slice(0, 8) }).getAttribute('href')).toBe(`/operations/${erased}`);
+    await checkPage(page, 'exports-withdrawn');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, 'exports-withdrawn-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('registers a webhook, sends a test ping, redelivers it, and disables and enables the webhook', async () => {
     const { page } = owner;
     await nav(page, 'Webhooks');
