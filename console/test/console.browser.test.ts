@@ -209,6 +209,10 @@ describe('the console, end to end in Chromium', () => {
   it('shows an export withdrawn after a payload it held was erased, why, and offers no download', async () => {
     const { page } = owner;
     const erased = operations[0]!.operation_id;
+    // Done first: an export still running when the payload is erased starts over instead.
+    await expect
+      .poll(async () => ((await api('GET', '/v1/exports')).body.exports as { status: string }[]).map((e) => e.status), { timeout: 60_000 })
+      .toEqual(['done']);
     expect((await api('POST', `/v1/operations/${erased}/erase-payload`, { reason: 'a secret leaked into a tool call' })).status).toBe(200);
     await nav(page, 'Exports');
     const row = page.locator('tr[data-export]');
