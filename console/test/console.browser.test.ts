@@ -214,7 +214,8 @@ describe('the console, end to end in Chromium', () => {
       .poll(async () => ((await api('GET', '/v1/exports')).body.exports as { status: string }[]).map((e) => e.status), { timeout: 60_000 })
       .toEqual(['done']);
     expect((await api('POST', `/v1/operations/${erased}/erase-payload`, { reason: 'a secret leaked into a tool call' })).status).toBe(200);
-    await nav(page, 'Exports');
+    // The page is still open from the export above: the list is read anew on a reload.
+    await page.reload();
     const row = page.locator('tr[data-export]');
     await row.locator('.status-withdrawn').waitFor();
     await row.locator('[data-withdrawn]').filter({ hasText: 'a secret leaked into a tool call' }).waitFor();

@@ -36,7 +36,7 @@ function Payload({
   if (!('payload' in got)) {
     return (
       <p class="error" data-destroyed>
-        Missing: the payload is neither stored nor erased. Its stored copy was deleted or damaged in storage, so the signature check below fails.
+        Missing: the payload is neither stored nor erased. Its stored copy was deleted or damaged in storage, so the agent signature check fails.
       </p>
     );
   }
