@@ -13,7 +13,7 @@ const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as co
 /** The files of the unit project (below). */
 const UNIT_FILES = ['protocol/test/**/*.test.ts', 'test/unit/**/*.test.ts'];
 /** Unit files (by name, in test/unit) that replace a module for the whole file (vi.mock): they keep a process of their own. */
-const WITH_MODULE_STATE = ['observability'];
+const WITH_MODULE_STATE = ['observability', 'destroy-object'];
 
 // What the ledger and unit projects share.
 const ledgerBase = {

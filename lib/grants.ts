@@ -43,6 +43,15 @@ export const BUCKET_WRITE_ACTIONS = ['s3:PutObject'] as const;
  * (store/export-objects.ts).
  */
 export const DATA_WRITE_ACTIONS = [...BUCKET_WRITE_ACTIONS, 's3:AbortMultipartUpload'] as const;
+/**
+ * Destroying an object for good (store/objects.ts destroyObject): every version and delete
+ * marker of its key listed, then each deleted by its version id. A plain DeleteObject would only
+ * add a delete marker in the versioned data bucket and keep the bytes (lib/data.ts), so it is
+ * granted to no function.
+ */
+export const DESTROY_ACTIONS = { objects: ['s3:DeleteObjectVersion'], bucket: ['s3:ListBucketVersions'] } as const;
+/** The data bucket's key spaces whose objects erasure destroys: payloads, and export files that held one (docs/STORAGE.md). */
+export const ERASABLE_PREFIXES = { payloads: 'payloads/*', exports: 'exports/*' } as const;
 /** Receipt signing: Sign, and GetPublicKey for the kid a receipt names (adapters/aws/kms-signer.ts). */
 export const SIGN_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
 /** Publishing the receipt key (JWKS) and probing it (deep health): the public half only. */
@@ -83,6 +92,14 @@ function bucketStatements(which: 'dataBucket' | 'anchorsBucket', writes: readonl
   return (scope, resources) => {
     const bucket = valueIn(scope, BUCKET_PARAMETERS[which], resources[which].bucketArn);
     return [allow(BUCKET_READ_ACTIONS.bucket, [bucket]), allow([...BUCKET_READ_ACTIONS.objects, ...writes], [`${bucket}/*`])];
+  };
+}
+
+/** Destroying objects of the data bucket under `prefixes` only. */
+function destroyIn(prefixes: readonly string[]): Statements {
+  return (scope, resources) => {
+    const bucket = valueIn(scope, BUCKET_PARAMETERS.dataBucket, resources.dataBucket.bucketArn);
+    return [allow(DESTROY_ACTIONS.bucket, [bucket]), allow(DESTROY_ACTIONS.objects, prefixes.map((prefix) => `${bucket}/${prefix}`))];
   };
 }
 
@@ -144,7 +161,8 @@ const GRANTS: Record<Resource, Statements> = {
   ],
   'data:read': bucketStatements('dataBucket', []),
   'data:write': bucketStatements('dataBucket', DATA_WRITE_ACTIONS),
-  'data:erase': bucketStatements('dataBucket', ['s3:DeleteObject']),
+  'data:erase': destroyIn([ERASABLE_PREFIXES.payloads, ERASABLE_PREFIXES.exports]),
+  'data:erase-exports': destroyIn([ERASABLE_PREFIXES.exports]),
   'anchors:read': bucketStatements('anchorsBucket', []),
   'anchors:write': bucketStatements('anchorsBucket', BUCKET_WRITE_ACTIONS),
   signer: receiptSigning,

@@ -17,7 +17,7 @@ import type { LedgerFunction } from './function.js';
 import type { LedgerApi } from './api.js';
 import type { LedgerConsole } from './console.js';
 import type { FunctionUse } from './function.js';
-import { BUCKET_PARAMETERS } from './grants.js';
+import { BUCKET_PARAMETERS, ERASABLE_PREFIXES } from './grants.js';
 import { nagToken, valueIn } from './imports.js';
 import type { LedgerResources } from './resources.js';
 
@@ -159,12 +159,25 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
       },
     ];
   };
+  /** data:erase and data:erase-exports: DeleteObjectVersion under the erasable key spaces only (grants.ts ERASABLE_PREFIXES). */
+  const erasable = (prefixes: readonly string[]): Acknowledgement[] => {
+    const bucket = nagToken(fn.role, valueIn(fn.role, BUCKET_PARAMETERS.dataBucket, stack.resources.dataBucket.bucketArn));
+    return prefixes.map((prefix) => ({
+      id: `AwsSolutions-IAM5[Resource::${bucket}/${prefix}]`,
+      reason:
+        `Erasure destroys every version of an object under ${prefix} of the data bucket (an erased payload, or an export file ` +
+        'that held it), named at request time per operation or export; the grant is DeleteObjectVersion on that key space only.',
+    }));
+  };
   switch (use) {
-    // data:erase: DeleteObject for erasing a payload (POST /v1/operations/:id/erase-payload), the one route that deletes.
     case 'data:read':
     case 'data:write':
-    case 'data:erase':
       return objects('dataBucket', 'data');
+    // POST /v1/operations/:id/erase-payload, the one route that deletes; the exports worker restarting an export.
+    case 'data:erase':
+      return erasable([ERASABLE_PREFIXES.payloads, ERASABLE_PREFIXES.exports]);
+    case 'data:erase-exports':
+      return erasable([ERASABLE_PREFIXES.exports]);
     case 'anchors:read':
     case 'anchors:write':
       return objects('anchorsBucket', 'anchors');

@@ -216,6 +216,27 @@ describe('the console, end to end in Chromium', () => {
     expect(report.counts.operations).toBe(operations.length);
   });
 
+  it('shows an export withdrawn after a payload it held was erased, why, and offers no download', async () => {
+    const { page } = owner;
+    const erased = operations[0]!.operation_id;
+    // Done first: an export still running when the payload is erased starts over instead.
+    await expect
+      .poll(async () => ((await api('GET', '/v1/exports')).body.exports as { status: string }[]).map((e) => e.status), { timeout: 60_000 })
+      .toEqual(['done']);
+    expect((await api('POST', `/v1/operations/${erased}/erase-payload`, { reason: 'a secret leaked into a tool call' })).status).toBe(200);
+    // The page is still open from the export above: the list is read anew on a reload.
+    await page.reload();
+    const row = page.locator('tr[data-export]');
+    await row.locator('.status-withdrawn').waitFor();
+    await row.locator('[data-withdrawn]').filter({ hasText: 'a secret leaked into a tool call' }).waitFor();
+    expect(await row.getByRole('link', { name: /^Download/ }).count()).toBe(0);
+    expect(await row.getByRole('link', { name: erased.slice(0, 8) }).getAttribute('href')).toBe(`/operations/${erased}`);
+    await checkPage(page, 'exports-withdrawn');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, 'exports-withdrawn-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('registers a webhook, sends a test ping, redelivers it, and disables and enables the webhook', async () => {
     const { page } = owner;
     await nav(page, 'Webhooks');

@@ -12,6 +12,7 @@ import { apiClient, type Api } from '../../test/support/http-client.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../../test/support/ledger-fixtures.js';
 import { useLedgerStack } from '../../test/support/ledger-stack.js';
 import { checkPage, launchChromium } from '../../test/support/browser.js';
+import { tamperPayload } from '../../test/support/tamper.js';
 import { builtConsole } from './support/console-build.js';
 
 /** signedInUser's password (test/support/identity-flows.ts). */
@@ -180,6 +181,20 @@ describe('the console says what agents did, and follows them live', () => {
     const verified = await api('POST', `/v1/operations/${id}/verify`);
     expect(verified.body.valid).toBe(true);
     await checkPage(page, 'operation-erased');
+  }, TEST_TIMEOUT);
+
+  it('shows a payload deleted in storage behind the service as missing, and its signature check failing', async () => {
+    const id = await submit(hookRecord('Bash', 'cat ~/.aws/credentials'));
+    const { operation } = (await api('GET', `/v1/operations/${id}`)).body;
+    // An insider with write access to the table drops the row's copy, with no erasure mark.
+    await tamperPayload(operation.org_id, id, null);
+    await page.goto(`/operations/${id}`);
+    await heading('Operation').waitFor();
+    await page.locator('[data-destroyed]').waitFor();
+    const signature = page.locator('[data-check="signature"]');
+    await signature.locator('.check-reason').getByText('neither stored nor erased').waitFor();
+    expect(await signature.getAttribute('class')).toContain('check-failed');
+    await checkPage(page, 'operation-payload-destroyed');
   }, TEST_TIMEOUT);
 });
 

@@ -33,8 +33,13 @@ export type Resource =
   | 'table:rate-counter'
   | 'data:read'
   | 'data:write'
-  /** Deleting an erased payload's object (POST /v1/operations/:id/erase-payload), nothing else. */
+  /**
+   * Destroying, every version, an erased payload's object and the export files that held it
+   * (POST /v1/operations/:id/erase-payload), nothing else.
+   */
   | 'data:erase'
+  /** Destroying, every version, an export's own files (the exports worker restarts an export a payload erasure reached). */
+  | 'data:erase-exports'
   | 'anchors:read'
   | 'anchors:write'
   /**

@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   VALIDATION_ERROR: 400,
+  /** A download of an export withdrawn because a payload it held was erased (docs/API.md §4.8). */
+  EXPORT_WITHDRAWN: 410,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

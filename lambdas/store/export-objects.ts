@@ -23,6 +23,9 @@ export const exportObjectKeys = {
   file: (orgId: string, exportId: string, format: 'json' | 'pdf') => `exports/${orgId}/${exportId}.${format}`,
   /** A PDF export's bundle, written first and then embedded in the PDF. */
   bundle: (orgId: string, exportId: string) => `exports/${orgId}/${exportId}.bundle.json`,
+  /** Every object an export of `format` writes (the file, and a PDF's bundle). */
+  all: (orgId: string, exportId: string, format: 'json' | 'pdf') =>
+    format === 'json' ? [exportObjectKeys.file(orgId, exportId, 'json')] : [exportObjectKeys.file(orgId, exportId, 'pdf'), exportObjectKeys.bundle(orgId, exportId)],
 };
 
 const contentTypes = { json: 'application/json', pdf: 'application/pdf' } as const;

@@ -60,6 +60,25 @@ export interface ExportItem {
   lease_until?: number;
   /** Runs that ended in an error (the worker gives up after a few). */
   failed_runs?: number;
+  /** A done export whose file held a payload erased since: the file is destroyed, the download refused. */
+  withdrawn?: ExportWithdrawal;
+  /**
+   * Set (Unix ms) by an erasure while the export runs: what it wrote may hold the erased
+   * payload, so it may not finish but starts over (domain/exports/run-export.ts).
+   */
+  restart_for_erasure?: number;
+}
+
+/** Why a done export was withdrawn: the erasure of a payload it held (docs/API.md §2.10). */
+export interface ExportWithdrawal {
+  /** Unix ms */
+  at: number;
+  /** the user who erased the payload */
+  by: string;
+  /** the operation whose payload was erased */
+  operation_id: string;
+  /** the erasure's reason */
+  reason: string;
 }
 
 export const exportKeys = {
@@ -234,13 +253,37 @@ export function recordFailedRun(orgId: string, exportId: string, runId: string):
   return updateExport(orgId, exportId, { add: { failed_runs: 1 }, remove: ['lease_id', 'lease_until'], condition: HOLDS_LEASE, values: { ':run': runId } });
 }
 
-/** done: the file is complete under `key`. */
+/** done: the file is complete under `key`. False too when an erasure asked the export to start over. */
 export function finishExport(orgId: string, exportId: string, runId: string, done: { key: string; at: number; operations: number }): Promise<boolean> {
   return endExport(orgId, exportId, {
     set: { status: 'done', store_export_key: done.key, completed_at: done.at, operations_done: done.operations, operations_total: done.operations },
     remove: ['job', 'lease_id', 'lease_until'],
+    condition: `${HOLDS_LEASE} AND attribute_not_exists(restart_for_erasure)`,
+    values: { ':run': runId },
+  });
+}
+
+/** Starts the export over from nothing, the lease given back (the caller re-queues it); false when the run lost its lease. */
+export function restartExportRun(orgId: string, exportId: string, runId: string): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: { operations_done: 0 },
+    remove: ['job', 'lease_id', 'lease_until', 'restart_for_erasure'],
     condition: HOLDS_LEASE,
     values: { ':run': runId },
+  });
+}
+
+/** Asks a running export to start over (an erasure reached it); false when it is no longer running. */
+export function flagExportRestart(orgId: string, exportId: string, at: number): Promise<boolean> {
+  return updateExport(orgId, exportId, { set: { restart_for_erasure: at }, condition: '#status = :running', values: { ':running': 'running' } });
+}
+
+/** Marks a done export withdrawn; false when it is not done, or was withdrawn already (the first mark stays). */
+export function markExportWithdrawn(orgId: string, exportId: string, withdrawal: ExportWithdrawal): Promise<boolean> {
+  return updateExport(orgId, exportId, {
+    set: { withdrawn: withdrawal },
+    condition: '#status = :done AND attribute_not_exists(withdrawn)',
+    values: { ':done': 'done' },
   });
 }
 

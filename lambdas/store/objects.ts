@@ -3,7 +3,7 @@
  * implementation (S3 in AWS, s3rver locally), so no port: this is the only module that talks
  * S3 for the ledger.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { config } from '../config.js';
 import { s3 } from './clients.js';
 
@@ -56,7 +56,39 @@ export async function objectExists(key: string): Promise<boolean> {
   }
 }
 
-/** Deletes a data bucket object; deleting one that is already gone succeeds (S3 semantics). */
-export async function deleteDataObject(key: string): Promise<void> {
-  await s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: key }));
+/** A store that keeps no versions and does not list them (s3rver, locally: it answers MethodNotAllowed or NotImplemented). */
+function keepsNoVersions(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === 405 || status === 501;
+}
+
+/** Every version id of exactly `key` (delete markers included), page by page. */
+async function versionIdsOf(key: string): Promise<string[]> {
+  const ids: string[] = [];
+  let marker: { KeyMarker?: string; VersionIdMarker?: string } = {};
+  for (;;) {
+    const page = await s3().send(new ListObjectVersionsCommand({ Bucket: config().dataBucket, Prefix: key, ...marker }));
+    // The prefix also matches longer keys (`<key>.more`): only the key itself counts.
+    for (const entry of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) if (entry.Key === key && entry.VersionId) ids.push(entry.VersionId);
+    if (!page.IsTruncated) return ids;
+    marker = { ...(page.NextKeyMarker ? { KeyMarker: page.NextKeyMarker } : {}), ...(page.NextVersionIdMarker ? { VersionIdMarker: page.NextVersionIdMarker } : {}) };
+  }
+}
+
+/**
+ * Destroys the data bucket object under `key` for good: in the versioned bucket (lib/data.ts)
+ * a plain delete only adds a delete marker and keeps every earlier version for the
+ * noncurrent-version retention, so each version (and marker) is deleted by its id. Destroying
+ * a key that has none succeeds. A store without versions gets a plain delete.
+ */
+export async function destroyObject(key: string): Promise<void> {
+  let versions: string[];
+  try {
+    versions = await versionIdsOf(key);
+  } catch (error) {
+    if (!keepsNoVersions(error)) throw error;
+    await s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: key }));
+    return;
+  }
+  await Promise.all(versions.map((VersionId) => s3().send(new DeleteObjectCommand({ Bucket: config().dataBucket, Key: key, VersionId }))));
 }

@@ -41,8 +41,9 @@ export const workerList: readonly WorkerSpec[] = [
     // concurrency; each organization has at most 5 queued or running (create-export.ts), and
     // organizations take turns (fairBy), so one organization's backlog cannot starve another's.
     trigger: { kind: 'queue', queue: 'exports', batchSize: 1, maxConcurrency: 2, fairBy: 'org_id' },
-    // signer: the manifest signature; table:write: the export's progress and state.
-    uses: ['table:read', 'table:write', 'data:read', 'data:write', 'anchors:read', 'signer', 'queue:exports'],
+    // signer: the manifest signature; table:write: the export's progress and state; data:erase-exports:
+    // the files of an export restarted because a payload it held was erased (domain/exports/run-export.ts).
+    uses: ['table:read', 'table:write', 'data:read', 'data:write', 'data:erase-exports', 'anchors:read', 'signer', 'queue:exports'],
     // The most Lambda allows: a run writes until a minute before it, then re-queues the rest.
     timeoutSeconds: 900,
     // A PDF report holds its bundle parsed while it draws the pages (docs/EXPORT.md "Memory"); memory also buys CPU.

@@ -5,11 +5,14 @@
  * function makes without changing the product's code or its clients.
  *
  * `hold`, asked as each request arrives, may return a wait for the engine's answer to go
- * through before the caller gets it (cognito-local's mailed codes: rehearsal.ts).
+ * through before the caller gets it (cognito-local's mailed codes: rehearsal.ts). `rewrite`
+ * may send a call the engine lacks on as one it has, and translate the answer
+ * (s3-versions-standin.ts); the call is recorded as the caller made it.
  */
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeRequest, type AwsRequestFacts, type ResourceNames } from './aws-requests.js';
+import type { Rewrite } from './s3-versions-standin.js';
 
 export interface RecordingFront {
   readonly endpoint: string;
@@ -23,6 +26,7 @@ export async function startRecordingFront(
   record: (facts: AwsRequestFacts, status: number) => void,
   port = 0,
   hold?: (facts: AwsRequestFacts, body: Buffer) => ((status: number) => Promise<void>) | undefined,
+  rewrite?: (facts: AwsRequestFacts, path: string) => Rewrite | undefined,
 ): Promise<RecordingFront> {
   const behind = new URL(target);
   const server: Server = createServer((req, res) => {
@@ -40,12 +44,24 @@ export async function startRecordingFront(
       // (a timed-out call was still made, and IAM would still have judged it).
       if (facts) record(facts, 0);
       const wait = facts && hold?.(facts, body);
+      const rewritten = facts && rewrite?.(facts, req.url ?? '/');
       const upstream = forward(
-        { host: behind.hostname, port: behind.port, method: req.method, path: req.url, headers: req.headers },
+        { host: behind.hostname, port: behind.port, method: req.method, path: rewritten ? rewritten.path : req.url, headers: req.headers },
         (answer) => {
           const relay = () => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(res);
+            if (!rewritten) {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(res);
+              return;
+            }
+            const parts: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => parts.push(chunk));
+            answer.on('end', () => {
+              const translated = rewritten.translate(Buffer.concat(parts));
+              const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = answer.headers;
+              res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(translated.length) });
+              res.end(translated);
+            });
           };
           if (wait) void wait(answer.statusCode ?? 502).then(relay);
           else relay();

@@ -21,6 +21,7 @@ import { FunctionHost, lambdaRuntimeEnvironment, type Invocation } from './funct
 import { IamCheck, unusedGrants, type UnusedGrant } from './iam-check.js';
 import { startKmsStandIn } from './kms-standin.js';
 import { startRecordingFront } from './recording-front.js';
+import { s3VersionsStandIn } from './s3-versions-standin.js';
 import { SqsQueues, startSqsStandIn } from './sqs-standin.js';
 import { startApiFront } from './api-front.js';
 import { startTriggers, type Triggers } from './triggers.js';
@@ -182,7 +183,8 @@ export async function startRehearsal(options: RehearsalOptions): Promise<Rehears
     };
     const fronts = {
       dynamodb: await startRecordingFront('dynamodb', dynamo.endpoint, names, record),
-      s3: await startRecordingFront('s3', s3.endpoint, names, record),
+      // s3rver keeps no versions: ListObjectVersions answered from its listing (s3-versions-standin.ts).
+      s3: await startRecordingFront('s3', s3.endpoint, names, record, 0, undefined, s3VersionsStandIn),
       kms: await startRecordingFront('kms', kms.endpoint, names, record),
       sqs: await startRecordingFront('sqs', sqs.endpoint, names, record, sqsPort),
       // A request that mails a code is answered once the mail is out (onMail), so that whoever

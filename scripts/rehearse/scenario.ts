@@ -3,8 +3,8 @@
  * (docs/API.md §4): sign up, verify the email with the mailed code, sign in, onboard, mint an
  * API token, register an agent, submit chained operations and check each receipt offline,
  * seal an epoch and verify an operation with its Merkle proof, an audit query, JSON and PDF
- * exports downloaded through their presigned URLs, a webhook delivery to a local receiver,
- * and a frozen agent whose next submission is refused. The same steps run against the
+ * exports downloaded through their presigned URLs and then withdrawn by a payload's erasure,
+ * a webhook delivery to a local receiver, and a frozen agent whose next submission is refused. The same steps run against the
  * rehearsal and, with `--against`, against a deployed stack.
  */
 import { randomBytes } from 'node:crypto';
@@ -140,6 +140,15 @@ export async function runScenario(baseUrl: string, hooks: ScenarioHooks): Promis
         }
       });
     }
+    await step('erase a payload the exports held: they are withdrawn, their files destroyed (ListObjectVersions, DeleteObjectVersion)', async () => {
+      const erased = operations[0]!;
+      expectStatus('erase', await call('POST', `/v1/operations/${erased}/erase-payload`, { token, body: { reason: 'rehearsal' } }), 200);
+      const listed = expectStatus('exports', await call('GET', '/v1/exports', { token }), 200).json.exports as { export_id: string; withdrawn?: { operation_id: string } }[];
+      const withdrawn = listed.filter((item) => item.withdrawn?.operation_id === erased);
+      if (withdrawn.length !== 2) throw new StepError(`${withdrawn.length} of the 2 exports withdrawn: ${JSON.stringify(listed)}`);
+      const refused = await call('GET', `/v1/exports/${withdrawn[0]!.export_id}/download`, { token });
+      if (refused.status !== 410 || refused.json.error?.code !== 'EXPORT_WITHDRAWN') throw new StepError(`the download of a withdrawn export answered ${refused.status}: ${refused.text}`);
+    });
     if (receiver) {
       await step('webhook deliveries arrive signed (stream → events queue → fan-out → deliveries queue → delivery)', async () => {
         await until('three operation.accepted deliveries', 120_000, async () => {

@@ -37,6 +37,8 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'cli-export-verify.test.ts': 'seeds backdated operations straight into the table',
   'client-address-limit.test.ts': 'fills the per-address sign-in counters in the table',
   'console-serving.test.ts': 'serves a console directory of its own making (in AWS CloudFront serves the console from S3)',
+  'destroyed-payload.test.ts': 'deletes and overwrites payloads straight in the data bucket and the table, as an insider with write access to them',
+  'erase-running-export.test.ts': 'runs the exports worker itself, so that an erasure lands between two of its runs',
   'epoch-sealing-and-reading.test.ts': 'seals on demand through the in-process schedule and watches the queue',
   'erase-payload.test.ts': 'seals on demand through the in-process schedule',
   'events-outbox.test.ts': "restarts the stream poller and reads the table's stream",

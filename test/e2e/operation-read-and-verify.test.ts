@@ -92,13 +92,14 @@ describe('verify', () => {
     expect(await verify(second.operation.operation_id)).toEqual(ALL_VALID);
   });
 
-  it('stays valid when the payload is erased; GET then omits it', async () => {
+  it('signature turns false when the stored payload is deleted behind the service (no erasure mark); GET then omits it', async () => {
     const { first } = await twoOperations();
     await tamperPayload(orgId, first.operation.operation_id, null);
-    expect(await verify(first.operation.operation_id)).toEqual(ALL_VALID);
+    expect(await verify(first.operation.operation_id)).toEqual({ valid: false, checks: { signature: false, chain: true, receipt: true } });
     const got = await api('GET', `/v1/operations/${first.operation.operation_id}`);
     expect(got.status).toBe(200);
     expect('payload' in got.body).toBe(false);
+    expect('payload_erased' in got.body).toBe(false);
   });
 
   it('signature turns false when the stored payload no longer matches payload_hash', async () => {

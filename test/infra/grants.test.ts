@@ -40,8 +40,17 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     'data:read': bucket(dataBucket, []),
     // Multipart uploads are PutObject to IAM; the exports worker aborts a failed export's upload.
     'data:write': bucket(dataBucket, ['s3:PutObject', 's3:AbortMultipartUpload']),
-    // Erasing a payload deletes its object (POST /v1/operations/:id/erase-payload).
-    'data:erase': bucket(dataBucket, ['s3:DeleteObject']),
+    // Erasing a payload destroys every version of its object and of the export files that held it
+    // (POST /v1/operations/:id/erase-payload); the exports worker, of an export it restarts.
+    'data:erase': [
+      [arnOf(dataBucket), ['s3:ListBucketVersions']],
+      [join(arnOf(dataBucket), '/payloads/*'), ['s3:DeleteObjectVersion']],
+      [join(arnOf(dataBucket), '/exports/*'), ['s3:DeleteObjectVersion']],
+    ],
+    'data:erase-exports': [
+      [arnOf(dataBucket), ['s3:ListBucketVersions']],
+      [join(arnOf(dataBucket), '/exports/*'), ['s3:DeleteObjectVersion']],
+    ],
     'anchors:read': bucket(anchorsBucket, []),
     'anchors:write': bucket(anchorsBucket, ['s3:PutObject']),
     ...receiptSigning(stack),
@@ -277,11 +286,13 @@ describe('what the split grants mean for real routes', () => {
     expect(fanout.filter((action) => action.startsWith('kms:') || action.startsWith('s3:') || DYNAMODB_WRITE.test(action))).toEqual([]);
   });
 
-  it('no function may Scan, BatchWriteItem, delete objects (but erase-payload its payloads), use a data key or any action wildcard', () => {
+  it('no function may Scan, BatchWriteItem, delete objects (but erase-payload and the exports worker destroy versions), use a data key or any action wildcard', () => {
     const eraser = synth.stack.api.routes.find((route) => route.spec.id === routes.erasePayload.id)!.function;
+    const exporter = synth.stack.functions.find(({ function: fn }) => fn.node.id === 'ExportFiles')!.function;
     for (const { function: fn } of synth.stack.functions) {
       const actions = rootStatementsOf(fn).flatMap(actionsOf);
-      const allowed = fn === eraser ? ['s3:DeleteObject'] : [];
+      // A plain DeleteObject would leave the bytes as a noncurrent version (lib/grants.ts DESTROY_ACTIONS).
+      const allowed = fn === eraser || fn === exporter ? ['s3:DeleteObjectVersion'] : [];
       expect(actions.filter((action) => /Scan|BatchWriteItem|^s3:Delete|GenerateDataKey|ReEncrypt|\*/.test(action)), fn.node.path).toEqual(allowed);
     }
   });

@@ -233,6 +233,8 @@ export const EVERY_RESOURCE = [
   'queue:exports',
   'queue:deliveries',
   'identity',
+  'data:erase',
+  'data:erase-exports',
 ] as const satisfies readonly Resource[];
 
 /** One route per Resource kind: every grant, and every cdk-nag finding a grant can cause. */

@@ -34,7 +34,7 @@ async function putObject(key: string, body: string): Promise<void> {
   await s3().send(new PutObjectCommand({ Bucket: config().dataBucket, Key: key, Body: body, ContentType: 'application/json' }));
 }
 
-/** Replaces the stored payload's bytes with `text`; null erases the payload (docs/PROTOCOL.md: erasable). */
+/** Replaces the stored payload's bytes with `text`; null deletes them without an erasure mark (destroyed, not erased). */
 export async function tamperPayload(orgId: string, operationId: string, text: string | null): Promise<void> {
   const current = await row(orgId, operationId);
   if (current.payload_json !== undefined) {

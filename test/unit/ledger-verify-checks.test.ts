@@ -80,18 +80,21 @@ describe('rows built from the docs/PROTOCOL.md vectors', () => {
 
   it('pass the signature and chain checks', () => {
     rows.forEach((row, i) => {
-      expect(signatureCheck(row, key.public_key, payloadText(vectors.records[i]!.record))).toBe(true);
+      expect(signatureCheck(row, key.public_key, { state: 'stored', text: payloadText(vectors.records[i]!.record) })).toBe(true);
       expect(chainCheck(row, i === 0 ? null : rows[i - 1]!)).toBe(true);
     });
   });
 
-  it('signature: still checkable after the key item is gone, an erased payload is fine, a changed one is not', () => {
+  it('signature: still checkable after the key item is gone, an erased payload is fine, a changed or destroyed one is not', () => {
     const [row] = rows;
-    expect(signatureCheck(row!, null, null)).toBe(true);
-    expect(signatureCheck(row!, null, '{"command":"something else"}')).toBe(false);
-    expect(signatureCheck(row!, generateKeyPair().publicKey, null)).toBe(false); // key item disagrees with the row's copy
-    expect(signatureCheck({ ...row!, subject: '{"id":"other"}' }, null, null)).toBe(false);
-    expect(signatureCheck({ ...row!, subject: 'not json' }, null, null)).toBe(false);
+    const erased = { state: 'erased', mark: { by: 'user_owner', at: 1, reason: 'leaked' } } as const;
+    expect(signatureCheck(row!, null, erased)).toBe(true);
+    expect(signatureCheck(row!, null, { state: 'stored', text: '{"command":"something else"}' })).toBe(false);
+    // Neither stored nor erased: deleted in storage behind the service's back.
+    expect(signatureCheck(row!, null, { state: 'missing' })).toBe(false);
+    expect(signatureCheck(row!, generateKeyPair().publicKey, erased)).toBe(false); // key item disagrees with the row's copy
+    expect(signatureCheck({ ...row!, subject: '{"id":"other"}' }, null, erased)).toBe(false);
+    expect(signatureCheck({ ...row!, subject: 'not json' }, null, erased)).toBe(false);
   });
 
   it('chain: a changed row, a wrong predecessor or a missing one fails', () => {

@@ -1428,7 +1428,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_SIGNATURE" | "UNKNOWN_AGENT" | "KEY_REVOKED" | "KEY_RETIRED" | "AGENT_FROZEN" | "AGENT_REVOKED" | "TTL_EXPIRED" | "REPLAY_DETECTED" | "PREV_HASH_MISMATCH" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR";
+                code: "INVALID_SIGNATURE" | "UNKNOWN_AGENT" | "KEY_REVOKED" | "KEY_RETIRED" | "AGENT_FROZEN" | "AGENT_REVOKED" | "TTL_EXPIRED" | "REPLAY_DETECTED" | "PREV_HASH_MISMATCH" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR" | "EXPORT_WITHDRAWN";
                 message: string;
                 request_id: string;
             };
@@ -1606,6 +1606,16 @@ export type components = {
             };
             /** @description why the export failed (status failed only) */
             error?: string;
+            /** @description present once a done export was withdrawn because a payload it held was erased: its file is destroyed and a download answers EXPORT_WITHDRAWN */
+            withdrawn?: {
+                at: number;
+                /** @description the user who erased the payload */
+                by: string;
+                /** @description the operation whose payload was erased */
+                operation_id: string;
+                /** @description the erasure's reason */
+                reason: string;
+            };
         };
         Webhook: {
             webhook_id: string;
@@ -3913,7 +3923,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         export: components["schemas"]["Export"];
-                        /** @description /v1/exports/<export_id>/download, once status is done */
+                        /** @description /v1/exports/<export_id>/download, once status is done (never for a withdrawn export) */
                         download_url?: string;
                     };
                 };

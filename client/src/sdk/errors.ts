@@ -23,6 +23,7 @@ export type LedgerErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'VALIDATION_ERROR'
+  | 'EXPORT_WITHDRAWN'
   | (string & {});
 
 /**

@@ -141,6 +141,16 @@ function Progress({ exp }: { exp: Export }) {
   );
 }
 
+/** A done export withdrawn because a payload it held was erased (docs/API.md §2.10): why, and what to do. */
+function Withdrawn({ withdrawn }: { withdrawn: NonNullable<Export['withdrawn']> }) {
+  return (
+    <span data-withdrawn>
+      Withdrawn <Time ms={withdrawn.at} />: the payload of operation <a href={`/operations/${withdrawn.operation_id}`}>{withdrawn.operation_id.slice(0, 8)}</a> was erased ({withdrawn.reason}). Its file is
+      deleted; a new export marks the payload erased.
+    </span>
+  );
+}
+
 function ExportRow({ listed }: { listed: Export }) {
   const { exp, downloadUrl, error } = useLiveExport(listed);
   const params = paramsOf(exp);
@@ -163,14 +173,20 @@ function ExportRow({ listed }: { listed: Export }) {
         {params.include_payloads === false && <div class="muted">without payloads</div>}
       </td>
       <td>
-        <Status value={exp.status} />
+        <Status value={exp.withdrawn ? 'withdrawn' : exp.status} />
       </td>
       <td>
-        {exp.status === 'failed' ? <span class="error">{exp.error ?? 'failed'}</span> : <Progress exp={exp} />}
+        {exp.withdrawn ? (
+          <Withdrawn withdrawn={exp.withdrawn} />
+        ) : exp.status === 'failed' ? (
+          <span class="error">{exp.error ?? 'failed'}</span>
+        ) : (
+          <Progress exp={exp} />
+        )}
         <ErrorText error={error} />
       </td>
       <td>
-        {exp.status === 'done' ? (
+        {exp.status === 'done' && !exp.withdrawn ? (
           <a href={downloadUrl ?? `/v1/exports/${exp.export_id}/download`} download={`export-${exp.export_id}.${format}`}>
             Download {format.toUpperCase()}
             <span class="visually-hidden"> of export {exp.export_id}</span>

@@ -33,7 +33,13 @@ function Payload({
       </p>
     );
   }
-  if (!('payload' in got)) return <p class="muted">Not stored (still bound by payload_hash).</p>;
+  if (!('payload' in got)) {
+    return (
+      <p class="error" data-destroyed>
+        Missing: the payload is neither stored nor erased. Its stored copy was deleted or damaged in storage, so the agent signature check fails.
+      </p>
+    );
+  }
   return (
     <>
       <Json label="Payload">{pretty(got.payload)}</Json>
@@ -106,6 +112,7 @@ async function verifyHere(operationId: string) {
   const checks = verifyEvidence({
     row,
     hasPayload: 'payload' in got,
+    erased: got.payload_erased !== undefined,
     ...('payload' in got ? { payload: got.payload } : {}),
     publicKey,
     previous,

@@ -41,9 +41,11 @@ export type StoredRow = StoredOperationRow;
 
 export interface Evidence {
   row: StoredRow;
-  /** Absent when the payload was erased (docs/PROTOCOL.md: the signature still verifies). */
+  /** Absent when the payload was erased (docs/PROTOCOL.md: the signature still verifies), or destroyed. */
   payload?: Record<string, unknown> | string | null;
   hasPayload: boolean;
+  /** The operation carries an owner's erasure mark (payload_erased). */
+  erased: boolean;
   /** The agent's key named by agent_pubkey_kid, or null when the agent or key is gone. */
   publicKey: string | null;
   /** The agent's row at seq_no − 1 (null for seq_no 1, or when it could not be read). */
@@ -63,6 +65,9 @@ function signatureCheck(e: Evidence, record: OperationRecord): Check {
   const label = 'Agent signature';
   if (e.hasPayload && payloadHash(e.payload ?? null) !== e.row.payload_hash) {
     return fail('signature', label, 'the stored payload does not hash to payload_hash: the payload was changed after signing');
+  }
+  if (!e.hasPayload && !e.erased) {
+    return fail('signature', label, 'the payload is neither stored nor erased: its stored copy was deleted or damaged in storage');
   }
   if (e.publicKey === null) return fail('signature', label, `the agent has no key ${e.row.agent_pubkey_kid} to check against`);
   if (!verifyRecordSignature(record, e.publicKey)) {

@@ -22,6 +22,7 @@ export function exportView(item: ExportItem) {
     completed_at: item.completed_at,
     progress: { operations_done: item.operations_done, operations_total: item.operations_total },
     ...(item.status === 'failed' && item.error !== undefined ? { error: item.error } : {}),
+    ...(item.withdrawn ? { withdrawn: item.withdrawn } : {}),
   };
 }
 

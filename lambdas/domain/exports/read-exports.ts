@@ -37,12 +37,20 @@ export async function listExports(caller: OrgCaller, page: { limit: number; curs
 
 export async function getExport(caller: OrgCaller, exportId: string): Promise<{ export: ExportView; download_url?: string }> {
   const item = await findExport(caller, exportId);
-  return { export: exportView(item), ...(item.status === 'done' ? { download_url: `/v1/exports/${item.export_id}/download` } : {}) };
+  const downloadable = item.status === 'done' && item.withdrawn === undefined;
+  return { export: exportView(item), ...(downloadable ? { download_url: `/v1/exports/${item.export_id}/download` } : {}) };
 }
 
 /** The presigned URL of a done export's file. */
 export async function exportDownloadUrl(caller: OrgCaller, exportId: string): Promise<string> {
   const item = await findExport(caller, exportId);
+  if (item.withdrawn) {
+    const w = item.withdrawn;
+    throw new LedgerError(
+      'EXPORT_WITHDRAWN',
+      `export ${exportId} was withdrawn on ${new Date(w.at).toISOString()}: the payload of operation ${w.operation_id}, which it held, was erased (${w.reason}); create the export again, and the new one marks the payload erased`,
+    );
+  }
   if (item.status !== 'done' || item.store_export_key === null) {
     const why = item.status === 'failed' ? `it failed (${item.error ?? 'no reason recorded'})` : `it is ${item.status}; wait until GET /v1/exports/${exportId} says done`;
     throw conflict(`export ${exportId} cannot be downloaded: ${why}`);

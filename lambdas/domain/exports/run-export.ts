@@ -13,10 +13,15 @@
  * a PDF over its size limit, damaged evidence) end the export `failed` with the reason at
  * once; others are retried, and the export fails after MAX_FAILED_RUNS of them. A failed
  * export's upload is aborted: the file is complete under store_export_key or absent.
+ *
+ * An erasure of a payload the export may hold flags it while it runs (withdraw-exports.ts),
+ * and a flagged export cannot finish: its run destroys what it wrote (the upload, and any file
+ * completed already, every version) and starts it over, so the new pass reads the erasure mark.
  */
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, type ExportHeader } from '@agent-ledger/protocol';
 import { abortUpload, exportObjectKeys } from '../../store/export-objects.js';
+import { destroyObject } from '../../store/objects.js';
 import {
   claimExportRun,
   failExport,
@@ -24,6 +29,7 @@ import {
   readExport,
   recordFailedRun,
   releaseExportRun,
+  restartExportRun,
   saveExportRun,
   type ExportItem,
 } from '../../store/exports.js';
@@ -89,7 +95,11 @@ export async function runExport(ports: ExportRunPorts, message: ExportJobMessage
   try {
     const outcome = await work(ports, item, job, runId, settings, now);
     if (outcome === 'done') return 'done';
-    if (!(await releaseExportRun(orgId, exportId, runId))) return 'busy';
+    if (outcome === 'restart') {
+      if (!(await restart(item, job, runId))) return 'busy';
+    } else if (!(await releaseExportRun(orgId, exportId, runId))) {
+      return 'busy';
+    }
     await ports.queue.send('exports', { body: message });
     return 'continued';
   } catch (error) {
@@ -107,7 +117,28 @@ export async function runExport(ports: ExportRunPorts, message: ExportJobMessage
   }
 }
 
-async function work(ports: ExportRunPorts, item: ExportItem, job: JobState, runId: string, settings: ExportRunSettings, now: () => number): Promise<'done' | 'continued'> {
+/**
+ * Destroys everything the export wrote (its open upload, every version of any completed file)
+ * and sets it back to the start, the lease given back. False when the run lost its lease.
+ */
+async function restart(item: ExportItem, job: JobState, runId: string): Promise<boolean> {
+  const { org_id: orgId, export_id: exportId } = item;
+  // The state as last saved: this run's saves moved the upload on since `job` was read.
+  const saved = (await readExport(orgId, exportId))?.job;
+  const upload = (saved ? (JSON.parse(saved) as JobState) : job).bundle.upload;
+  if (upload) await abortUpload(upload.key, upload.upload_id);
+  await Promise.all(exportObjectKeys.all(orgId, exportId, queryParamsOf(item).format).map(destroyObject));
+  logger.info('export restarted: a payload it may hold was erased', { export_id: exportId });
+  return restartExportRun(orgId, exportId, runId);
+}
+
+/** After a finish that did not commit: `restart` when an erasure flagged the export and the run still holds it. */
+async function afterRefusedFinish(item: ExportItem, runId: string): Promise<'restart' | 'continued'> {
+  const current = await readExport(item.org_id, item.export_id);
+  return current?.lease_id === runId && current.restart_for_erasure !== undefined ? 'restart' : 'continued';
+}
+
+async function work(ports: ExportRunPorts, item: ExportItem, job: JobState, runId: string, settings: ExportRunSettings, now: () => number): Promise<'done' | 'continued' | 'restart'> {
   const params = queryParamsOf(item);
   const { org_id: orgId, export_id: exportId } = item;
   const header: ExportHeader = {
@@ -143,13 +174,14 @@ async function work(ports: ExportRunPorts, item: ExportItem, job: JobState, runI
     if (!outcome.done) return 'continued';
     job.phase = 'pdf';
     if (params.format === 'json') {
-      return (await finishExport(orgId, exportId, runId, { key: fileKey, at: now(), operations: outcome.operations })) ? 'done' : 'continued';
+      return (await finishExport(orgId, exportId, runId, { key: fileKey, at: now(), operations: outcome.operations })) ? 'done' : afterRefusedFinish(item, runId);
     }
     if (!(await save(job, outcome.operations, outcome.operations))) throw new LeaseLostError();
   }
   const operations = await writePdf({ orgId, bundleKey, fileKey, partBytes: settings.partBytes, signer: ports.signer });
-  if (!(await finishExport(orgId, exportId, runId, { key: fileKey, at: now(), operations }))) throw new LeaseLostError();
-  return 'done';
+  if (await finishExport(orgId, exportId, runId, { key: fileKey, at: now(), operations })) return 'done';
+  if ((await afterRefusedFinish(item, runId)) === 'restart') return 'restart';
+  throw new LeaseLostError();
 }
 
 /** How many operations the export covers (the same count as the audit query's total_count). */

@@ -1,19 +1,24 @@
 /**
  * POST /v1/operations/:operation_id/erase-payload (docs/API.md §4.5; issue: a secret leaked
- * into a tool call, or personal data under a deletion request): the stored payload goes (the
- * row's inline copy and the data bucket object), `payload_hash` stays, so the signature,
- * chain, receipt and Merkle proofs still verify (docs/PROTOCOL.md: the signature covers the
- * payload only through its hash). The row is marked (who, when, why) and the admin log gets
- * `operation.payload_erase`, in one transaction.
+ * into a tool call, or personal data under a deletion request): the payload goes from every
+ * copy the service keeps (docs/STORAGE.md "Erasure"): the row's inline copy, the data bucket
+ * object with all its versions, and the export files that held it (withdrawn or restarted:
+ * domain/exports/withdraw-exports.ts). `payload_hash` stays, so the signature, chain, receipt
+ * and Merkle proofs still verify (docs/PROTOCOL.md: the signature covers the payload only
+ * through its hash). The row is marked (who, when, why) and the admin log gets
+ * `operation.payload_erase`, in one transaction, before anything is deleted: a payload that
+ * is missing without the mark is destruction, never erasure (operation-evidence.ts).
  *
- * Idempotent: a second call answers the first mark and writes nothing, except that it deletes
- * the object again, which finishes an erasure whose object delete failed after the commit.
+ * Idempotent: a second call answers the first mark and writes nothing, except that it
+ * destroys the object and reaches the exports again, which finishes an erasure that failed
+ * after the commit.
  */
 import { adminEventPut } from '../../store/admin-events.js';
 import type { PayloadErasure } from '../../store/ledger-items.js';
-import { deleteDataObject } from '../../store/objects.js';
+import { destroyObject } from '../../store/objects.js';
 import { markPayloadErased, readOperation } from '../../store/operations.js';
 import type { OrgCaller } from '../auth/caller.js';
+import { reachExports } from '../exports/withdraw-exports.js';
 import { findVisibleOperation } from './find-operation.js';
 import { payloadKeyOf } from './operation-row.js';
 
@@ -35,7 +40,9 @@ export async function erasePayload(caller: OrgCaller, operationId: string, reaso
     mark = (await markPayloadErased(caller.orgId, row.operation_id, wanted, event)) ? wanted : (await readOperation(caller.orgId, row.operation_id))?.payload_erased;
     if (mark === undefined) throw new Error(`operation ${row.operation_id}: erasure neither committed nor found`);
   }
-  // After the commit: a row never claims an erasure whose payload can still be read through it.
-  if (row.payload_json === undefined) await deleteDataObject(payloadKeyOf(row));
+  // After the commit: a payload is never deleted without its mark. A row that kept the payload
+  // inline has no object, but one is destroyed all the same: a key no one wrote costs one list.
+  await destroyObject(payloadKeyOf(row));
+  await reachExports(row, mark, now);
   return { operation_id: row.operation_id, payload_erased: mark };
 }

@@ -11,7 +11,7 @@ import type { OperationItem } from '../../store/ledger-items.js';
 import { readOperations } from '../../store/operations.js';
 import type { Epoch } from '../../store/epochs.js';
 import { proveMembers } from '../epochs/inclusion.js';
-import { payloadText, storedReceipt } from './operation-evidence.js';
+import { storedPayload, storedReceipt, type StoredPayload } from './operation-evidence.js';
 import { rowToRecord, storedOperationView } from './operation-row.js';
 
 export interface ExportEvidence {
@@ -33,11 +33,17 @@ function signedRecord(item: OperationItem): SignedRecord {
   return record;
 }
 
-/** A payload object that no longer parses is treated as absent (the bundle's payload check then says "not covered"). */
-function parsePayload(text: string | null): { payload?: Payload } {
-  if (text === null) return {};
+/**
+ * The entry's payload members (docs/EXPORT.md): the payload as stored, even one that no longer
+ * hashes to payload_hash (the verifier then fails it); the erasure mark; nothing for a payload
+ * that is missing or no longer parses, which the verifier fails as destroyed (the row names
+ * its stored copy and no mark says it was erased).
+ */
+function payloadMembers(stored: StoredPayload): Pick<ExportOperation, 'payload' | 'payload_erased'> {
+  if (stored.state === 'erased') return { payload_erased: stored.mark };
+  if (stored.state === 'missing') return {};
   try {
-    return { payload: JSON.parse(text) as Payload };
+    return { payload: JSON.parse(stored.text) as Payload };
   } catch {
     return {};
   }
@@ -58,14 +64,15 @@ export async function loadEvidencePage(
 ): Promise<ExportEvidence[]> {
   const items = await readOperations(orgId, operationIds);
   const receipts = new Array<Receipt>(items.length);
-  const payloads = new Array<{ payload?: Payload }>(items.length).fill({});
+  const payloads = new Array<Pick<ExportOperation, 'payload' | 'payload_erased'>>(items.length).fill({});
   const [proven] = await Promise.all([
     proveMembers(items),
     forEachBounded(items, OBJECT_READ_CONCURRENCY, async (item, i) => {
-      const [receipt, text] = await Promise.all([storedReceipt(item), options.payloads ? payloadText(item) : Promise.resolve(null)]);
+      const [receipt, stored] = await Promise.all([storedReceipt(item), options.payloads ? storedPayload(item) : undefined]);
       // Every committed row stores its receipt; a missing one stays missing, and the bundle's verifier says so.
       receipts[i] = receipt as Receipt;
-      payloads[i] = parsePayload(text);
+      // Without payloads an erasure is still marked, from the row (docs/EXPORT.md).
+      payloads[i] = stored ? payloadMembers(stored) : item.payload_erased ? { payload_erased: item.payload_erased } : {};
     }),
   ]);
   return items.map((row, i) => {
@@ -75,7 +82,6 @@ export async function loadEvidencePage(
       row: storedOperationView(row),
       record: signedRecord(row),
       ...payloads[i],
-      ...(row.payload_erased ? { payload_erased: row.payload_erased } : {}),
       receipt,
       ...(member ? { proof: member.proof } : {}),
     };

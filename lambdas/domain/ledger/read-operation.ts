@@ -30,7 +30,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 export async function readOperationWithReceipt(caller: OrgCaller, operationId: string) {
   const found = await findVisibleOperation(caller, operationId);
-  const { row, payloadText, receipt } = await loadEvidence(found);
+  const { row, payload, receipt } = await loadEvidence(found);
   return {
     operation: storedOperationView(row),
     receipt:
@@ -45,7 +45,7 @@ export async function readOperationWithReceipt(caller: OrgCaller, operationId: s
     signed_receipt: isObject(receipt) ? receipt : null,
     previous_operation_id: row.prev_operation_id ?? null,
     // Absent once erased (docs/PROTOCOL.md: a payload can be erased while everything still verifies).
-    ...(payloadText === null ? {} : parsePayload(payloadText)),
-    ...(row.payload_erased ? { payload_erased: row.payload_erased } : {}),
+    ...(payload.state === 'stored' ? parsePayload(payload.text) : {}),
+    ...(payload.state === 'erased' ? { payload_erased: payload.mark } : {}),
   };
 }

@@ -14,6 +14,7 @@ import {
   type Receipt,
 } from '@agent-ledger/protocol';
 import type { OperationItem } from '../../store/ledger-items.js';
+import type { StoredPayload } from './operation-evidence.js';
 import { rowToRecord } from './operation-row.js';
 import { receiptMatchesRow } from './receipt-builder.js';
 
@@ -31,14 +32,16 @@ function safely(check: () => boolean): boolean {
  * public key when the key still exists (it must agree with the copy the row took at
  * submission); after the agent's deletion the row's copy is the key. A stored payload must
  * also still hash to payload_hash, since the signature covers the payload only through it;
- * an erased payload (null here) leaves the signature check as it is.
+ * an erased payload leaves the signature check as it is, and a missing one (neither stored
+ * nor erased: destroyed in storage) fails it.
  */
-export function signatureCheck(row: OperationItem, registeredKey: string | null, payloadText: string | null): boolean {
+export function signatureCheck(row: OperationItem, registeredKey: string | null, payload: StoredPayload): boolean {
   return safely(() => {
     if (registeredKey !== null && registeredKey !== row.agent_public_key) return false;
     if (!verifyRecordSignature(rowToRecord(row), publicKeyFromRaw(row.agent_public_key))) return false;
+    if (payload.state === 'missing') return false;
     // The object holds the canonical payload bytes exactly as hashed at submission.
-    return payloadText === null || sha256B64u(new TextEncoder().encode(payloadText)) === row.payload_hash;
+    return payload.state === 'erased' || sha256B64u(new TextEncoder().encode(payload.text)) === row.payload_hash;
   });
 }
 

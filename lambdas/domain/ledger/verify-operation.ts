@@ -39,7 +39,7 @@ async function previousRow(row: OperationItem): Promise<OperationItem | null> {
 
 export async function verifyOperation(ports: Pick<Ports, 'signer'>, caller: OrgCaller, operationId: string): Promise<VerifyResult> {
   const row = await findVisibleOperation(caller, operationId);
-  const [key, { payloadText, receipt }, previous, jwks, merkle] = await Promise.all([
+  const [key, { payload, receipt }, previous, jwks, merkle] = await Promise.all([
     readKey(row.org_id, row.agent_id, row.agent_pubkey_kid),
     loadEvidence(row),
     previousRow(row),
@@ -47,7 +47,7 @@ export async function verifyOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
     merkleEvidence(row),
   ]);
   const checks: VerifyChecks = {
-    signature: signatureCheck(row, key?.public_key ?? null, payloadText),
+    signature: signatureCheck(row, key?.public_key ?? null, payload),
     chain: chainCheck(row, previous),
     receipt: receiptCheck(row, receipt, jwks),
     ...(merkle ? { merkle: merkle.merkle } : {}),

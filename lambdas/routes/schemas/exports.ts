@@ -49,6 +49,15 @@ export const exportSchema = z
       })
       .describe('operations written to the file so far'),
     error: z.string().optional().describe('why the export failed (status failed only)'),
+    withdrawn: z
+      .object({
+        at: unixMs,
+        by: z.string().describe('the user who erased the payload'),
+        operation_id: z.string().describe('the operation whose payload was erased'),
+        reason: z.string().describe("the erasure's reason"),
+      })
+      .optional()
+      .describe('present once a done export was withdrawn because a payload it held was erased: its file is destroyed and a download answers EXPORT_WITHDRAWN'),
   })
   .meta({ id: 'Export' });
 
@@ -66,5 +75,5 @@ export const listExportsResponse = z.object({
 
 export const getExportResponse = z.object({
   export: exportSchema,
-  download_url: z.string().optional().describe('/v1/exports/<export_id>/download, once status is done'),
+  download_url: z.string().optional().describe('/v1/exports/<export_id>/download, once status is done (never for a withdrawn export)'),
 });

@@ -177,6 +177,10 @@ export function checkOperation(
     }
   } else if (header !== null && !header.include_payloads) {
     tally.omittedPayloads += 1; // reported once for the whole bundle
+  } else if (row.store_payload_key !== null && report.bundleVersion !== '1.0') {
+    // Since 1.1 every erasure is marked (payload_erased), and the row names the stored copy:
+    // a payload neither in the bundle nor marked erased is one the service could not read.
+    report.fail(`${at}.payload`, 'payload', `the payload is neither in the bundle nor marked erased: its stored copy (${row.store_payload_key}) was destroyed`);
   } else {
     report.notCovered(`${at}.payload`, 'payload', 'the payload is not in the bundle (erased, or never stored)');
   }

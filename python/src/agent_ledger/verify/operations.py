@@ -184,6 +184,10 @@ def check_operation(ctx: Context, i: int, raw: Any, tally: Tally, previous: dict
             report.check(f"{at}.payload", "payload", ok, "SHA-256 of the canonical payload is not payload_hash")
     elif header is not None and not header["include_payloads"]:
         tally.omitted_payloads += 1
+    elif row["store_payload_key"] is not None and report.bundle_version != "1.0":
+        # Since 1.1 every erasure is marked (payload_erased), and the row names the stored copy:
+        # a payload neither in the bundle nor marked erased is one the service could not read.
+        report.fail(f"{at}.payload", "payload", f"the payload is neither in the bundle nor marked erased: its stored copy ({row['store_payload_key']}) was destroyed")
     else:
         report.not_covered(f"{at}.payload", "payload", "the payload is not in the bundle (erased, or never stored)")
 
