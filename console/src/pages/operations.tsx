@@ -91,12 +91,14 @@ function AuditQuery() {
   const applied = filtersOf(query);
   const [draft, setDraft] = useState<Filters>(applied);
   const key = FILTER_NAMES.map((name) => applied[name]).join('|');
-  // The answer carries the page it is, so the page shown while the next one loads is named right.
+  // The answer carries the page it is and the order it was read in, so the rows shown while the
+  // next ones load are named right.
+  const order = applied.order;
   const {
     paging,
     resource: result,
     toFirstPage,
-  } = usePagedResource(async (cursor, page) => ({ ...(await audit(applied, cursor)), page }), [key]);
+  } = usePagedResource(async (cursor, page) => ({ ...(await audit(applied, cursor)), page, order }), [key]);
 
   const apply = (event: Event) => {
     event.preventDefault();
@@ -163,7 +165,7 @@ function AuditQuery() {
             <p role="status">
               {data.total_count} operation{data.total_count === 1 ? '' : 's'} match; page {data.page + 1}.
             </p>
-            <Table caption={`Operations matching the filters, ${applied.order === 'newest' ? 'newest' : 'oldest'} first`} columns={[...OPERATION_COLUMNS, 'Operation id']}>
+            <Table caption={`Operations matching the filters, ${data.order} first`} columns={[...OPERATION_COLUMNS, 'Operation id']}>
               {data.operations.map((op) => (
                 <tr key={op.operation_id}>
                   <OperationCells op={op} />
