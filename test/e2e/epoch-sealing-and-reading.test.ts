@@ -57,7 +57,8 @@ async function waitForSealed(count: number, timeoutMs = 20_000): Promise<Epoch[]
 }
 
 describe('sealing real submissions', () => {
-  it('covers every accepted operation in exactly one epoch, with a proof that protocol/ alone verifies', async () => {
+  // Three windows of submissions, then their sealing: a minute is room for a machine slowed by other files.
+  it('covers every accepted operation in exactly one epoch, with a proof that protocol/ alone verifies', { timeout: 90_000 }, async () => {
     const chains = await Promise.all(
       [0, 1, 2].map(async () => {
         const key = newKey();

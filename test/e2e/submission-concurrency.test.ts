@@ -7,6 +7,7 @@ import { ClientChain, keyBody, newKey, registerAgent, uniqueAgentId } from '../s
 import { type Api, type Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 import { beforeRequest } from '../support/before-request.js';
+import { dynamo } from '../../lambdas/store/clients.js';
 
 const stack = useLedgerStack({ env: { LEDGER_RATE_LIMIT_RPS: '1000000' } });
 let orgId: string;
@@ -72,12 +73,15 @@ describe('many agents in parallel', () => {
     const chains = await Promise.all(Array.from({ length: AGENTS }, () => newChain()));
 
     // Each agent's chain is sequential (its client waits for each receipt); agents run in parallel.
+    // The first failure stops every chain, so that none goes on submitting under the next tests.
+    let failed = false;
     const receipts = await Promise.all(
       chains.map(async (chain) => {
         const seqNos: number[] = [];
         const ids: string[] = [];
-        for (let i = 0; i < PER_AGENT; i++) {
+        for (let i = 0; i < PER_AGENT && !failed; i++) {
           const { record, res } = await chain.submit(engineer);
+          failed ||= res.status !== 200;
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           expect(res.body.receipt.chain_hash).toBe(chain.head);
           seqNos.push(res.body.receipt.seq_no);
@@ -101,9 +105,9 @@ describe('many agents in parallel', () => {
 });
 
 describe('state changes while a submission is in flight', () => {
+  const isSubmission = (command: Loose) => command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
   /** Runs `change` once, just before the submission's transaction reaches the table. */
   function beforeCommit(change: () => Promise<unknown>) {
-    const isSubmission = (command: Loose) => command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
     beforeRequest(isSubmission, change);
   }
 
@@ -127,6 +131,23 @@ describe('state changes while a submission is in flight', () => {
     const chain = await newChain();
     beforeCommit(() => admin('POST', `/v1/agents/${chain.agentId}/keys`, keyBody(newKey('k2'), chain.orgId, chain.agentId)));
     expect((await chain.submit(engineer)).res.status).toBe(200);
+  });
+
+  it('a key added before every round\'s commit: 503 SERVICE_UNAVAILABLE with Retry-After, nothing recorded, the same record accepted after', async () => {
+    const chain = await newChain();
+    const original = dynamo().send.bind(dynamo());
+    let added = 0;
+    vi.spyOn(dynamo(), 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
+      if (isSubmission(command) && added < 10) await admin('POST', `/v1/agents/${chain.agentId}/keys`, keyBody(newKey(`k-extra-${++added}`), chain.orgId, chain.agentId));
+      return original(command, ...rest);
+    });
+    const record = chain.record();
+    const res = await engineer('POST', '/v1/operations', record);
+    expect(`${res.status} ${res.body.error?.code} ${res.headers.get('retry-after')}`).toBe('503 SERVICE_UNAVAILABLE 1');
+    expect(added).toBe(4); // one key change per round
+    expect((await engineer('GET', `/v1/operations/${record.operation_id}`)).status).toBe(404);
+    vi.restoreAllMocks();
+    expect((await engineer('POST', '/v1/operations', record)).status).toBe(200);
   });
 
   it('an agent deleted meanwhile: UNKNOWN_AGENT', async () => {

@@ -175,7 +175,11 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
     }
     if (outcome !== 'again') throw outcome;
   }
-  throw new Error(`submission of ${record.operation_id} still contended after ${MAX_ROUNDS} rounds; nothing was recorded`);
+  // Known not to be committed (every round's transaction was cancelled), so not the 500 whose
+  // outcome is unknown (docs/API.md §7): the client submits the same record again.
+  throw new LedgerError('SERVICE_UNAVAILABLE', `the agent's chain head was contended for ${MAX_ROUNDS} rounds; nothing was recorded, submit again`, {
+    headers: { 'retry-after': '1' },
+  });
 }
 
 /** Writes the payload object (see the module comment), named by the hash of its bytes. */
