@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { protocolBrowserPlugin } from './protocol/browser-plugin.js';
+import { UNIT_FILES, WITH_MODULE_STATE, withModuleStateFiles } from './test/support/test-tiers.js';
 
 // The AWS SDK's Node 20 deprecation notice would repeat in every worker; Lambda runs Node 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -10,10 +11,6 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Projects do not inherit the root's test options; each takes these.
 const common = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
 
-/** The files of the unit project (below). */
-const UNIT_FILES = ['protocol/test/**/*.test.ts', 'test/unit/**/*.test.ts'];
-/** Unit files (by name, in test/unit) that replace a module for the whole file (vi.mock): they keep a process of their own. */
-const WITH_MODULE_STATE = ['observability', 'destroy-object'];
 
 // What the ledger and unit projects share.
 const ledgerBase = {
@@ -64,7 +61,7 @@ export default defineConfig({
           ...ledgerBase.test,
           name: 'unit',
           include: UNIT_FILES,
-          exclude: ['**/node_modules/**', ...WITH_MODULE_STATE.map((name) => `test/unit/${name}.test.ts`)],
+          exclude: ['**/node_modules/**', ...withModuleStateFiles],
           isolate: false,
         },
       },

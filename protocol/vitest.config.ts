@@ -1,6 +1,6 @@
 /**
  * The protocol's tests on their own (`npm test -w protocol`, and the fresh-clone test in
- * test/unit/fresh-clone.test.ts): they need nothing but this package, so no DynamoDB Local,
+ * test/system/fresh-clone.test.ts): they need nothing but this package, so no DynamoDB Local,
  * s3rver or client build. The repository's vitest.config.ts runs the same files in its
  * `ledger` project.
  */

@@ -2,7 +2,7 @@
  * The published package: `npm pack` of @agent-ledger/client gives a tarball with nothing but
  * the bundled CLI, the SDK bundle and its self-contained types; installed into an empty
  * directory with no other package (offline), `agent-ledger --help` runs and the SDK imports.
- * The tarball is built once per run for this file and test/unit/package-install.test.ts
+ * The tarball is built once per run for this file and test/system/package-install.test.ts
  * (test/support/packed-client.ts).
  */
 import { execFileSync } from 'node:child_process';

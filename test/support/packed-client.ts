@@ -1,7 +1,7 @@
 /**
  * @agent-ledger/client as `npm pack` makes it (client/build.mjs --types, then pack), built once
  * per run (once-per-run.ts) for the tests that install the tarball (client/test/package.test.ts,
- * test/unit/package-install.test.ts): the type bundle alone is a TypeScript program over the
+ * test/system/package-install.test.ts): the type bundle alone is a TypeScript program over the
  * SDK and the protocol, seconds of CPU. Staged from the real package.json outside client/dist,
  * so the other test files keep running the CLI meanwhile. Copy the tarball before installing it.
  */

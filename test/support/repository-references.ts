@@ -5,7 +5,7 @@
  * repository or an RFC).
  *
  * Pure: the caller supplies each file's text and the set of tracked paths, so the rules can be
- * run on fake files too (test/unit/repository-references.test.ts).
+ * run on fake files too (test/system/repository-references.test.ts).
  */
 import { posix } from 'node:path';
 

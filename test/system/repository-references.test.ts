@@ -42,7 +42,7 @@ describe('references in tracked files', () => {
     const problems = texts.flatMap(([path, text]) => [...referenceProblems(path, text, tree), ...(path === 'CHANGELOG.md' ? [] : sectionProblems(path, text, sections))]);
     expect(formatProblems(problems)).toBe('');
     // The walk really read the tree: the documents it checks citations against are in it.
-    expect(paths).toEqual(expect.arrayContaining(['README.md', 'docs/API.md', 'docs/PROTOCOL.md', 'test/unit/repository-references.test.ts']));
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'docs/API.md', 'docs/PROTOCOL.md', 'test/system/repository-references.test.ts']));
   });
 });
 
