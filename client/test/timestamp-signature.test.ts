@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe('timestampSignatureProblem', () => {
-  it('a genuine token chains to the CA that issued its TSA certificate (validity judged at genTime: it still verifies once the 2-day test certificates expire)', async () => {
+  it('a genuine token chains to the CA that issued its TSA certificate (validity judged at genTime: the recorded tokens\' 2-day certificates have expired since, and still verify)', async () => {
     expect(await timestampSignatureProblem(token, ca)).toBeNull();
   });
 
@@ -39,6 +39,18 @@ describe('timestampSignatureProblem', () => {
   it('checked against another CA: the signer does not chain to it', async () => {
     const another = readCertificates(readFileSync(other.caFile));
     expect(await timestampSignatureProblem(token, another)).toBe('the signer certificate does not chain to the TSA certificate you gave (--tsa-ca), at genTime');
+  });
+
+  it('a token stamped after its TSA certificate expired: reported as expired, with the dates', async () => {
+    const expired = await startOpensslTsa({ expiredCertificate: true });
+    try {
+      const stamped = await expired.stampDigest(new Uint8Array(32).fill(7));
+      expect(await timestampSignatureProblem(stamped, readCertificates(readFileSync(expired.caFile)))).not.toBeNull();
+      const problem = await timestampSignatureProblem(stamped, readCertificates(readFileSync(expired.caFile)));
+      expect(problem).toMatch(/^the TSA certificate was not valid at genTime .+: valid from .+ until .+ \(expired\)$/);
+    } finally {
+      await expired.stop();
+    }
   });
 
   it('bytes that are no token, and a file that is no certificate', async () => {

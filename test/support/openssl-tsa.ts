@@ -51,6 +51,8 @@ export interface OpensslTsa {
    * resolves with openssl's output when it prints "Verification: OK", rejects otherwise.
    */
   verifyToken(token: Uint8Array, digest: Uint8Array): Promise<string>;
+  /** A TimeStampToken (DER) for a SHA-256 `digest`, made as a reply to the sealer's query would be, without HTTP. */
+  stampDigest(digest: Uint8Array): Promise<Uint8Array>;
   stop(): Promise<void>;
 }
 
@@ -99,16 +101,25 @@ ess_cert_id_alg = sha256
 `;
 }
 
+export interface OpensslTsaOptions {
+  /**
+   * A TSA certificate that expired a day before it was made (`openssl x509 -days -1`), so every
+   * token it stamps has a genTime after its certificate's end: what a verifier must report as
+   * expired. Otherwise the CA and the TSA certificate are valid for ten years.
+   */
+  expiredCertificate?: boolean;
+}
+
 /** Creates the CA, the TSA key and certificate and the `openssl ts` configuration in `dir`. */
-async function makePki(dir: string): Promise<void> {
+async function makePki(dir: string, options: OpensslTsaOptions): Promise<void> {
   await writeFile(join(dir, 'pki.cnf'), PKI_CONFIG);
   await writeFile(join(dir, 'ts.cnf'), tsConfig(dir));
   await writeFile(join(dir, 'tsaserial'), '01\n');
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
   const subject = (cn: string) => ['-subj', `/CN=${cn}`, '-config', 'pki.cnf'];
-  await openssl(['req', '-x509', ...ec, ...subject('agent-ledger test TSA root'), '-extensions', 'ca', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2'], dir);
+  await openssl(['req', '-x509', ...ec, ...subject('agent-ledger test TSA root'), '-extensions', 'ca', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '3650'], dir);
   await openssl(['req', '-new', ...ec, ...subject('agent-ledger test TSA'), '-keyout', 'tsa.key', '-out', 'tsa.csr'], dir);
-  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'pki.cnf', '-extensions', 'tsa', '-out', 'tsa.pem'], dir);
+  await openssl(['x509', '-req', '-in', 'tsa.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', options.expiredCertificate ? '-1' : '3650', '-extfile', 'pki.cnf', '-extensions', 'tsa', '-out', 'tsa.pem'], dir);
 }
 
 function readBody(request: IncomingMessage, limit = 64 * 1024): Promise<Buffer> {
@@ -128,9 +139,9 @@ function readBody(request: IncomingMessage, limit = 64 * 1024): Promise<Buffer> 
 /** TimeStampResp ::= SEQUENCE { status PKIStatusInfo ::= SEQUENCE { status INTEGER 2 (rejection) } } */
 const REJECTION = Buffer.from('30053003020102', 'hex');
 
-export async function startOpensslTsa(): Promise<OpensslTsa> {
+export async function startOpensslTsa(options: OpensslTsaOptions = {}): Promise<OpensslTsa> {
   const dir = await mkdtemp(join(tmpdir(), 'ledger-tsa-'));
-  await makePki(dir);
+  await makePki(dir, options);
   let behaviour: TsaBehaviour = { kind: 'ok' };
   let count = 0;
   let last: Buffer | undefined;
@@ -209,6 +220,18 @@ export async function startOpensslTsa(): Promise<OpensslTsa> {
       const output = await openssl(['ts', '-verify', '-digest', hex, '-token_in', '-in', tokenFile, '-CAfile', 'ca.pem', '-untrusted', 'tsa.pem'], dir);
       if (!output.includes('Verification: OK')) throw new Error(`openssl ts -verify failed:\n${output}`);
       return output;
+    },
+    async stampDigest(digest) {
+      const n = (count += 1);
+      const queryFile = join(dir, `digest-${n}.tsq`);
+      const tokenFile = join(dir, `digest-${n}.der`);
+      await openssl(['ts', '-query', '-digest', Buffer.from(digest).toString('hex'), '-sha256', '-cert', '-out', queryFile], dir);
+      const stamped = (queue = queue.then(
+        () => openssl(['ts', '-reply', '-config', 'ts.cnf', '-queryfile', queryFile, '-token_out', '-out', tokenFile], dir),
+        () => openssl(['ts', '-reply', '-config', 'ts.cnf', '-queryfile', queryFile, '-token_out', '-out', tokenFile], dir),
+      ));
+      await stamped;
+      return new Uint8Array(await readFile(tokenFile));
     },
     async stop() {
       server.closeAllConnections();

@@ -78,15 +78,32 @@ export async function timestampSignatureProblem(token: Uint8Array, trusted: read
   } catch (error) {
     const r = error as Partial<pkijs.SignedDataVerifyResult> & { message?: string };
     if (r.signatureVerified === false) return 'the CMS signature does not verify';
-    if (r.signerCertificateVerified === false) return 'the signer certificate does not chain to the TSA certificate you gave (--tsa-ca), at genTime';
+    if (r.signerCertificateVerified === false) return notChained(signed, genTime);
     return `the signature check failed: ${r.message ?? String(error)}`;
   }
   if (result.signatureVerified !== true) return 'the CMS signature does not verify';
-  if (result.signerCertificateVerified !== true) return 'the signer certificate does not chain to the TSA certificate you gave (--tsa-ca), at genTime';
+  if (result.signerCertificateVerified !== true) return notChained(signed, genTime);
   if (!result.signerCertificate || !hasTimeStampingUsage(result.signerCertificate)) {
     return 'the signer certificate lacks the critical timeStamping extended key usage (RFC 3161 §2.3)';
   }
   return null;
+}
+
+/**
+ * Why the signer did not chain: a certificate in the token that was not valid at genTime is
+ * named as such (a token stamped by an expired TSA certificate proves no time), else the chain
+ * to the certificates the auditor gave is missing.
+ */
+function notChained(signed: pkijs.SignedData, genTime: Date): string {
+  for (const certificate of signed.certificates ?? []) {
+    if (!(certificate instanceof pkijs.Certificate)) continue;
+    const from = certificate.notBefore.value;
+    const until = certificate.notAfter.value;
+    if (genTime < from || genTime > until) {
+      return `the TSA certificate was not valid at genTime ${genTime.toISOString()}: valid from ${from.toISOString()} until ${until.toISOString()}${genTime > until ? ' (expired)' : ''}`;
+    }
+  }
+  return 'the signer certificate does not chain to the TSA certificate you gave (--tsa-ca), at genTime';
 }
 
 /**
