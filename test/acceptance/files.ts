@@ -20,6 +20,7 @@ export const ACCEPTANCE_FILES = [
   'receipt-offline-verify.test.ts',
   'record-nesting.test.ts',
   'roles.test.ts',
+  'v1-original-contract.test.ts',
   'weak-agent-keys.test.ts',
 ] as const;
 

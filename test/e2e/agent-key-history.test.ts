@@ -1,7 +1,8 @@
 // Key history over HTTP (docs/PROTOCOL.md "Key events", "Proof of possession"; docs/API.md
-// §4.3): registration and key addition without the new key's proof of possession, with a
-// proof by another key, or with one made for another organization are VALIDATION_ERROR and
-// write nothing; every key change appends its event to the organization's key history, chained.
+// §4.3): registration and key addition with a proof by another key, or with one made for
+// another organization, are VALIDATION_ERROR and write nothing; without a proof the key is
+// registered unproven and its event says so (`proof: null`); every key change appends its
+// event to the organization's key history, chained.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS_KEY_EVENT, keyEventHash, keyThumbprint, provePossession } from '@agent-ledger/protocol';
 import { listKeyEvents } from '../../lambdas/store/key-log.js';
@@ -25,15 +26,13 @@ beforeAll(async () => {
 const register = (agentId: string, key: unknown) => api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [key] });
 
 describe('proof of possession', () => {
-  it('a registration without one, by another key, or made for another organization is VALIDATION_ERROR 400 and writes nothing', async () => {
+  it('a registration with one by another key, made for another organization or too old is VALIDATION_ERROR 400 and writes nothing', async () => {
     const key = newKey('k1');
     const agentId = uniqueAgentId('pop');
-    const { proof: _none, ...bare } = keyBody(key, orgId, agentId);
     const byOther = { ...keyBody(key, orgId, agentId), proof: provePossession(newKey().privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() }) };
     const forOtherOrg = keyBody(key, otherOrgId, agentId);
     const stale = { ...keyBody(key, orgId, agentId), proof: provePossession(key.privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() - 3_600_000 }) };
     for (const [name, body, message] of [
-      ['missing', bare, /proof/],
       ['by another key', byOther, /not a signature by key k1/],
       ['for another organization', forOtherOrg, /not a signature by key k1/],
       ['an hour old', stale, /more than 5 minutes/],
@@ -46,7 +45,17 @@ describe('proof of possession', () => {
     expect((await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId)).toEqual([]);
   });
 
-  it('a key addition needs its own proof too', async () => {
+  it('a registration and a key addition without one are stored, their events recording proof: null', async () => {
+    const agentId = uniqueAgentId('pop-none');
+    const { proof: _k1, ...k1 } = keyBody(newKey('k1'), orgId, agentId);
+    const { proof: _k2, ...k2 } = keyBody(newKey('k2'), orgId, agentId);
+    expect((await register(agentId, k1)).status).toBe(200);
+    expect((await api('POST', `/v1/agents/${agentId}/keys`, k2)).status).toBe(200);
+    const mine = (await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId);
+    expect(mine.map((e) => `${e.event} ${e.kid} ${e.public_key} ${JSON.stringify(e.proof)}`)).toEqual([`register k1 ${k1.public_key} null`, `add k2 ${k2.public_key} null`]);
+  });
+
+  it('a key addition with a proof needs its own', async () => {
     const agentId = uniqueAgentId('pop-add');
     expect((await register(agentId, keyBody(newKey('k1'), orgId, agentId))).status).toBe(200);
     const k2 = newKey('k2');

@@ -36,7 +36,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     const outcome = await putNewKey(
       item,
       adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'key.add', targetType: 'agent_key', targetId: `${agentId}/${key.kid}`, details: { agent_id: agentId, kid: key.kid }, now }),
-      await append([{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }], now),
+      await append([{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof ?? null }], now),
     );
     if (outcome === 'kid_taken') throw conflict(`kid ${key.kid} is already used by this agent`);
     return outcome === 'added' ? keyView(item) : RETRY;

@@ -17,8 +17,8 @@ export interface NewKey {
   kid: string;
   public_key: string;
   algorithm: 'ed25519';
-  /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession" */
-  proof: PossessionProof;
+  /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession"; absent: unproven */
+  proof?: PossessionProof | undefined;
 }
 
 export interface RegisterAgentInput {
@@ -94,7 +94,7 @@ export async function registerAgent(
     details: { integration_type: input.integration_type, kids: keys.map((key) => key.kid) },
     now,
   });
-  const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
+  const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof ?? null }));
   await keyLogChange(caller.orgId, async (append) => {
     const outcome = await putNewAgent(agent, keys, event, await append(drafts, now));
     if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
