@@ -3111,7 +3111,7 @@ export interface operations {
                         public_key: string;
                         /** @constant */
                         algorithm: "ed25519";
-                        proof: {
+                        proof?: {
                             registered_at: number;
                             signature: string;
                         };
@@ -3431,7 +3431,7 @@ export interface operations {
                     public_key: string;
                     /** @constant */
                     algorithm: "ed25519";
-                    proof: {
+                    proof?: {
                         registered_at: number;
                         signature: string;
                     };
