@@ -3,9 +3,12 @@
 // another organization, are VALIDATION_ERROR and write nothing; without a proof the key is
 // registered unproven and its event says so (`proof: null`); every key change appends its
 // event to the organization's key history, chained.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS_KEY_EVENT, keyEventHash, keyThumbprint, provePossession } from '@agent-ledger/protocol';
 import { listKeyEvents } from '../../lambdas/store/key-log.js';
+import { beforeRequest } from '../support/before-request.js';
+import type { Loose } from '../support/http-client.js';
 import { keyBody, newKey, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -21,6 +24,10 @@ beforeAll(async () => {
   ({ orgId, api: { org_owner: api } } = seeded);
   actor = seeded.users.org_owner.userId;
   otherOrgId = (await stack.org('org_owner')).orgId;
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 const register = (agentId: string, key: unknown) => api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [key] });
@@ -53,6 +60,24 @@ describe('proof of possession', () => {
     expect((await api('POST', `/v1/agents/${agentId}/keys`, k2)).status).toBe(200);
     const mine = (await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId);
     expect(mine.map((e) => `${e.event} ${e.kid} ${e.public_key} ${JSON.stringify(e.proof)}`)).toEqual([`register k1 ${k1.public_key} null`, `add k2 ${k2.public_key} null`]);
+  });
+
+  it('require_key_proof switched on while an unproven registration is on its way refuses it, writing nothing', async () => {
+    const agentId = uniqueAgentId('pop-race');
+    const { proof: _none, ...bare } = keyBody(newKey('k1'), orgId, agentId);
+    // Between the registration's read of the setting and its commit, an admin switches it on.
+    const registering = (c: Loose) => c instanceof TransactWriteCommand && JSON.stringify(c.input).includes(`"agent_id":"${agentId}"`);
+    const moment = beforeRequest(registering, () => api('PATCH', '/v1/organization', { require_key_proof: true }));
+    try {
+      const res = await register(agentId, bare);
+      expect(moment.ran()).toBe(true);
+      expect(`${res.status} ${res.body.error?.code}`).toBe('400 VALIDATION_ERROR');
+      expect(res.body.error.message).toMatch(/body\.keys\[0\]\.proof: this organization requires/);
+    } finally {
+      expect((await api('PATCH', '/v1/organization', { require_key_proof: false })).status).toBe(200);
+    }
+    expect((await api('GET', `/v1/agents/${agentId}`)).status).toBe(404);
+    expect((await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId)).toEqual([]);
   });
 
   it('a key addition with a proof needs its own', async () => {

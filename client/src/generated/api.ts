@@ -1458,6 +1458,7 @@ export type components = {
             created_at: number;
             updated_at: number;
             created_by: string;
+            require_key_proof: boolean;
         };
         Member: {
             member_id: string;
@@ -2589,6 +2590,7 @@ export interface operations {
                 "application/json": {
                     org_name?: string;
                     description?: string | null;
+                    require_key_proof?: boolean;
                 };
             };
         };
