@@ -106,6 +106,8 @@ export interface OrgItem {
   assignment_count: number;
   /** Number of org_owner members; a condition `owner_count > 1` keeps the last owner from being demoted or removed, even under concurrent requests. */
   owner_count: number;
+  /** A new agent key must carry its proof of possession (docs/API.md §2.7); absent (organizations made before the setting) is false. */
+  require_key_proof?: boolean;
 }
 
 export interface MemberItem {

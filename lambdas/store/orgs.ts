@@ -66,8 +66,15 @@ export async function listUserAssignments(orgId: string, userId: string): Promis
 
 // ---- transaction items ----
 
+/** The organization's editable fields, as PATCH /v1/organization sets them. */
+export interface OrgChanges {
+  org_name?: string | undefined;
+  description?: string | null | undefined;
+  require_key_proof?: boolean | undefined;
+}
+
 /** Sets the organization's editable fields (PATCH /v1/organization); fails its condition when the org is gone. */
-export function orgUpdate(orgId: string, fields: { org_name?: string | undefined; description?: string | null | undefined }, now: number): TransactItem {
+export function orgUpdate(orgId: string, fields: OrgChanges, now: number): TransactItem {
   const sets = ['updated_at = :now'];
   const values: Record<string, unknown> = { ':now': now };
   if (fields.org_name !== undefined) {
@@ -77,6 +84,10 @@ export function orgUpdate(orgId: string, fields: { org_name?: string | undefined
   if (fields.description !== undefined) {
     sets.push('description = :description');
     values[':description'] = fields.description;
+  }
+  if (fields.require_key_proof !== undefined) {
+    sets.push('require_key_proof = :requireKeyProof');
+    values[':requireKeyProof'] = fields.require_key_proof;
   }
   return {
     Update: {
@@ -88,6 +99,20 @@ export function orgUpdate(orgId: string, fields: { org_name?: string | undefined
     },
   };
 }
+
+/**
+ * A condition that the organization still lets a key be registered without a proof of
+ * possession (require_key_proof not on): in the transaction that stores an unproven key, so
+ * that switching the setting on while the key was on its way refuses the key instead.
+ */
+export const orgAllowsUnprovenKeys = (orgId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: identityKeys.org(orgId),
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(require_key_proof) OR require_key_proof = :off)',
+    ExpressionAttributeValues: { ':off': false },
+  },
+});
 
 export const orgPut = (org: OrgItem): TransactItem => ({
   Put: { TableName: table(), Item: { ...identityKeys.org(org.org_id), type: 'org', ...org }, ConditionExpression: 'attribute_not_exists(pk)' },

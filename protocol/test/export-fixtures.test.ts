@@ -23,6 +23,10 @@ describe('export conformance fixtures', () => {
       expect(pinned.valid).toBe(expected.pinned.valid);
       expect(pinned.findings.filter((f) => f.status === 'failed').map((f) => ({ where: f.where, check: f.check }))).toEqual(expected.pinned.failed);
       expect(Object.fromEntries(pinned.agents.map((a) => [a.agent_id, a.pin]))).toEqual(expected.pinned.agents);
+      expect(report.unproven_keys.map((k) => `${k.agent_id} ${k.kid}`)).toEqual(expected.unproven_keys);
+      const required = verifyExportBundle(bytes, { jwks, requireKeyProofs: true });
+      expect(required.valid).toBe(expected.proofs_required.valid);
+      expect(required.findings.filter((f) => f.status === 'failed').map((f) => ({ where: f.where, check: f.check }))).toEqual(expected.proofs_required.failed);
     });
   }
 });

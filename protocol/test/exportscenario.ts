@@ -100,7 +100,8 @@ const SERVICE_CURRENT = seeded('service current');
 const SERVICE_RETIRED = seeded('service retired');
 const jwkOf = (k: KeyObject): Ed25519Jwk => ed25519Jwk(rawPublicKey(k));
 
-export type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null; added?: boolean };
+/** `unproven`: registered without a proof of possession, as /v1 allows (docs/API.md §4.3). */
+export type AgentKeySpec = { kid: string; key: KeyObject; status: string; created_at: number; retired_at: number | null; added?: boolean; unproven?: boolean };
 export type AgentSpec = { agent_id: string; keys: AgentKeySpec[] };
 const AGENTS: AgentSpec[] = [
   {
@@ -270,7 +271,8 @@ export function buildScenario(agents: readonly AgentSpec[] = AGENTS): Scenario {
 
 /**
  * The key events the service would have logged for `agents` (docs/PROTOCOL.md "Key events"):
- * each key registered (or added) at its created_at with its proof of possession, ended at
+ * each key registered (or added) at its created_at with its proof of possession (none when
+ * `unproven`), ended at
  * its retired_at (retired or revoked as its status says), ordered by time.
  */
 export function scenarioKeyEvents(orgId: string, agents: readonly { agent_id: string; keys: readonly AgentKeySpec[] }[]): KeyEvent[] {
@@ -278,7 +280,7 @@ export function scenarioKeyEvents(orgId: string, agents: readonly { agent_id: st
   for (const a of agents) {
     for (const k of a.keys) {
       const key = b64uEncode(rawPublicKey(k.key));
-      const proof = provePossession(k.key, { org_id: orgId, agent_id: a.agent_id, kid: k.kid, registered_at: k.created_at - 1_000 });
+      const proof = k.unproven === true ? null : provePossession(k.key, { org_id: orgId, agent_id: a.agent_id, kid: k.kid, registered_at: k.created_at - 1_000 });
       drafts.push({ event: k.added === true ? 'add' : 'register', agent_id: a.agent_id, kid: k.kid, key, time: k.created_at, actor: 'user-owner', proof });
       if (k.retired_at !== null) drafts.push({ event: k.status === 'revoked' ? 'revoke' : 'retire', agent_id: a.agent_id, kid: k.kid, key, time: k.retired_at, actor: 'user-owner', proof: null });
     }

@@ -131,6 +131,35 @@ describe('key events', () => {
     expect(failed(r).find((f) => f.check === 'key_event')!.reason).toContain('proof of possession');
   });
 
+  it('a key registered without a proof verifies, reported unproven by agent and kid; required proofs fail it', () => {
+    const unproven = materialize(buildScenario(agentsWith('agent-beta', agentKeySpecs('agent-beta').map((k, i) => (i === 0 ? { ...k, unproven: true } : k)))));
+    const kid = agentKeySpecs('agent-beta')[0]!.kid;
+    expect(events(unproven).find((e) => e.agent_id === 'agent-beta' && e.kid === kid)!.proof).toBeNull();
+    const r = verifyExportBundle(unproven, { jwks: base.jwks });
+    expect(failed(r)).toEqual([]);
+    expect(r.valid).toBe(true);
+    expect(r.unproven_keys).toEqual([{ agent_id: 'agent-beta', kid, reason: expect.stringContaining('registered without one') }]);
+    expect(r.findings.filter((f) => f.check === 'key_possession').map((f) => `${f.status} ${f.reason}`)).toEqual([expect.stringMatching(new RegExp(`^not_covered agent agent-beta key ${kid}: possession not proven`))]);
+    const required = verifyExportBundle(unproven, { jwks: base.jwks, requireKeyProofs: true });
+    expect(required.valid).toBe(false);
+    expect(failed(required).map((f) => f.check)).toEqual(['key_possession']);
+    // The genuine export: every key proven, so requiring proofs changes nothing.
+    const all = verifyExportBundle(genuine, { jwks: base.jwks, requireKeyProofs: true });
+    expect(`${all.valid} ${all.unproven_keys.length} ${all.checks.key_possession.failed}`).toBe('true 0 0');
+    expect(all.checks.key_possession.passed).toBeGreaterThan(0);
+  });
+
+  it('a key of a bundle without key history is unproven', () => {
+    const old = clone(genuine);
+    old.body.bundle_version = '1.1';
+    delete (old.body.verification_material.log as { key_events?: unknown }).key_events;
+    const r = verifyExportBundle(resign(old), { jwks: base.jwks });
+    expect(r.valid).toBe(true);
+    expect(r.unproven_keys.length).toBe(r.checks.key_possession.not_covered);
+    expect(r.unproven_keys[0]!.reason).toMatch(/bundle 1.1 carries no key history/);
+    expect(verifyExportBundle(resign(old), { jwks: base.jwks, requireKeyProofs: true }).valid).toBe(false);
+  });
+
   it('an event rewritten in place breaks the chain, and one rechained breaks the log entries that committed to it', () => {
     const b = clone(genuine);
     events(b)[2]!.time += 1;

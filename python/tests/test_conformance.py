@@ -45,6 +45,18 @@ def test_same_verdict_against_pins(name):
     assert {a["agent_id"]: a["pin"] for a in report.agents} == expected["agents"]
 
 
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_same_unproven_keys_and_verdict_when_proofs_are_required(name):
+    # docs/PROTOCOL.md "Proof of possession": a key registered without a proof is reported, and fails only when proofs are required.
+    expected = EXPECTED[name]
+    data = (FIXTURES / "cases" / f"{name}.json").read_bytes()
+    assert [f"{k['agent_id']} {k['kid']}" for k in verify_export(data, jwks=JWKS).unproven_keys] == expected["unproven_keys"]
+    report = verify_export(data, jwks=JWKS, require_key_proofs=True)
+    assert report.valid == expected["proofs_required"]["valid"], report.to_json()["findings"]
+    key = lambda f: (f["check"], f["where"])
+    assert sorted(({"where": w, "check": c} for w, c in report.failed_places()), key=key) == sorted(expected["proofs_required"]["failed"], key=key)
+
+
 def test_without_trusted_keys_the_report_says_so():
     report = verify_export((FIXTURES / "cases" / "genuine-all.json").read_bytes())
     assert report.trust == "bundled_jwks"

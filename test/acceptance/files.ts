@@ -19,7 +19,9 @@ export const ACCEPTANCE_FILES = [
   'operation-access-roles-and-tenancy.test.ts',
   'receipt-offline-verify.test.ts',
   'record-nesting.test.ts',
+  'require-key-proof.test.ts',
   'roles.test.ts',
+  'v1-original-contract.test.ts',
   'weak-agent-keys.test.ts',
 ] as const;
 

@@ -1,10 +1,14 @@
 // Key history over HTTP (docs/PROTOCOL.md "Key events", "Proof of possession"; docs/API.md
-// §4.3): registration and key addition without the new key's proof of possession, with a
-// proof by another key, or with one made for another organization are VALIDATION_ERROR and
-// write nothing; every key change appends its event to the organization's key history, chained.
-import { beforeAll, describe, expect, it } from 'vitest';
+// §4.3): registration and key addition with a proof by another key, or with one made for
+// another organization, are VALIDATION_ERROR and write nothing; without a proof the key is
+// registered unproven and its event says so (`proof: null`); every key change appends its
+// event to the organization's key history, chained.
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS_KEY_EVENT, keyEventHash, keyThumbprint, provePossession } from '@agent-ledger/protocol';
 import { listKeyEvents } from '../../lambdas/store/key-log.js';
+import { beforeRequest } from '../support/before-request.js';
+import type { Loose } from '../support/http-client.js';
 import { keyBody, newKey, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { type Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -22,18 +26,20 @@ beforeAll(async () => {
   otherOrgId = (await stack.org('org_owner')).orgId;
 });
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 const register = (agentId: string, key: unknown) => api('POST', '/v1/agents/register', { agent_id: agentId, integration_type: 'sdk', keys: [key] });
 
 describe('proof of possession', () => {
-  it('a registration without one, by another key, or made for another organization is VALIDATION_ERROR 400 and writes nothing', async () => {
+  it('a registration with one by another key, made for another organization or too old is VALIDATION_ERROR 400 and writes nothing', async () => {
     const key = newKey('k1');
     const agentId = uniqueAgentId('pop');
-    const { proof: _none, ...bare } = keyBody(key, orgId, agentId);
     const byOther = { ...keyBody(key, orgId, agentId), proof: provePossession(newKey().privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() }) };
     const forOtherOrg = keyBody(key, otherOrgId, agentId);
     const stale = { ...keyBody(key, orgId, agentId), proof: provePossession(key.privateKey, { org_id: orgId, agent_id: agentId, kid: 'k1', registered_at: Date.now() - 3_600_000 }) };
     for (const [name, body, message] of [
-      ['missing', bare, /proof/],
       ['by another key', byOther, /not a signature by key k1/],
       ['for another organization', forOtherOrg, /not a signature by key k1/],
       ['an hour old', stale, /more than 5 minutes/],
@@ -46,7 +52,35 @@ describe('proof of possession', () => {
     expect((await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId)).toEqual([]);
   });
 
-  it('a key addition needs its own proof too', async () => {
+  it('a registration and a key addition without one are stored, their events recording proof: null', async () => {
+    const agentId = uniqueAgentId('pop-none');
+    const { proof: _k1, ...k1 } = keyBody(newKey('k1'), orgId, agentId);
+    const { proof: _k2, ...k2 } = keyBody(newKey('k2'), orgId, agentId);
+    expect((await register(agentId, k1)).status).toBe(200);
+    expect((await api('POST', `/v1/agents/${agentId}/keys`, k2)).status).toBe(200);
+    const mine = (await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId);
+    expect(mine.map((e) => `${e.event} ${e.kid} ${e.public_key} ${JSON.stringify(e.proof)}`)).toEqual([`register k1 ${k1.public_key} null`, `add k2 ${k2.public_key} null`]);
+  });
+
+  it('require_key_proof switched on while an unproven registration is on its way refuses it, writing nothing', async () => {
+    const agentId = uniqueAgentId('pop-race');
+    const { proof: _none, ...bare } = keyBody(newKey('k1'), orgId, agentId);
+    // Between the registration's read of the setting and its commit, an admin switches it on.
+    const registering = (c: Loose) => c instanceof TransactWriteCommand && JSON.stringify(c.input).includes(`"agent_id":"${agentId}"`);
+    const moment = beforeRequest(registering, () => api('PATCH', '/v1/organization', { require_key_proof: true }));
+    try {
+      const res = await register(agentId, bare);
+      expect(moment.ran()).toBe(true);
+      expect(`${res.status} ${res.body.error?.code}`).toBe('400 VALIDATION_ERROR');
+      expect(res.body.error.message).toMatch(/body\.keys\[0\]\.proof: this organization requires/);
+    } finally {
+      expect((await api('PATCH', '/v1/organization', { require_key_proof: false })).status).toBe(200);
+    }
+    expect((await api('GET', `/v1/agents/${agentId}`)).status).toBe(404);
+    expect((await listKeyEvents(orgId)).filter((e) => e.agent_id === agentId)).toEqual([]);
+  });
+
+  it('a key addition with a proof needs its own', async () => {
     const agentId = uniqueAgentId('pop-add');
     expect((await register(agentId, keyBody(newKey('k1'), orgId, agentId))).status).toBe(200);
     const k2 = newKey('k2');

@@ -75,9 +75,10 @@ describe('register agent schema', () => {
     expect(registerAgentBody.safeParse(body).success).toBe(true);
   });
 
-  it('refuses a key without its proof of possession, or with a signature that is not 64 bytes', () => {
+  it("accepts a key without a proof of possession (the original /v1 body); refuses a proof of null or with a signature that is not 64 bytes", () => {
     const { proof: _proof, ...bare } = key;
-    expect(registerAgentBody.safeParse({ ...body, keys: [bare] }).success).toBe(false);
+    expect(registerAgentBody.safeParse({ ...body, keys: [bare] }).success).toBe(true);
+    expect(registerAgentBody.safeParse({ ...body, keys: [{ ...key, proof: null }] }).success).toBe(false);
     expect(registerAgentBody.safeParse({ ...body, keys: [{ ...key, proof: { registered_at: 1, signature: 'A'.repeat(43) } }] }).success).toBe(false);
   });
 

@@ -1458,6 +1458,7 @@ export type components = {
             created_at: number;
             updated_at: number;
             created_by: string;
+            require_key_proof: boolean;
         };
         Member: {
             member_id: string;
@@ -2589,6 +2590,7 @@ export interface operations {
                 "application/json": {
                     org_name?: string;
                     description?: string | null;
+                    require_key_proof?: boolean;
                 };
             };
         };
@@ -3111,7 +3113,7 @@ export interface operations {
                         public_key: string;
                         /** @constant */
                         algorithm: "ed25519";
-                        proof: {
+                        proof?: {
                             registered_at: number;
                             signature: string;
                         };
@@ -3431,7 +3433,7 @@ export interface operations {
                     public_key: string;
                     /** @constant */
                     algorithm: "ed25519";
-                    proof: {
+                    proof?: {
                         registered_at: number;
                         signature: string;
                     };

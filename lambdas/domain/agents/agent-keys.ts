@@ -15,6 +15,7 @@ import { findVisibleAgent } from './find-agent.js';
 import { RETRY } from './optimistic.js';
 import { assertUsableKey, newKeyItem, type NewKey } from './register-agent.js';
 import { assertPossession, keyLogChange } from './key-log.js';
+import { assertProofsGiven, keyProofRequired, unprovenKeysGuard } from './key-proof-policy.js';
 
 /**
  * Keys one agent may hold over its life (revoked ones count: a kid is never reused). Keeps
@@ -28,6 +29,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     const agent = await findVisibleAgent(caller, agentId);
     // After the lookup: an agent the caller cannot see is NOT_FOUND whatever the proof says.
     assertPossession(key.proof, key, caller.orgId, agentId, now, 'body.proof');
+    assertProofsGiven(await keyProofRequired(caller.orgId), [key], () => 'body.proof');
     if (agent.status === 'revoked') throw conflict('the agent is revoked; it cannot get new keys');
     const keys = await listKeys(caller.orgId, agentId);
     if (keys.some((existing) => existing.kid === key.kid)) throw conflict(`kid ${key.kid} is already used by this agent`);
@@ -36,7 +38,7 @@ export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, no
     const outcome = await putNewKey(
       item,
       adminEventPut({ orgId: caller.orgId, actor: caller.userId, action: 'key.add', targetType: 'agent_key', targetId: `${agentId}/${key.kid}`, details: { agent_id: agentId, kid: key.kid }, now }),
-      await append([{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }], now),
+      [...(await append([{ event: 'add', agent_id: agentId, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof ?? null }], now)), ...unprovenKeysGuard(caller.orgId, [key])],
     );
     if (outcome === 'kid_taken') throw conflict(`kid ${key.kid} is already used by this agent`);
     return outcome === 'added' ? keyView(item) : RETRY;

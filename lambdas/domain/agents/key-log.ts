@@ -2,7 +2,8 @@
  * Key changes as key events (docs/PROTOCOL.md "Key events"): each change to an agent's keys
  * appends one event per key to the organization's key history, in the same transaction as
  * the change, so that the epoch log's next entry commits to it (docs/CHECKPOINTS.md "Key
- * history"). A registration or key addition must carry the new key's proof of possession.
+ * history"). A new key's proof of possession, when given, must hold; a key registered without
+ * one is recorded with `proof: null` (unproven), so the history says which keys were proven.
  */
 import { GENESIS_KEY_EVENT, chainKeyEvents, keyEventHash, possessionProblem, type KeyEventDraft, type PossessionProof } from '@agent-ledger/protocol';
 import { keyLogAppendItems, readKeyLogHead } from '../../store/key-log.js';
@@ -13,11 +14,13 @@ import { KEY_CHANGE_BUDGET_MS } from '../../shared/key-change-timeout.js';
 import { contended, withRetries, type RETRY } from './optimistic.js';
 
 /**
- * Refuse a new key without a valid proof of possession (VALIDATION_ERROR, naming `field`):
- * a signature by that key over (org_id, agent_id, kid, registered_at), registered_at within
- * five minutes of now (keys/possession.ts).
+ * Refuse a new key whose proof of possession is given but does not hold (VALIDATION_ERROR,
+ * naming `field`): it must be a signature by that key over (org_id, agent_id, kid,
+ * registered_at), registered_at within five minutes of now (keys/possession.ts). No proof at
+ * all is the /v1 registration without one (docs/API.md §4.3): the key is stored unproven.
  */
 export function assertPossession(proof: PossessionProof | undefined, key: { kid: string; public_key: string }, orgId: string, agentId: string, now: number, field: string): void {
+  if (proof === undefined) return;
   const problem = possessionProblem(proof, key.public_key, { org_id: orgId, agent_id: agentId, kid: key.kid }, now);
   if (problem !== null) throw new LedgerError('VALIDATION_ERROR', `${field}: ${problem} (docs/PROTOCOL.md "Proof of possession")`);
 }

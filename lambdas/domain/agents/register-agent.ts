@@ -11,14 +11,15 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, LedgerError } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { assertPossession, keyLogChange } from './key-log.js';
+import { assertProofsGiven, keyProofRequired, unprovenKeysGuard } from './key-proof-policy.js';
 import { RETRY } from './optimistic.js';
 
 export interface NewKey {
   kid: string;
   public_key: string;
   algorithm: 'ed25519';
-  /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession" */
-  proof: PossessionProof;
+  /** the key's signature over (org_id, agent_id, kid, registered_at): docs/PROTOCOL.md "Proof of possession"; absent: unproven */
+  proof?: PossessionProof | undefined;
 }
 
 export interface RegisterAgentInput {
@@ -94,12 +95,14 @@ export async function registerAgent(
     details: { integration_type: input.integration_type, kids: keys.map((key) => key.kid) },
     now,
   });
-  const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof }));
+  const drafts = input.keys.map((key) => ({ event: 'register' as const, agent_id: input.agent_id, kid: key.kid, key: key.public_key, time: now, actor: caller.userId, proof: key.proof ?? null }));
   await keyLogChange(caller.orgId, async (append) => {
-    const outcome = await putNewAgent(agent, keys, event, await append(drafts, now));
+    // Read on every attempt: a retry after the setting changed sees the change.
+    assertProofsGiven(await keyProofRequired(caller.orgId), input.keys, (index) => `body.keys[${index}].proof`);
+    const outcome = await putNewAgent(agent, keys, event, [...(await append(drafts, now)), ...unprovenKeysGuard(caller.orgId, input.keys)]);
     if (outcome === 'exists') throw conflict(`agent ${input.agent_id} is already registered`);
     if (outcome === 'deleted') throw conflict(`agent_id ${input.agent_id} belonged to a deleted agent and cannot be reused`);
-    // Another key change took the key history's next index meanwhile.
+    // Another key change took the key history's next index meanwhile (or require_key_proof was switched on).
     return outcome === 'key_log_moved' ? RETRY : outcome;
   });
   return { agent: agentView(agent), keys: keys.map(keyView) };

@@ -27,6 +27,7 @@ export const organizationView = (org: OrgItem) => ({
   created_at: org.created_at,
   updated_at: org.updated_at,
   created_by: org.created_by,
+  require_key_proof: org.require_key_proof === true,
 });
 
 export const assignmentView = (assignment: AssignmentItem) => ({

@@ -1,10 +1,11 @@
 /**
  * The caller's organization: GET /v1/organization (every role reads the organization,
- * docs/API.md §5) and PATCH /v1/organization {org_name?, description?} (org_owner,
- * security_admin) with admin event org.update in the same transaction.
+ * docs/API.md §5) and PATCH /v1/organization {org_name?, description?, require_key_proof?}
+ * (org_owner, security_admin) with admin event org.update, naming what changed, in the same
+ * transaction.
  */
 import { adminEventPut } from '../../store/admin-events.js';
-import { getOrg, orgUpdate } from '../../store/orgs.js';
+import { getOrg, orgUpdate, type OrgChanges } from '../../store/orgs.js';
 import { transact } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { notFound } from '../../shared/errors.js';
@@ -16,14 +17,11 @@ export async function organization(caller: OrgCaller) {
   return organizationView(org);
 }
 
-export async function updateOrganization(
-  caller: OrgCaller,
-  changes: { org_name?: string | undefined; description?: string | null | undefined },
-  now = Date.now(),
-) {
+export async function updateOrganization(caller: OrgCaller, changes: OrgChanges, now = Date.now()) {
   const changed: Record<string, unknown> = {};
   if (changes.org_name !== undefined) changed.org_name = changes.org_name;
   if (changes.description !== undefined) changed.description = changes.description;
+  if (changes.require_key_proof !== undefined) changed.require_key_proof = changes.require_key_proof;
   await transact([
     {
       item: orgUpdate(caller.orgId, changes, now),

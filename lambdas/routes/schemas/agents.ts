@@ -34,14 +34,19 @@ export const possessionProofSchema = z.strictObject({
   signature: z.string().refine((value) => isB64u(value, 64), 'must be a 64-byte Ed25519 signature in unpadded base64url (86 characters)'),
 });
 
-/** One key as registered: a raw 32-byte Ed25519 public key in base64url (docs/PROTOCOL.md, Notation), with its proof of possession. */
+/**
+ * One key as registered: a raw 32-byte Ed25519 public key in base64url (docs/PROTOCOL.md,
+ * Notation), with its proof of possession when the client gives one. `proof` is optional
+ * because /v1 registered keys without it (docs/API.md §9: an addition to a request is an
+ * optional field); an organization may require it (`require_key_proof`, §2.7).
+ */
 export const newKeySchema = z.strictObject({
   kid: kidSchema,
   public_key: z
     .string()
     .refine((value) => isB64u(value, 32), 'must be a 32-byte Ed25519 public key in unpadded base64url (43 characters)'),
   algorithm: z.literal('ed25519'),
-  proof: possessionProofSchema,
+  proof: possessionProofSchema.optional(),
 });
 
 /** Most keys one registration may carry; docs/ARCHITECTURE.md keeps a whole agent deletable in one transaction. */

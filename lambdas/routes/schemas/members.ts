@@ -14,13 +14,21 @@ export const organizationSchema = z
     created_at: unixMs,
     updated_at: unixMs,
     created_by: z.string(),
+    /** whether a new agent key must carry its proof of possession (docs/API.md §2.7) */
+    require_key_proof: z.boolean(),
   })
   .meta({ id: 'Organization' });
 export const organizationResponse = z.object({ organization: organizationSchema });
 export const updateOrganizationBody = z
-  .object({ org_name: z.string().trim().min(1).max(128).optional(), description: z.string().max(512).nullable().optional() })
+  .object({
+    org_name: z.string().trim().min(1).max(128).optional(),
+    description: z.string().max(512).nullable().optional(),
+    require_key_proof: z.boolean().optional(),
+  })
   .strict()
-  .refine((body) => body.org_name !== undefined || body.description !== undefined, { message: 'give org_name or description' });
+  .refine((body) => body.org_name !== undefined || body.description !== undefined || body.require_key_proof !== undefined, {
+    message: 'give org_name, description or require_key_proof',
+  });
 
 /** docs/API.md §2.8. */
 export const memberSchema = z

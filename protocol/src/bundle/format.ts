@@ -127,6 +127,12 @@ export type ExportAgentKey = {
   status: string;
   created_at: number | null;
   retired_at: number | null;
+  /**
+   * bundle 1.2: whether the key's registration carried a proof of possession (docs/PROTOCOL.md
+   * "Proof of possession"); the verifier checks it against the key history. Absent in bundles
+   * written before it existed.
+   */
+  possession_proven?: boolean;
 };
 
 /** An epoch (docs/API.md §2.11). */

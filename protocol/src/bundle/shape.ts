@@ -190,6 +190,7 @@ export const AGENT_KEY_SHAPE: Shape = {
   status: 'string',
   created_at: 'int|null',
   retired_at: 'int|null',
+  'possession_proven?': 'bool',
 };
 export const EPOCH_ENTRY_SHAPE: Shape = { epoch: 'object', 'anchor?': 'object' };
 export const EPOCH_SHAPE: Shape = {

@@ -10,6 +10,7 @@ import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
 import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
 import { checkKeyHistory } from './keys.js';
+import { checkKeyPossession } from './possession.js';
 import type { AgentKeyPins } from '../keys/pins.js';
 import type { KeyEvent } from '../keys/event.js';
 import { checkServiceJwks, indexAgentKeys, indexEpochs, kidProblem, type TimeStampSignatureVerdict } from './material.js';
@@ -52,6 +53,12 @@ export type VerifyExportOptions = {
    * or mismatched, and a mismatch fails; without pins every agent is unpinned.
    */
   pins?: AgentKeyPins;
+  /**
+   * Fail every key that signed a record without a proof of possession (docs/PROTOCOL.md
+   * "Proof of possession"; `agent-ledger verify --require-key-proofs`). Without it such a key
+   * is reported unproven (`unproven_keys`, check `key_possession` not covered), not failed.
+   */
+  requireKeyProofs?: boolean;
 };
 
 /** What verifyExportBundleAndLog hands to `verify --since`: the checked epoch log and key history. */
@@ -310,5 +317,6 @@ function verifyInto(report: ReportBuilder, bundle: unknown, options: VerifyExpor
   });
   const log = checkEpochLog(report, body, header, jwks);
   const keyEvents = checkKeyHistory(report, { body, header, log, operations: checked, keys, pins: options.pins ?? null });
+  checkKeyPossession(report, { body, keys, events: keyEvents, requireKeyProofs: options.requireKeyProofs === true });
   return { log, keyEvents, bundle: b };
 }

@@ -1,10 +1,11 @@
 /**
  * Checks of the organization's key history (bundle 1.2, docs/EXPORT.md "Key history") and of
- * the auditor's pins: every key event is well-formed, numbered and chained, a registration
- * carries its key's proof of possession, the epoch log's entries commit to the events
- * (`key_log_size`, `key_log_head`), each record was signed within its key's window, and each
- * agent's keys are pinned, unpinned or mismatched. A key the service put in place of an
- * agent's own fails here against pins; against an earlier export it fails in since.ts.
+ * the auditor's pins: every key event is well-formed, numbered and chained, a registration's
+ * proof of possession holds where it has one (whether each key was proven: possession.ts),
+ * the epoch log's entries commit to the events (`key_log_size`, `key_log_head`), each record
+ * was signed within its key's window, and each agent's keys are pinned, unpinned or
+ * mismatched. A key the service put in place of an agent's own fails here against pins;
+ * against an earlier export it fails in since.ts.
  */
 import { isB64u } from '../base64url.js';
 import { KEY_HISTORY_BUNDLE_VERSIONS, type ExportBundleBody, type ExportHeader, type ExportLogEntry, type ExportOperation } from '../bundle/format.js';
@@ -49,6 +50,9 @@ function eventProblem(raw: unknown, index: number, orgId: string, prevHash: stri
   const point = publicKeyProblem(b64uDecode(e.public_key as string));
   if (point !== undefined) return `public_key ${point}`;
   if (keyThumbprint(e.public_key as string) !== e.thumbprint) return `thumbprint is not the RFC 7638 thumbprint of key ${e.kid}`;
+  // No proof: the key was registered without one (docs/API.md §4.3), unproven but not
+  // wrong; possession.ts reports it. A proof that is there must hold.
+  if (e.proof === null) return null;
   const proof = possessionProblem(e.proof, e.public_key as string, { org_id: e.org_id, agent_id: e.agent_id, kid: e.kid }, e.time);
   return proof === null ? null : `agent ${e.agent_id} key ${e.kid}: ${proof}`;
 }

@@ -15,6 +15,9 @@ import type { PinStatus } from '../keys/pins.js';
  */
 export type AgentKeyReport = { agent_id: string; pin: PinStatus; keys: string[]; unpinned_keys: string[] };
 
+/** A key that signed records of the bundle without a proof of possession, and why (verify/possession.ts). */
+export type UnprovenKey = { agent_id: string; kid: string; reason: string };
+
 /** The checks, in docs/EXPORT.md order. */
 export const EXPORT_CHECKS = [
   'bundle',
@@ -50,6 +53,8 @@ export const EXPORT_CHECKS = [
   'key_log',
   'key_window',
   'key_pin',
+  // Whether each signing key's registration proved possession (docs/PROTOCOL.md "Proof of possession").
+  'key_possession',
 ] as const;
 
 export type ExportCheckName = (typeof EXPORT_CHECKS)[number];
@@ -86,6 +91,8 @@ export type ExportVerificationReport = {
   findings: ExportFinding[];
   /** each agent whose records the bundle holds, by agent_id: pinned, unpinned or mismatched */
   agents: AgentKeyReport[];
+  /** each key that signed records of the bundle but whose possession was not proven, in agent_keys order */
+  unproven_keys: UnprovenKey[];
 };
 
 /**
@@ -105,6 +112,7 @@ export class ReportBuilder {
   header: ExportHeader | null = null;
   counts = { operations: 0, agents: 0, agent_keys: 0, epochs: 0, anchored_epochs: 0 };
   agents: AgentKeyReport[] = [];
+  unprovenKeys: UnprovenKey[] = [];
   private unprocessable: string | null = null;
 
   constructor(private readonly trust: ExportVerificationReport['trust']) {}
@@ -154,6 +162,7 @@ export class ReportBuilder {
       checks: structuredClone(this.tallies),
       findings: [...this.findings],
       agents: this.agents.map((a) => ({ ...a, keys: [...a.keys], unpinned_keys: [...a.unpinned_keys] })),
+      unproven_keys: this.unprovenKeys.map((k) => ({ ...k })),
     };
   }
 }

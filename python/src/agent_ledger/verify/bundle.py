@@ -15,6 +15,7 @@ from ..receipt import service_signature_valid
 from . import shape
 from .log import check_epoch_log
 from .keys import check_key_history
+from .possession import check_key_possession
 from .completeness import check_chain_completeness, check_epoch_completeness
 from .material import check_service_jwks, index_agent_keys, index_epochs, kid_problem
 from .tsa_signature import timestamp_verdict
@@ -98,14 +99,19 @@ def _summary(report: Report, declared: Any, actual: dict[str, int]) -> None:
     report.check("summary", "summary", not off, "; ".join(f"{k} is {declared[k]}, counted {actual[k]}" for k in off))
 
 
-def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca: bytes | None = None, pins: dict[str, set[str]] | None = None) -> Report:
+def verify_export(
+    data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca: bytes | None = None, pins: dict[str, set[str]] | None = None,
+    require_key_proofs: bool = False,
+) -> Report:
     """Checks an export bundle's bytes. With `jwks` (a service JWKS the auditor trusts) the
     manifest and every receipt must verify with its keys; without it, only with the bundled
     ones, and the report's trust says so. With `tsa_ca` (PEM or DER certificates of the
     time-stamping authority the auditor trusts) each RFC 3161 token's signature and
     certificate chain are checked; without it the report says they were not. With `pins`
     (key_history.parse_pins of `agent-ledger agent keys --export` output) each agent is
-    reported pinned, unpinned or mismatched, and a mismatch fails."""
+    reported pinned, unpinned or mismatched, and a mismatch fails. A key that signed records
+    without a proof of possession is reported unproven (`unproven_keys`), and with
+    `require_key_proofs` it fails."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     trusted = None if jwks is None else (jwks if isinstance(jwks, dict) and isinstance(jwks.get("keys"), list) else {"keys": []})
@@ -175,5 +181,6 @@ def verify_export(data: bytes | str, jwks: dict[str, Any] | None = None, tsa_ca:
         "epochs": len(material["epochs"]), "proofs": tally.proofs, "payloads": tally.payloads,
     })
     log = check_epoch_log(report, body, header, effective)
-    check_key_history(report, body, header, log, checked, keys, pins)
+    events = check_key_history(report, body, header, log, checked, keys, pins)
+    check_key_possession(report, body, keys, events, require_key_proofs)
     return report

@@ -1,7 +1,8 @@
 """Checks of the organization's key history (bundle 1.2, docs/EXPORT.md "Key history") and of
-the auditor's pins: the key events are well-formed, numbered and chained, each registration
-carries its proof of possession, the epoch log's entries commit to them, each record was
-signed within its key's window, and each agent is pinned, unpinned or mismatched."""
+the auditor's pins: the key events are well-formed, numbered and chained, a registration's
+proof of possession holds where it has one (whether each key was proven: possession.py), the
+epoch log's entries commit to them, each record was signed within its key's window, and each
+agent is pinned, unpinned or mismatched."""
 from __future__ import annotations
 
 from typing import Any
@@ -42,6 +43,9 @@ def _event_problem(e: Any, index: int, org_id: str, prev: str) -> str | None:
         return f"public_key {point}"
     if key_thumbprint(e["public_key"]) != e["thumbprint"]:
         return f"thumbprint is not the RFC 7638 thumbprint of key {e['kid']}"
+    if e["proof"] is None:
+        # Registered without a proof (docs/API.md §4.3): unproven, not wrong; possession.py reports it.
+        return None
     why = possession_problem(e["proof"], e["public_key"], e["org_id"], e["agent_id"], e["kid"], e["time"])
     return None if why is None else f"agent {e['agent_id']} key {e['kid']}: {why}"
 

@@ -11,6 +11,7 @@ CHECKS = (
     "epoch", "anchor", "operation", "scope", "order", "row", "signature", "payload", "chain_hash",
     "chain_link", "receipt", "receipt_row", "inclusion", "anchor_signature", "anchor_time", "chain_complete",
     "epoch_complete", "checkpoint", "log_entry", "log_sequence", "key_event", "key_log", "key_window", "key_pin",
+    "key_possession",
 )
 
 
@@ -32,6 +33,8 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     # Each agent with records in the bundle: {agent_id, pin (pinned|unpinned|mismatched), keys, unpinned_keys}.
     agents: list[dict[str, Any]] = field(default_factory=list)
+    # Each key that signed records without a proof of possession: {agent_id, kid, reason} (possession.py).
+    unproven_keys: list[dict[str, str]] = field(default_factory=list)
     # Set when the input could not be processed at all (too deep, not JSON): not "tampered".
     unprocessable: str | None = None
 
@@ -83,5 +86,6 @@ class Report:
             "checks": {k: dict(v) for k, v in self.checks.items()},
             "findings": [f.__dict__ for f in self.findings],
             "agents": [dict(a) for a in self.agents],
+            "unproven_keys": [dict(k) for k in self.unproven_keys],
             **({"unprocessable": self.unprocessable} if self.unprocessable else {}),
         }

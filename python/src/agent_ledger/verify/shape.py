@@ -89,7 +89,7 @@ RECEIPT = {
     "receipt_hash": "string", "service_kid": "string", "service_signature": "string",
 }
 PROOF = {"epoch_id": "string", "leaf_index": "int", "tree_size": "int", "audit_path": "array", "root_hash": "string"}
-AGENT_KEY = {"kid": "string", "agent_id": "string", "public_key": "string", "algorithm": "string", "status": "string", "created_at": "int|null", "retired_at": "int|null"}
+AGENT_KEY = {"kid": "string", "agent_id": "string", "public_key": "string", "algorithm": "string", "status": "string", "created_at": "int|null", "retired_at": "int|null", "possession_proven?": "bool"}
 EPOCH_ENTRY = {"epoch": "object", "anchor?": "object"}
 EPOCH = {"epoch_id": "string", "org_id": "string", "start_time": "int", "end_time": "int", "root_hash": "string", "leaf_count": "int", "store_epoch_key": "string", "created_at": "int"}
 ANCHOR = {"tsa_url": "string", "tsa_token": "string", "anchored_at": "int"}
