@@ -87,3 +87,17 @@ def test_cli_exit_codes_and_trust_line_for_files_that_are_not_bundles(tmp_path, 
         assert "no signature was checked" in out
     assert main(["verify", str(FIXTURES / "cases" / "genuine-all.json"), "--jwks", jwks]) == 0
     assert "trust: signatures checked against the JWKS you gave" in capsys.readouterr().out
+
+
+def test_cli_unproven_key_warns_and_fails_with_require_key_proofs(capsys):
+    """Same flag and verdicts as `agent-ledger verify --require-key-proofs` (client/test/verify-key-proofs.test.ts)."""
+    from agent_ledger.__main__ import main
+
+    cases, jwks = FIXTURES / "cases", str(FIXTURES / "jwks.json")
+    assert main(["verify", str(cases / "key-unproven.json"), "--jwks", jwks]) == 0
+    out = capsys.readouterr().out
+    assert "warning: agent agent-beta key" in out and "possession not proven" in out
+    assert main(["verify", str(cases / "key-unproven.json"), "--jwks", jwks, "--require-key-proofs"]) == 1
+    out = capsys.readouterr().out
+    assert "proofs are required" in out and "warning:" not in out
+    assert main(["verify", str(cases / "genuine-all.json"), "--jwks", jwks, "--require-key-proofs"]) == 0

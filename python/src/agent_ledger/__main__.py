@@ -40,6 +40,10 @@ def _print(file: str, report: Report) -> None:
     for a in report.agents:
         print(f"  agent {a['agent_id']}: {a['pin']}" + (f" (not pinned: {', '.join(a['unpinned_keys'])})" if a["unpinned_keys"] else ""))
     failures = [f for f in report.findings if f.status == "failed"]
+    # Unproven keys are a warning unless --require-key-proofs made them failures (listed below then).
+    if not any(f.check == "key_possession" for f in failures):
+        for k in report.unproven_keys:
+            print(f"  warning: agent {k['agent_id']} key {k['kid']}: possession not proven ({k['reason']}); --require-key-proofs fails on it")
     for f in failures[:20]:
         print(f"  failed: {f.where}: {f.reason}")
     if len(failures) > 20:
@@ -62,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--jwks", help="the service JWKS you trust: a file or an https URL (/.well-known/service/jwks.json)")
     verify.add_argument("--tsa-ca", help="the time-stamping authority's certificate (PEM or DER) to check each RFC 3161 token's signature against")
     verify.add_argument("--agent-keys", help="the agents' keys as `agent-ledger agent keys --export` prints them on each agent's machine (JSON: agent id -> JWKs or RFC 7638 thumbprints)")
+    verify.add_argument("--require-key-proofs", action="store_true", help="fail when a key that signed a record was registered without its proof of possession (otherwise a warning)")
     verify.add_argument("--json", action="store_true", help="print the whole report as JSON")
     try:
         args = parser.parse_args(argv)
@@ -76,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"agent-ledger: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = verify_export(data, jwks=jwks, tsa_ca=tsa_ca, pins=pins)
+        report = verify_export(data, jwks=jwks, tsa_ca=tsa_ca, pins=pins, require_key_proofs=args.require_key_proofs)
     except ValueError as error:  # a --tsa-ca file that holds no certificate
         print(f"agent-ledger: --tsa-ca: {error}", file=sys.stderr)
         return EXIT_USAGE

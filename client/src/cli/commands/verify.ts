@@ -33,7 +33,7 @@ export const VERIFY_EXIT = {
   cannotProcess: 4,
 } as const;
 
-export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--since OLDER] [--json]
+export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--require-key-proofs] [--since OLDER] [--json]
 
 Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/EXPORT.md).
 
@@ -49,6 +49,9 @@ Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/E
                    thumbprints, as \`agent-ledger agent keys --export\` prints them on each
                    agent's machine. Each agent is reported pinned, unpinned or mismatched; a key
                    the pins do not list (one the service put in place of the agent's) fails.
+  --require-key-proofs  fail when a key that signed a record was registered without its
+                   proof of possession (docs/PROTOCOL.md "Proof of possession"). Without it
+                   such keys are listed by agent and kid as a warning.
   --since OLDER    an earlier export (JSON or PDF) this one must extend: the epochs both hold
                    are the same, the newer checkpoint is consistent with the older one
                    (docs/CHECKPOINTS.md), and every agent's key history extends the older
@@ -67,7 +70,7 @@ Exit codes:
 export async function verify(args: string[]): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, 'agent-keys': { type: 'string' }, json: { type: 'boolean' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { jwks: { type: 'string' }, 'tsa-ca': { type: 'string' }, 'agent-keys': { type: 'string' }, json: { type: 'boolean' }, 'require-key-proofs': { type: 'boolean' }, since: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     1,
   );
   if (values.help) {
@@ -84,7 +87,7 @@ export async function verify(args: string[]): Promise<number> {
   }
   const pins = values['agent-keys'] === undefined ? undefined : await loadPins(values['agent-keys']);
   if (values.since !== undefined) return verifySince(file, bytes, values.since, values.jwks, values.json, pins);
-  const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'], pins };
+  const options: ExportOptions = { jwksSource: values.jwks, tsaCa: values['tsa-ca'], pins, requireKeyProofs: values['require-key-proofs'] === true };
   if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') {
     const bundle = await bundleOfPdf(bytes);
     const verified = await verifyBundle(bundle, options);
@@ -122,7 +125,7 @@ function verifyReceiptDocument(object: Record<string, unknown>, jwks: Jwks): { k
   throw new CliError('the file is not a receipt ({receipt, record}), a receipt object or an export bundle ({body, manifest})');
 }
 
-type ExportOptions = { jwksSource: string | undefined; tsaCa: string | undefined; pins: AgentKeyPins | undefined };
+type ExportOptions = { jwksSource: string | undefined; tsaCa: string | undefined; pins: AgentKeyPins | undefined; requireKeyProofs: boolean };
 
 /** --agent-keys PINS: the agents' own keys (docs/EXPORT.md "Pinned agent keys"); a bad file is wrong usage. */
 async function loadPins(file: string): Promise<AgentKeyPins> {
@@ -169,7 +172,7 @@ async function verifyBundle(bundle: Uint8Array, options: ExportOptions): Promise
     const verdicts = await timestampVerdicts(parsed, certificates);
     timestampSignature = (token) => verdicts.get(token);
   }
-  const report = verifyExportBundle(bundle, { ...(trusted === undefined ? {} : { jwks: trusted }), ...(timestampSignature ? { timestampSignature } : {}), ...(options.pins ? { pins: options.pins } : {}) });
+  const report = verifyExportBundle(bundle, { ...(trusted === undefined ? {} : { jwks: trusted }), ...(timestampSignature ? { timestampSignature } : {}), ...(options.pins ? { pins: options.pins } : {}), requireKeyProofs: options.requireKeyProofs });
   let jwks: Jwks = trusted ?? { keys: [] };
   if (trusted === undefined) {
     try {
@@ -232,6 +235,8 @@ async function bundleOfPdf(pdf: Buffer): Promise<Uint8Array> {
 }
 
 /** One line per agent: its keys pinned, unpinned (the bundle's word only) or mismatched (docs/EXPORT.md "Pinned agent keys"). */
+const failuresOf = (report: ExportVerificationReport) => report.findings.filter((finding) => finding.status === 'failed');
+
 function agentLines(report: ExportVerificationReport): string[] {
   return report.agents.map((a) => `  agent ${a.agent_id}: ${a.pin}${a.unpinned_keys.length > 0 ? ` (not pinned: ${a.unpinned_keys.join(', ')})` : ''}`);
 }
@@ -257,7 +262,7 @@ function exportVerdict(file: string, kind: string, verified: { report: ExportVer
           ? `${anchors.failed} time-stamp signature${anchors.failed === 1 ? '' : 's'} did not verify against the TSA certificate you gave`
           : 'every time-stamp is signed by the TSA certificate you gave';
   if (json) {
-    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, cannot_process: result.cannot_process, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings, agents: result.agents };
+    const out = { file, kind, valid: result.valid, verified: code === VERIFY_EXIT.verified, exit_code: code, cannot_process: result.cannot_process, trust: result.trust, timestamps, ...(pages ? { pages } : {}), counts: result.counts, checks: result.checks, findings: result.findings, agents: result.agents, unproven_keys: result.unproven_keys };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return code;
   }
@@ -278,7 +283,11 @@ function exportVerdict(file: string, kind: string, verified: { report: ExportVer
     });
   if (pages) lines.push(`  ${pages.status === 'passed' ? 'ok  ' : pages.status === 'failed' ? 'FAIL' : 'skip'}  ${'pages'.padEnd(width)}  ${pages.reason}`);
   lines.push(...agentLines(result));
-  const failures = result.findings.filter((finding) => finding.status === 'failed');
+  // Unproven keys are a warning unless --require-key-proofs made them failures (listed below then).
+  if (!failuresOf(result).some((finding) => finding.check === 'key_possession')) {
+    lines.push(...result.unproven_keys.map((k) => `  warning: agent ${k.agent_id} key ${k.kid}: possession not proven (${k.reason}); --require-key-proofs fails on it`));
+  }
+  const failures = failuresOf(result);
   const shown = failures.slice(0, 20).map((finding) => `  failed: ${finding.where}: ${finding.reason}`);
   if (failures.length > shown.length) shown.push(`  ... and ${failures.length - shown.length} more (--json lists them all)`);
   if (pages?.status === 'failed') shown.push(`  failed: pages: ${pages.reason}`);
