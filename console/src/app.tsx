@@ -19,6 +19,7 @@ import { NotFoundPage } from './pages/not-found.js';
 import { OnboardingPage } from './pages/onboarding.js';
 import { OperationDetailPage } from './pages/operation-detail.js';
 import { OperationsPage } from './pages/operations.js';
+import { OrganizationPage } from './pages/organization.js';
 import { OverviewPage } from './pages/overview.js';
 import { TokensPage } from './pages/tokens.js';
 import { WebhookDetailPage } from './pages/webhook-detail.js';
@@ -33,6 +34,7 @@ const NAV: { href: string; label: string; needs: string }[] = [
   { href: '/exports', label: 'Exports', needs: 'GET /v1/exports' },
   { href: '/webhooks', label: 'Webhooks', needs: 'GET /v1/webhooks' },
   { href: '/members', label: 'Members', needs: 'GET /v1/members' },
+  { href: '/organization', label: 'Organization', needs: 'GET /v1/organization' },
   { href: '/tokens', label: 'API tokens', needs: 'POST /v1/auth/token' },
   { href: '/admin-log', label: 'Admin log', needs: 'GET /v1/admin/events' },
 ];
@@ -135,6 +137,7 @@ function Gate() {
         <Route path="/webhooks" component={page(WebhooksPage)} />
         <Route path="/webhooks/:webhook_id" component={page(WebhookDetailPage)} />
         <Route path="/members" component={page(MembersPage)} />
+        <Route path="/organization" component={page(OrganizationPage)} />
         <Route path="/tokens" component={page(TokensPage)} />
         <Route path="/admin-log" component={page(AdminLogPage)} />
         <Route default component={page(NotFoundPage)} />

@@ -59,6 +59,9 @@ beforeAll(async () => {
       operationId = record.operation_id;
     }
   }
+  // A key added with the original /v1 body (no proof of possession): the agent page marks it unproven.
+  const unproven = newKey('k2-registered-without-proof');
+  expect((await api('POST', `/v1/agents/${activeAgent}/keys`, { kid: unproven.kid, public_key: unproven.publicKey, algorithm: 'ed25519' })).status).toBe(200);
   expect((await api('POST', `/v1/agents/${frozenAgent}/freeze`, { reason: 'Pushed with --force to main outside the change window' })).status).toBe(200);
   expect((await api('POST', `/v1/agents/${frozenAgent}/unfreeze`, { reason: 'reviewed' })).status).toBe(200);
   expect((await api('POST', `/v1/agents/${frozenAgent}/freeze`, { reason: 'Pushed with --force to main outside the change window' })).status).toBe(200);
@@ -77,6 +80,7 @@ const PAGES: { name: string; path: () => string; heading: RegExp; prepare?: (pag
   { name: 'overview', path: () => '/', heading: /Overview/ },
   { name: 'agents', path: () => '/agents', heading: /^Agents$/ },
   { name: 'agent-frozen', path: () => `/agents/${frozenAgent}`, heading: /^Agent / },
+  { name: 'agent-keys', path: () => `/agents/${activeAgent}`, heading: /^Agent / },
   {
     name: 'operations-expanded',
     path: () => '/operations',
@@ -96,6 +100,7 @@ const PAGES: { name: string; path: () => string; heading: RegExp; prepare?: (pag
   { name: 'webhooks', path: () => '/webhooks', heading: /^Webhooks$/ },
   { name: 'webhook', path: () => `/webhooks/${webhookId}`, heading: /Webhook/ },
   { name: 'members', path: () => '/members', heading: /^Members$/ },
+  { name: 'organization', path: () => '/organization', heading: /^Organization$/ },
   { name: 'tokens', path: () => '/tokens', heading: /API tokens/ },
   { name: 'admin-log', path: () => '/admin-log', heading: /^Admin log$/ },
   { name: 'not-found', path: () => '/no-such-page', heading: /./ },
@@ -164,5 +169,42 @@ describe('what the pages say', () => {
     expect(await freeze.locator('td.details dt').allTextContents()).toEqual(expect.arrayContaining(['reason', 'previous status']));
     await context.close();
   }, TEST_TIMEOUT);
-});
 
+  it("marks each key proven or not on the agent page, and switches the organization's proof rule only after a confirmation", async () => {
+    const context = await signedInContext('desktop');
+    const page = await context.newPage();
+    await page.goto(`/agents/${activeAgent}`);
+    const keys = page.getByRole('table', { name: 'Keys' });
+    await keys.locator('tbody tr').nth(1).waitFor();
+    const rows = await keys.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
+    const possession = Object.fromEntries(rows.map((cells) => [cells[0], cells[5]]));
+    expect(possession).toEqual({ k1: 'proven', 'k2-registered-without-proof': 'not proven' });
+
+    await page.goto('/organization');
+    await expect.poll(() => page.locator('#key-proof-state').textContent()).toBe('Not required');
+    // Cancelling the confirmation changes nothing.
+    await page.getByRole('button', { name: 'Require proofs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Require a proof of possession for every new key?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api('GET', '/v1/organization')).body.organization.require_key_proof).toBe(false);
+    await page.getByRole('button', { name: 'Require proofs' }).click();
+    await dialog.getByRole('button', { name: 'Require proofs' }).click();
+    await expect.poll(() => page.locator('#key-proof-state').textContent()).toBe('Required');
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}organization-proofs-required-desktop.png`, fullPage: true });
+    try {
+      expect((await api('GET', '/v1/organization')).body.organization.require_key_proof).toBe(true);
+      const refused = newKey('k3');
+      const res = await api('POST', `/v1/agents/${activeAgent}/keys`, { kid: refused.kid, public_key: refused.publicKey, algorithm: 'ed25519' });
+      expect(`${res.status} ${res.body.error?.code}`).toBe('400 VALIDATION_ERROR');
+      const events = (await api('GET', '/v1/admin/events?limit=20')).body.events as { action: string; details: string }[];
+      expect(JSON.parse(events.find((e) => e.action === 'org.update')?.details ?? 'null')).toEqual({ require_key_proof: true });
+    } finally {
+      await page.getByRole('button', { name: 'Stop requiring proofs' }).click();
+      await page.getByRole('dialog', { name: 'Stop requiring proofs of possession?' }).getByRole('button', { name: 'Stop requiring proofs' }).click();
+      await expect.poll(() => page.locator('#key-proof-state').textContent()).toBe('Not required');
+    }
+    await context.close();
+  }, TEST_TIMEOUT);
+});

@@ -139,6 +139,12 @@ export interface AgentKeyItem {
   status: KeyStatus;
   created_at: number;
   retired_at: number | null;
+  /**
+   * Whether the key's registration carried a proof of possession that held (docs/PROTOCOL.md
+   * "Proof of possession"). Absent on keys stored before the field existed: their key event
+   * in the key history says (read-agents.ts reads it there).
+   */
+  possession_proven?: boolean;
 }
 
 /** docs/API.md §2.2 plus bookkeeping; storedOperationView() picks the §2.2 fields for responses. */

@@ -48,6 +48,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'export-fairness.test.ts': 'seeds operations straight into the table',
   'export-worker-crash.test.ts': 'kills an export worker process mid-export',
   'exports.test.ts': 'seeds backdated operations and seals on demand through the in-process schedule',
+  'key-possession-shown.test.ts': 'removes and forges possession_proven straight in the table, as an insider with table write access',
   'invitation-expiry.test.ts': 'writes a week-old invitation straight into the table',
   'hot-path-caches.test.ts': 'spies on the caller lookup inside the server',
   'link-origin.test.ts': "checks the links of the local identity provider's mails (in AWS Cognito mails a code, not this link)",

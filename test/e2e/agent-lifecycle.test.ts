@@ -61,6 +61,8 @@ describe('register', () => {
         status: 'active',
         created_at: res.body.agent.created_at,
         retired_at: null,
+        // registered through the SDK's body, with its proof (docs/API.md §2.5)
+        possession_proven: true,
       })),
     );
 

@@ -107,12 +107,27 @@ describe('the PDF report, rendered', () => {
   it('an unfiltered export: cover, what it proves, agents, operations and epochs, every paragraph whole', async () => {
     const r = await render('unfiltered', fixture('genuine-all'), 'Acme');
     expectReadable(r, 'Acme');
-    expect(r.pages).toHaveLength(3);
+    expect(r.pages).toHaveLength(4);
     expect(r.pages[1]).toContain('No filter applies');
-    const tables = r.pages[2] ?? '';
-    for (const title of ['Agents', 'Operations (oldest first)', 'Epochs', 'Chain hash', 'Anchored (RFC 3161 genTime)']) expect(tables).toContain(title);
+    const tables = r.pages.slice(2).join('\n');
+    for (const title of ['Agents', 'Agent keys', 'Proof of possession', 'Operations (oldest first)', 'Epochs', 'Chain hash', 'Anchored (RFC 3161 genTime)']) expect(tables).toContain(title);
     expect(tables).toMatch(/agent-alpha\s+11\s+1\s+11\s+intact/);
     expectEveryRowOnce(r);
+  });
+
+  it('the agent keys table: every signing key with its window, an unproven one marked NOT PROVEN with why', async () => {
+    const r = await render('key-unproven', fixture('key-unproven'), 'Acme');
+    expectReadable(r, 'Acme');
+    const all = r.pages.flatMap(lines);
+    expect(all).toContainEqual(expect.stringMatching(/^Agent\s+Key \(kid\)\s+Status\s+Registered \(UTC\)\s+Retired \(UTC\)\s+Proof of possession$/));
+    const { report } = verifyAndReadExportBundle(r.bytes);
+    expect(report.unproven_keys.map((k) => `${k.agent_id} ${k.kid}`)).toEqual(['agent-beta beta-1']);
+    for (const key of r.bundle.body.verification_material.agent_keys) {
+      const row = all.filter((line) => new RegExp(`^${key.agent_id}\\s+${key.kid}\\s+${key.status}\\s`).test(line));
+      expect(row, `${key.agent_id} ${key.kid}`).toHaveLength(1);
+      expect(row[0]).toMatch(key.kid === 'beta-1' ? /NOT PROVEN: registered without a proof$/ : /\sproven$/);
+      if (key.created_at !== null) expect(row[0]).toContain(iso(key.created_at));
+    }
   });
 
   it('a filtered export says what was not checked; a long organization name in any script wraps on the cover', async () => {

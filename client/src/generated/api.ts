@@ -1521,6 +1521,8 @@ export type components = {
             status: "active" | "retired" | "revoked";
             created_at: number;
             retired_at: number | null;
+            /** @description Whether the key's registration carried a proof of possession (docs/PROTOCOL.md "Proof of possession"); null only for a key stored before this field existed, in a response other than GET /v1/agents/:agent_id (which reads its key event). */
+            possession_proven: boolean | null;
         };
         Receipt: {
             /** @description currently 1.0 */

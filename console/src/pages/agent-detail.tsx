@@ -63,11 +63,18 @@ function StatusActions({ agent, path, onChange }: { agent: Schemas['Agent']; pat
   );
 }
 
+/** docs/PROTOCOL.md "Proof of possession": an unproven key was registered without one (allowed unless the organization requires it). */
+function Possession({ proven }: { proven: boolean | null }) {
+  if (proven === true) return <span>proven</span>;
+  if (proven === false) return <span class="status status-unproven">not proven</span>;
+  return <span class="muted">not recorded</span>;
+}
+
 function Keys({ keys, agent, path, onChange }: { keys: Schemas['AgentKey'][]; agent: Schemas['Agent']; path: Path; onChange: () => void }) {
   const { can } = useSession();
   const mayRevoke = agent.status !== 'revoked' && can('POST /v1/agents/{agent_id}/revoke');
   return (
-    <Table caption="Keys" showCaption columns={['Key id', 'Public key (Ed25519)', 'Status', 'Added', 'Retired or revoked', mayRevoke && 'Action']}>
+    <Table caption="Keys" showCaption columns={['Key id', 'Public key (Ed25519)', 'Status', 'Added', 'Retired or revoked', 'Proof of possession', mayRevoke && 'Action']}>
       {keys.map((key) => (
         <tr key={key.kid}>
           <td>
@@ -84,6 +91,9 @@ function Keys({ keys, agent, path, onChange }: { keys: Schemas['AgentKey'][]; ag
           </td>
           <td>
             <Time ms={key.retired_at} />
+          </td>
+          <td>
+            <Possession proven={key.possession_proven} />
           </td>
           {mayRevoke && (
             <td>

@@ -20,6 +20,8 @@ export interface KeyView {
   status: AgentKeyItem['status'];
   created_at: number;
   retired_at: number | null;
+  /** null: a key stored before the field existed whose key event was not looked up (read-agents.ts does) */
+  possession_proven: boolean | null;
 }
 
 export function agentView(item: AgentItem): AgentView {
@@ -44,5 +46,6 @@ export function keyView(item: AgentKeyItem): KeyView {
     status: item.status,
     created_at: item.created_at,
     retired_at: item.retired_at ?? null,
+    possession_proven: item.possession_proven ?? null,
   };
 }

@@ -56,6 +56,8 @@ export function newKeyItem(orgId: string, agentId: string, key: NewKey, now: num
     status: 'active',
     created_at: now,
     retired_at: null,
+    // assertPossession has refused a proof that does not hold, so a proof here is a proven key.
+    possession_proven: key.proof !== undefined,
   };
 }
 

@@ -205,7 +205,10 @@ async function agentKeys(orgId: string, wanted: readonly { agent_id: string; kid
     wanted.map(async ({ agent_id, kid }): Promise<ExportAgentKey> => {
       const key = await readKey(orgId, agent_id, kid);
       if (key) {
-        return { kid, agent_id, public_key: key.public_key, algorithm: 'ed25519', status: key.status, created_at: key.created_at, retired_at: key.retired_at };
+        const entry: ExportAgentKey = { kid, agent_id, public_key: key.public_key, algorithm: 'ed25519', status: key.status, created_at: key.created_at, retired_at: key.retired_at };
+        // Keys stored before the field existed: left out, and the verifier reads their key events alone.
+        if (key.possession_proven !== undefined) entry.possession_proven = key.possession_proven;
+        return entry;
       }
       const copy = copies[keyCopy(agent_id, kid)];
       if (copy === undefined) throw new Error(`no public key known for ${agent_id}/${kid}`);

@@ -106,6 +106,10 @@ export const agentKeySchema = z
     status: z.enum(KEY_STATUSES),
     created_at: unixMs,
     retired_at: unixMs.nullable(),
+    possession_proven: z.boolean().nullable().meta({
+      description:
+        "Whether the key's registration carried a proof of possession (docs/PROTOCOL.md \"Proof of possession\"); null only for a key stored before this field existed, in a response other than GET /v1/agents/:agent_id (which reads its key event).",
+    }),
   })
   .meta({ id: 'AgentKey' });
 

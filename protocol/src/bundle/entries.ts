@@ -59,7 +59,10 @@ export function operationEntry(operation: ExportOperation): ExportOperation {
  * agentKeyEntry({ ...keyItem, status: 'active' });
  */
 export function agentKeyEntry(key: ExportAgentKey): ExportAgentKey {
-  return pickFields(key, AGENT_KEY_FIELDS);
+  const entry = pickFields<ExportAgentKey>(key, AGENT_KEY_FIELDS);
+  // Optional (bundle 1.2): omitted where the service does not know it, and the verifier then reads the key history alone.
+  if (typeof key.possession_proven === 'boolean') entry.possession_proven = key.possession_proven;
+  return entry;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The report's tables (report.ts draws them with layout.ts): a chain verdict per agent, the
- * operations oldest first, and the epochs with their anchors.
+ * keys that signed, whether each was proven, the operations oldest first, and the epochs with
+ * their anchors.
  */
 import type { ExportBundle, ExportVerificationReport } from '@agent-ledger/protocol';
 import { BODY_WIDTH, GREY, RED, type Cell, type Column } from './layout.js';
@@ -80,6 +81,45 @@ export function agentsTable(bundle: ExportBundle, report: ExportVerificationRepo
           ? `intact where covered; ${plural(a.gaps, 'link')} to operations outside this export`
           : 'intact',
     ]),
+  };
+}
+
+/**
+ * The agent keys that signed the export's records, with their window and whether their
+ * possession was proven. The Possession column is the offline verifier's own verdict
+ * (protocol/src/verify/possession.ts, from the key history): an unproven key is a warning an
+ * auditor may make a failure (`agent-ledger verify --require-key-proofs`), so it stands out.
+ */
+/** The verifier's reason in the few words a cell holds; the full reason is in `agent-ledger verify`'s output. */
+function unprovenCell(reason: string): string {
+  if (/carries no proof of possession/.test(reason)) return 'NOT PROVEN: registered without a proof';
+  if (/before key history existed/.test(reason)) return 'NOT PROVEN: registered before key history';
+  return `NOT PROVEN: ${reason}`;
+}
+
+export function keysTable(bundle: ExportBundle, report: ExportVerificationReport): Table {
+  const unproven = new Map(report.unproven_keys.map((k) => [`${k.agent_id}\n${k.kid}`, k.reason]));
+  const keys = [...bundle.body.verification_material.agent_keys].sort((a, b) => (a.agent_id < b.agent_id ? -1 : a.agent_id > b.agent_id ? 1 : a.kid < b.kid ? -1 : a.kid > b.kid ? 1 : 0));
+  return {
+    columns: [
+      { title: 'Agent', width: 160 },
+      { title: 'Key (kid)', width: 110 },
+      { title: 'Status', width: 50 },
+      { title: 'Registered (UTC)', width: 118 },
+      { title: 'Retired (UTC)', width: 118 },
+      { title: 'Proof of possession', width: BODY_WIDTH - 556 },
+    ],
+    rows: keys.map((key) => {
+      const reason = unproven.get(`${key.agent_id}\n${key.kid}`);
+      return [
+        key.agent_id,
+        key.kid,
+        key.status,
+        key.created_at === null ? { text: 'not known (agent deleted)', color: GREY } : iso(key.created_at),
+        key.retired_at === null ? { text: '-', color: GREY } : iso(key.retired_at),
+        reason === undefined ? 'proven' : { text: unprovenCell(reason), color: RED },
+      ];
+    }),
   };
 }
 

@@ -7,7 +7,8 @@
  * Pages (A4 landscape): a cover (organization, range, filters, counts, generation time, the
  * bundle's full SHA-256 in a monospace face that tells `l` from `I`, and how to verify it), a
  * page in plain words on what was verified and how to re-check it, a summary per agent
- * (operations, first and last seq_no, whether its chain is intact and complete), the
+ * (operations, first and last seq_no, whether its chain is intact and complete), the keys that
+ * signed (window, and whether their possession was proven, from the verifier), the
  * operations (time, agent, seq_no, type, verb and target from `action`, short chain hash,
  * epoch by index and start) and the epochs (index, window, root, leaves, full anchor time).
  * Every page has the running header and "page i of n". The service signs the finished bytes
@@ -24,7 +25,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { verifyAndReadExportBundle, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
 import { createHash } from 'node:crypto';
 import { attachDeflated } from './deflated-file.js';
-import { agentsTable, epochsTable, operationsTable } from './evidence-tables.js';
+import { agentsTable, epochsTable, keysTable, operationsTable } from './evidence-tables.js';
 import { fontBytes } from './fonts.js';
 import { BODY_WIDTH, GREY, MARGIN, PAGE, RED, ReportPen, type ReportFaces } from './layout.js';
 import { coverFacts, howToVerify, iso, whatItProves } from './prose.js';
@@ -85,6 +86,9 @@ function drawTables(pen: ReportPen, bundle: ExportBundle, report: ExportVerifica
   pen.heading('Agents');
   const agents = agentsTable(bundle, report);
   pen.table(agents.columns, agents.rows);
+  pen.heading('Agent keys');
+  const keys = keysTable(bundle, report);
+  pen.table(keys.columns, keys.rows);
   pen.heading('Operations (oldest first)');
   const operations = operationsTable(bundle);
   pen.table(operations.columns, operations.rows);
