@@ -116,7 +116,7 @@ describe('possession_proven', () => {
       expect(report.valid).toBe(false);
       const python = pythonVerify(bytes, jwks);
       expect(python.status, python.out).toBe(1);
-      expect(python.out).toMatch(/FAIL  key_possession/);
+      expect(python.out).toMatch(/FAIL {2}key_possession/);
       expect(python.out).toContain(`possession_proven is true`);
       expect(report.findings.filter((f) => f.status === 'failed').map((f) => `${f.check}: ${f.reason}`)).toEqual([
         expect.stringMatching(new RegExp(`^key_possession: agent ${agentId} key ${unproven.kid}: possession_proven is true, but its register event .* carries no proof`)),
