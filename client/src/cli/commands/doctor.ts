@@ -50,7 +50,7 @@ async function loginChecks({ url, token }: Credentials): Promise<DoctorCheck[]> 
   if (!info.ok && info.rejected) return [{ ok: false, message: rejectedMessage(url, info.error) }];
   if (!info.ok) return [{ ok: false, message: `the service at ${url} does not answer: ${info.error.message}` }];
   const checks: DoctorCheck[] = [
-    { ok: true, message: `the API token acts for ${userText(info.profile)} in organization ${organizationText(info.profile)}` },
+    { ok: true, message: `the API token acts for ${userText(info.profile)}, in organization ${organizationText(info.profile)}` },
     { ok: true, message: `the API token ${tokenText(info)}` },
   ];
   if (info.warning) checks.push({ ok: true, warn: true, message: info.warning });
