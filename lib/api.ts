@@ -166,8 +166,9 @@ export class LedgerApi extends Construct {
     this.notFoundFunction = notFound;
     this.functions = [
       // Every authenticated request is counted against its organization's rate limit
-      // (lambdas/http/authenticate.ts), read-only routes included.
-      ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.auth === 'public' ? spec.uses : [...spec.uses, 'table:rate-counter' as const] })),
+      // (lambdas/http/authenticate.ts), read-only routes included, and records the use of its
+      // API token (lambdas/domain/auth/caller-lookup.ts).
+      ...routes.map(({ spec, function: fn }) => ({ function: fn, uses: spec.auth === 'public' ? spec.uses : [...spec.uses, 'table:rate-counter' as const, 'table:token-use' as const] })),
       { function: notFound, uses: [] },
     ];
   }

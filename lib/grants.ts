@@ -17,6 +17,7 @@ import type { Resource } from '../lambdas/routes/route-spec.js';
 import { CURSOR_PURPOSE } from '../lambdas/shared/cursor-purpose.js';
 import { RECEIPT_KEY_PURPOSE, RECEIPT_KEYS_PARTITION } from '../lambdas/shared/receipt-keys.js';
 import { TABLE_DESIGN } from '../lambdas/store/table-design.js';
+import { TOKEN_USE_PREFIX } from '../lambdas/store/identity-items.js';
 import { IDENTITY_ACTIONS } from './identity.js';
 import { valueIn } from './imports.js';
 import { RECEIPT_SIGNER_TAG } from './keys.js';
@@ -157,6 +158,15 @@ const GRANTS: Record<Resource, Statements> = {
       actions: ['dynamodb:UpdateItem'],
       resources: [tableArns(scope, resources).table],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } },
+    }),
+  ],
+  // UpdateItem on the token-use items only (lambdas/store/token-records.ts: pk `TOKENUSE#<id>`),
+  // so a route can record the use of the token it was called with and change no token's end.
+  'table:token-use': (scope, resources) => [
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [tableArns(scope, resources).table],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${TOKEN_USE_PREFIX}*`] } },
     }),
   ],
   'data:read': bucketStatements('dataBucket', []),

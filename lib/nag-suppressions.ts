@@ -185,6 +185,7 @@ function grantFindings(fn: LedgerFunction, stack: NagScope, use: Resource): Ackn
     case 'table:read':
     case 'table:write':
     case 'table:rate-counter':
+    case 'table:token-use':
     case 'signer':
     case 'signer:public-key':
     case 'secrets:encrypt':

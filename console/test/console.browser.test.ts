@@ -347,8 +347,12 @@ describe('the console, end to end in Chromium', () => {
     await heading(member, 'Overview').waitFor();
     expect(await member.locator('.badge').textContent()).toBe('Read-only investigator');
     const links = await member.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
-    expect(links).toEqual(['Overview', 'Agents', 'Operations', 'Epochs', 'Members', 'API tokens']);
+    // Every role may read the organization's settings; only the roles PATCH allows see controls.
+    expect(links).toEqual(['Overview', 'Agents', 'Operations', 'Epochs', 'Members', 'Organization', 'API tokens']);
     await checkPage(member, 'member-overview');
+    await nav(member, 'Organization');
+    await member.locator('#key-proof-state').waitFor();
+    expect(await member.getByRole('button').filter({ hasText: /require|proof|save/i }).count()).toBe(0);
 
     await nav(member, 'Agents');
     await member.getByRole('link', { name: agentId }).click();

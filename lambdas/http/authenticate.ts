@@ -12,7 +12,7 @@ import { LedgerError } from '../shared/errors.js';
 import type { Caller, OrgCaller } from '../domain/auth/caller.js';
 import { SESSION_COOKIE, TOKEN_PREFIX, looksLikeToken, tokenHash } from '../shared/token-format.js';
 import type { RouteAuth } from '../routes/route-spec.js';
-import { loadCallerCached } from '../domain/auth/caller-lookup.js';
+import { loadCallerCached, type TokenRejection } from '../domain/auth/caller-lookup.js';
 import { enforceRequestRate } from '../domain/rate-limit/request-rate.js';
 import { headerValue } from './json-body.js';
 import { assertSameOriginWrite } from './same-origin.js';
@@ -46,14 +46,27 @@ function presentedCredential(event: APIGatewayProxyEventV2): { token: string; vi
 
 const unauthorized = () => new LedgerError('UNAUTHORIZED', 'missing, invalid or expired credentials');
 
+const REJECTION_MESSAGES: Record<TokenRejection, string> = {
+  expired: 'this API token has expired; make a new one on the console\'s API tokens page and sign in with it again',
+  revoked: 'this API token was revoked; make a new one on the console\'s API tokens page and sign in with it again',
+  rotated: 'this API token was replaced by rotation and its grace period is over; use its replacement',
+};
+
+function rejectedToken(reason: TokenRejection): LedgerError {
+  return new LedgerError('UNAUTHORIZED', REJECTION_MESSAGES[reason], { reason });
+}
+
 /**
  * Resolves the caller a route requires. Returns null only for `public` routes and for
  * `optional` routes called without a valid token.
  */
 export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV2, now = Date.now()): Promise<Caller | null> {
   if (auth === 'public') return null;
-  const caller = await identifyCaller(event, now);
+  const identified = await identifyCaller(event, now);
+  const caller = typeof identified === 'string' ? null : identified;
   if (auth === 'optional') return caller;
+  // Only the holder of the token learns why it stopped working, and what to do (docs/API.md §7).
+  if (typeof identified === 'string') throw rejectedToken(identified);
   if (!caller) throw unauthorized();
   if (auth === 'user') return caller;
   if (auth === 'session' || auth === 'api_token') {
@@ -73,13 +86,14 @@ export async function authenticate(auth: RouteAuth, event: APIGatewayProxyEventV
  * and the limit from the process's reservations (request-rate.ts), so on a warm process the
  * hot path (agents submitting) pays no round trip here.
  */
-async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promise<Caller | null> {
+async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promise<Caller | TokenRejection | null> {
   const credential = presentedCredential(event);
   // Before the token is even looked up: a forged write learns nothing and costs no read.
   if (credential?.viaCookie) assertSameOriginWrite(event);
   const presented = credential?.token;
   const found = presented && looksLikeToken(presented) ? await loadCallerCached(tokenHash(presented), now) : null;
   if (!found) return null;
+  if ('rejected' in found) return found.kind === 'api' ? found.rejected : null;
   const { token, caller } = found;
   await enforceRequestRate(typeof token.org_id === 'string' ? { orgId: token.org_id, userId: token.user_id } : caller, now);
   return caller;

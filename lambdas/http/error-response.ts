@@ -31,6 +31,8 @@ export function errorResponse(error: unknown, requestId: string): APIGatewayProx
   return {
     statusCode: known.status,
     headers: jsonHeaders(requestId, known.headers),
-    body: JSON.stringify({ error: { code: known.code, message: known.message, request_id: requestId } }),
+    body: JSON.stringify({
+      error: { code: known.code, message: known.message, request_id: requestId, ...(known.reason === undefined ? {} : { reason: known.reason }) },
+    }),
   };
 }

@@ -31,6 +31,7 @@ export type Resource =
    * routes included. lib/api.ts adds it to each route that is not public.
    */
   | 'table:rate-counter'
+  | 'table:token-use'
   | 'data:read'
   | 'data:write'
   /**

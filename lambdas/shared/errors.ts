@@ -35,12 +35,15 @@ export interface LedgerErrorOptions {
   /** Extra response headers, e.g. Retry-After for RATE_LIMITED. */
   headers?: Record<string, string>;
   cause?: unknown;
+  /** UNAUTHORIZED for an API token the service knows: why it no longer works (docs/API.md §7 `reason`). */
+  reason?: string;
 }
 
 export class LedgerError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: Record<string, string>;
+  readonly reason: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: LedgerErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -48,6 +51,7 @@ export class LedgerError extends Error {
     this.code = code;
     this.status = options.status ?? ERROR_STATUS[code];
     this.headers = options.headers ?? {};
+    this.reason = options.reason;
   }
 }
 

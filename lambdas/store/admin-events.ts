@@ -38,7 +38,11 @@ export type AdminAction =
   | 'webhook.disable'
   | 'webhook.enable'
   /** An operation's payload erased by an owner (POST /v1/operations/:id/erase-payload). */
-  | 'operation.payload_erase';
+  | 'operation.payload_erase'
+  /** Not in docs/API.md §6.3: API tokens issued, rotated and revoked (docs/API.md §4.1). */
+  | 'token.create'
+  | 'token.rotate'
+  | 'token.revoke';
 
 export interface AdminEvent {
   event_id: string;

@@ -8,6 +8,8 @@
  * | user        | USER#<user_id>              | USER                |
  * | email index | EMAIL#<lower-cased email>   | EMAIL               |  (unique email: conditional put)
  * | token       | TOKEN#<sha256 of token>     | TOKEN               |
+ * | token record| ORG#<org_id>                | TOKEN#<token_id>    |  gsi1: ORG#<org>#TOKENS / <created_at ms>#<token_id>  (API tokens: list and revoke)
+ * | token use   | TOKENUSE#<token_id>         | USE                 |  when the token was last used (every route writes it: lib/grants.ts table:token-use)
  * | org         | ORG#<org_id>                | ORG                 |
  * | member      | ORG#<org_id>                | MEMBER#<user_id>    |
  * | invitation  | ORG#<org_id>                | INVITE#<id>         |  gsi1: INVITEE#<lower-cased email> / <created_at ms>#<id>
@@ -26,6 +28,9 @@ import type { Role } from '../shared/roles.js';
 import type { TokenKind } from '../shared/token-format.js';
 import { padMs } from './dynamo.js';
 
+/** The partition prefix of token-use items, the only ones lib/grants.ts lets every route write. */
+export const TOKEN_USE_PREFIX = 'TOKENUSE#';
+
 export const identityKeys = {
   user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
   email: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
@@ -37,6 +42,12 @@ export const identityKeys = {
   invitee: (email: string) => `INVITEE#${email.toLowerCase()}`,
   /** gsi1 sort key of an invitation: newest last. */
   inviteeOrder: (createdAt: number, invitationId: string) => `${padMs(createdAt)}#${invitationId}`,
+  /** An API token's record in its organization (store/token-records.ts): what GET /v1/auth/tokens lists. */
+  tokenRecord: (orgId: string, tokenId: string) => ({ pk: `ORG#${orgId}`, sk: `TOKEN#${tokenId}` }),
+  /** gsi1 partition of an organization's token records, newest last by `tokenOrder`. */
+  orgTokens: (orgId: string) => `ORG#${orgId}#TOKENS`,
+  tokenOrder: (createdAt: number, tokenId: string) => `${padMs(createdAt)}#${tokenId}`,
+  tokenUse: (tokenId: string) => ({ pk: `${TOKEN_USE_PREFIX}${tokenId}`, sk: 'USE' }),
   oauthState: (stateHash: string) => ({ pk: `OAUTH#${stateHash}`, sk: 'OAUTH' }),
   assignment: (orgId: string, agentId: string, userId: string) => ({
     pk: `ORG#${orgId}#AGENT#${agentId}`,
@@ -93,6 +104,36 @@ export interface TokenItem {
   ttl_seconds?: number | null;
   /** Set on rotation: the id of the token that replaced this one. */
   replaced_by?: string;
+  /** API tokens: the name given at issue (POST /v1/auth/token `name`), if any. */
+  name?: string;
+  /** Set when someone revoked the token (DELETE /v1/auth/tokens/:id): who. */
+  revoked_by?: string;
+  /** API tokens issued with a token record (TokenRecordItem); older ones have none and are not listed. */
+  listed?: true;
+}
+
+/**
+ * An API token's record in its organization's partition: the token's public facts, the hash
+ * that finds its token item (only a hash: the token itself is never stored), and how it ended.
+ * It mirrors the token item's end (revoked_at, grace_until, revoked_by, replaced_by) in the
+ * same transaction, so a list never shows a token working that does not, or the reverse.
+ */
+export interface TokenRecordItem {
+  token_id: string;
+  org_id: string;
+  user_id: string;
+  name: string | null;
+  created_at: number;
+  /** Unix ms or null. */
+  expires_at: number | null;
+  token_hash: string;
+  /** The token this one replaced by rotation, if any. */
+  replaces?: string;
+  replaced_by?: string;
+  revoked_at?: number;
+  grace_until?: number;
+  revoked_by?: string;
+  expires_at_s?: number;
 }
 
 export interface OrgItem {
@@ -108,6 +149,8 @@ export interface OrgItem {
   owner_count: number;
   /** A new agent key must carry its proof of possession (docs/API.md §2.7); absent (organizations made before the setting) is false. */
   require_key_proof?: boolean;
+  /** The longest lifetime a new API token may have, in seconds (docs/API.md §2.7); absent: no cap. */
+  max_token_ttl_seconds?: number;
 }
 
 export interface MemberItem {

@@ -71,6 +71,8 @@ export interface OrgChanges {
   org_name?: string | undefined;
   description?: string | null | undefined;
   require_key_proof?: boolean | undefined;
+  /** null removes the cap. */
+  max_token_ttl_seconds?: number | null | undefined;
 }
 
 /** Sets the organization's editable fields (PATCH /v1/organization); fails its condition when the org is gone. */
@@ -89,11 +91,17 @@ export function orgUpdate(orgId: string, fields: OrgChanges, now: number): Trans
     sets.push('require_key_proof = :requireKeyProof');
     values[':requireKeyProof'] = fields.require_key_proof;
   }
+  let remove = '';
+  if (fields.max_token_ttl_seconds === null) remove = ' REMOVE max_token_ttl_seconds';
+  else if (fields.max_token_ttl_seconds !== undefined) {
+    sets.push('max_token_ttl_seconds = :maxTokenTtl');
+    values[':maxTokenTtl'] = fields.max_token_ttl_seconds;
+  }
   return {
     Update: {
       TableName: table(),
       Key: identityKeys.org(orgId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
+      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: values,
     },
@@ -111,6 +119,23 @@ export const orgAllowsUnprovenKeys = (orgId: string): TransactItem => ({
     Key: identityKeys.org(orgId),
     ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(require_key_proof) OR require_key_proof = :off)',
     ExpressionAttributeValues: { ':off': false },
+  },
+});
+
+/**
+ * A condition that the organization's token lifetime cap (max_token_ttl_seconds) still allows
+ * `ttlSeconds` (null: no expiry): in the transaction that issues the token, so a cap set while
+ * the token was on its way refuses it.
+ */
+export const orgAllowsTokenLifetime = (orgId: string, ttlSeconds: number | null): TransactItem => ({
+  ConditionCheck: {
+    TableName: table(),
+    Key: identityKeys.org(orgId),
+    ConditionExpression:
+      ttlSeconds === null
+        ? 'attribute_exists(pk) AND attribute_not_exists(max_token_ttl_seconds)'
+        : 'attribute_exists(pk) AND (attribute_not_exists(max_token_ttl_seconds) OR max_token_ttl_seconds >= :ttl)',
+    ...(ttlSeconds === null ? {} : { ExpressionAttributeValues: { ':ttl': ttlSeconds } }),
   },
 });
 

@@ -23,11 +23,21 @@ export interface TokenOptions {
   /** The caller's membership (UserItem.membership_id), for API tokens. */
   membershipId?: string | undefined;
   ttlSeconds?: number | null;
+  /** API tokens: the name given at issue. */
+  name?: string | undefined;
+  /** API tokens written with their record (token-records.ts). */
+  listed?: boolean;
 }
 
-/** DynamoDB TTL (seconds) for the moment a token can no longer work, if there is one. */
+/**
+ * How long a token's items stay after it stopped working: so a client presenting it is told
+ * it expired or was revoked (docs/API.md §7, `reason`), and the token list shows how it ended.
+ */
+export const KEEP_ENDED_TOKEN_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** DynamoDB TTL (seconds): KEEP_ENDED_TOKEN_MS after the moment a token can no longer work, if there is one. */
 export function removalTime(endMs: number | null): number | undefined {
-  return endMs === null ? undefined : Math.ceil(endMs / 1000);
+  return endMs === null ? undefined : Math.ceil((endMs + KEEP_ENDED_TOKEN_MS) / 1000);
 }
 
 export function mintToken(kind: TokenKind, options: TokenOptions): NewToken {
@@ -41,6 +51,8 @@ export function mintToken(kind: TokenKind, options: TokenOptions): NewToken {
     ...(options.orgId === undefined ? {} : { org_id: options.orgId }),
     ...(options.membershipId === undefined ? {} : { membership_id: options.membershipId }),
     ...(options.ttlSeconds === undefined ? {} : { ttl_seconds: options.ttlSeconds }),
+    ...(options.name === undefined ? {} : { name: options.name }),
+    ...(options.listed ? { listed: true as const } : {}),
   };
   const expiresAtS = removalTime(options.expiresAt);
   if (expiresAtS !== undefined) item.expires_at_s = expiresAtS;
@@ -78,6 +90,23 @@ export function tokenEnd(hash: string, now: number, graceUntil: number, replaced
         ':ttl': removalTime(graceUntil),
         ...(replacedBy ? { ':by': replacedBy } : {}),
       },
+    },
+  };
+}
+
+/**
+ * Revokes a token now (DELETE /v1/auth/tokens/:id): also one still in its rotation grace
+ * period, whose grace ends. A token revoked already, or one that no longer works at all,
+ * fails the condition.
+ */
+export function tokenRevoke(hash: string, now: number, revokedBy: string): TransactItem {
+  return {
+    Update: {
+      TableName: table(),
+      Key: identityKeys.token(hash),
+      UpdateExpression: 'SET revoked_at = if_not_exists(revoked_at, :now), grace_until = :now, revoked_by = :by, expires_at_s = :ttl',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revoked_by) AND (attribute_not_exists(grace_until) OR grace_until > :now)',
+      ExpressionAttributeValues: { ':now': now, ':by': revokedBy, ':ttl': removalTime(now) },
     },
   };
 }

@@ -21,6 +21,7 @@ export const ACCEPTANCE_FILES = [
   'record-nesting.test.ts',
   'require-key-proof.test.ts',
   'roles.test.ts',
+  'token-management.test.ts',
   'v1-original-contract.test.ts',
   'weak-agent-keys.test.ts',
 ] as const;

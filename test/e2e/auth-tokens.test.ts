@@ -181,12 +181,14 @@ describe('sessions (docs/API.md §4.1, §5)', () => {
     expect(before.json).toEqual({
       user: expect.objectContaining({ user_id: userId, org_id: null, email, display_name: 'Sess', role: 'org_owner', status: 'active', onboarding_completed: false }),
       current_organization: null,
+      // Beyond the original contract: the credential the request came with.
+      credential: { kind: 'session', token_id: expect.any(String), name: null, expires_at: expect.any(Number) },
     });
     const { org_id: orgId } = (await call('POST', '/v1/onboarding/personal', { token })).json;
     const after = await call('GET', '/v1/auth/me', { token });
     expect(after.json.user).toMatchObject({ org_id: orgId, onboarding_completed: true });
     expect(typeof after.json.user.created_at).toBe('number');
-    expect(after.json.current_organization).toEqual({ org_id: orgId, ba_org_id: orgId, role: 'org_owner' });
+    expect(after.json.current_organization).toEqual({ org_id: orgId, ba_org_id: orgId, role: 'org_owner', org_name: expect.any(String) });
   });
 
   it('refresh issues a new session and ends the old one at once', async () => {

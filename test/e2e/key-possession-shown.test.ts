@@ -7,7 +7,12 @@
  * verifier checks against the key history, and fails.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyExportBundle, type ExportBundle } from '@agent-ledger/protocol';
 import { config } from '../../lambdas/config.js';
 import { dynamo } from '../../lambdas/store/clients.js';
@@ -18,6 +23,19 @@ import { ClientChain, keyBody, newKey, uniqueAgentId } from '../support/ledger-f
 import { useLedgerStack } from '../support/ledger-stack.js';
 
 const stack = useLedgerStack();
+const home = mkdtempSync(join(tmpdir(), 'possession-shown-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+const PYTHON_SRC = fileURLToPath(new URL('../../python/src', import.meta.url));
+
+/** The Python verifier (python/) on the bundle: Debian's python3 has `cryptography` (scripts/test-python.sh). */
+function pythonVerify(bytes: Uint8Array, jwks: unknown): { status: number | null; out: string } {
+  const file = join(home, 'export.json');
+  const jwksFile = join(home, 'jwks.json');
+  writeFileSync(file, bytes);
+  writeFileSync(jwksFile, JSON.stringify(jwks));
+  const run = spawnSync('/usr/bin/python3', ['-m', 'agent_ledger', 'verify', file, '--jwks', jwksFile], { env: { ...process.env, PYTHONPATH: PYTHON_SRC }, encoding: 'utf8' });
+  return { status: run.status, out: run.stdout + run.stderr };
+}
 let orgId: string;
 let owner: Api;
 let auditor: Api;
@@ -82,6 +100,9 @@ describe('possession_proven', () => {
     expect(report.findings.filter((f) => f.status === 'failed')).toEqual([]);
     expect(report.unproven_keys.map((k) => k.kid)).toEqual([unproven.kid]);
     expect(verifyExportBundle(bytes, { jwks, requireKeyProofs: true }).valid).toBe(false);
+    const python = pythonVerify(bytes, jwks);
+    expect(python.status, python.out).toBe(0);
+    expect(python.out).toContain(unproven.kid);
   });
 
   it('a table writer who marks the unproven key proven makes an export the verifier fails', async () => {
@@ -90,8 +111,13 @@ describe('possession_proven', () => {
       expect((await shown())[unproven.kid]).toBe(true);
       const bytes = await exportOfAgent();
       expect(keysOf(bytes).find((k) => k.kid === unproven.kid)?.possession_proven).toBe(true);
-      const report = verifyExportBundle(bytes, { jwks: (await auditor('GET', '/.well-known/service/jwks.json')).body });
+      const jwks = (await auditor('GET', '/.well-known/service/jwks.json')).body;
+      const report = verifyExportBundle(bytes, { jwks });
       expect(report.valid).toBe(false);
+      const python = pythonVerify(bytes, jwks);
+      expect(python.status, python.out).toBe(1);
+      expect(python.out).toMatch(/FAIL {2}key_possession/);
+      expect(python.out).toContain(`possession_proven is true`);
       expect(report.findings.filter((f) => f.status === 'failed').map((f) => `${f.check}: ${f.reason}`)).toEqual([
         expect.stringMatching(new RegExp(`^key_possession: agent ${agentId} key ${unproven.kid}: possession_proven is true, but its register event .* carries no proof`)),
       ]);

@@ -68,6 +68,7 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
     identity: [[arnOf(stack.identity.userPool), ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser']]],
     // The organization's request counter only (lambdas/store/rate-counters.ts: pk `<bucket>#RATE`).
     'table:rate-counter': [[arnOf(table), ['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }]],
+    'table:token-use': [[arnOf(table), ['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKENUSE#*'] } }]],
   };
   return EXPECTED[use];
 }
@@ -144,8 +145,9 @@ function actualLines(fn: LedgerFunction): string[] {
 function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]): void {
   const { stack } = synth;
   for (const { spec, function: fn } of stack.api.routes) {
-    // Every authenticated route counts its request against the organization's rate limit (lambdas/http/authenticate.ts).
-    const uses: Resource[] = spec.auth === 'public' ? [...spec.uses] : [...spec.uses, 'table:rate-counter'];
+    // Every authenticated route counts its request against the organization's rate limit and
+    // records its API token's use (lambdas/http/authenticate.ts, lambdas/domain/auth/caller-lookup.ts).
+    const uses: Resource[] = spec.auth === 'public' ? [...spec.uses] : [...spec.uses, 'table:rate-counter', 'table:token-use'];
     const expected = [...baseline(fn), ...uses.flatMap((use) => expectedFor(stack, use))];
     expect(actualLines(fn), spec.id).toEqual(lines(expected));
   }

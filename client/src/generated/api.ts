@@ -354,7 +354,7 @@ export type paths = {
         get?: never;
         put?: never;
         /**
-         * An API token (shown once) for the current organization; ttl_seconds 1..31536000, null or omitted for no expiry.
+         * An API token (shown once) for the current organization; ttl_seconds 1..31536000, null or omitted for no expiry (under the organization's max_token_ttl_seconds: omitted is the cap, longer or null VALIDATION_ERROR); an optional name. Admin event token.create.
          * @description Auth: session.
          */
         post: operations["IssueApiToken"];
@@ -379,6 +379,46 @@ export type paths = {
          */
         post: operations["RotateApiToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API tokens, newest first, never their secrets: a member's own; org_owner and security_admin see the organization's (user_id narrows to one member). Ended tokens stay listed 30 days.
+         * @description Roles: org_owner, security_admin, compliance_auditor, integration_engineer, readonly_investigator.
+         */
+        get: operations["ListApiTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revokes an API token at once, on every route and in every process (own; any of the organization's for org_owner and security_admin; NOT_FOUND otherwise); also ends the grace of the token it replaced by rotation. Admin event token.revoke.
+         * @description Roles: org_owner, security_admin, compliance_auditor, integration_engineer, readonly_investigator.
+         */
+        delete: operations["RevokeApiToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1431,6 +1471,8 @@ export type components = {
                 code: "INVALID_SIGNATURE" | "UNKNOWN_AGENT" | "KEY_REVOKED" | "KEY_RETIRED" | "AGENT_FROZEN" | "AGENT_REVOKED" | "TTL_EXPIRED" | "REPLAY_DETECTED" | "PREV_HASH_MISMATCH" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "VALIDATION_ERROR" | "EXPORT_WITHDRAWN";
                 message: string;
                 request_id: string;
+                /** @enum {string} */
+                reason?: "expired" | "revoked" | "rotated";
             };
         };
         SessionUser: {
@@ -1451,6 +1493,18 @@ export type components = {
         };
         /** @enum {string} */
         Role: "org_owner" | "security_admin" | "compliance_auditor" | "integration_engineer" | "readonly_investigator";
+        ApiToken: {
+            token_id: string;
+            name: string | null;
+            user_id: string;
+            /** @enum {string} */
+            status: "active" | "rotating" | "rotated" | "revoked" | "expired";
+            created_at: number;
+            expires_at: number | null;
+            last_used_at: number | null;
+            ended_at: number | null;
+            replaced_by: string | null;
+        };
         Organization: {
             org_id: string;
             org_name: string;
@@ -1459,6 +1513,7 @@ export type components = {
             updated_at: number;
             created_by: string;
             require_key_proof: boolean;
+            max_token_ttl_seconds: number | null;
         };
         Member: {
             member_id: string;
@@ -2324,7 +2379,15 @@ export interface operations {
                             org_id: string;
                             ba_org_id: string;
                             role: components["schemas"]["Role"];
+                            org_name?: string;
                         } | null;
+                        credential?: {
+                            /** @enum {string} */
+                            kind: "session" | "api";
+                            token_id: string;
+                            name: string | null;
+                            expires_at: number | null;
+                        };
                     };
                 };
             };
@@ -2381,6 +2444,7 @@ export interface operations {
             content: {
                 "application/json": {
                     ttl_seconds?: number | null;
+                    name?: string;
                 };
             };
         };
@@ -2429,6 +2493,75 @@ export interface operations {
                         token_id: string;
                         expires_at: number | null;
                         previous_token_grace_until: number;
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListApiTokens: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: components["schemas"]["ApiToken"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    RevokeApiToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: components["schemas"]["ApiToken"];
                     };
                 };
             };
@@ -2593,6 +2726,7 @@ export interface operations {
                     org_name?: string;
                     description?: string | null;
                     require_key_proof?: boolean;
+                    max_token_ttl_seconds?: number | null;
                 };
             };
         };

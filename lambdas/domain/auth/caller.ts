@@ -16,6 +16,9 @@ export interface Caller {
   role: Role;
   tokenKind: TokenKind;
   tokenId: string;
+  /** The token's name (API tokens named at issue) and expiry (Unix ms, null for none), for GET /v1/auth/me. */
+  tokenName?: string | null;
+  tokenExpiresAt?: number | null;
   /** The user's current membership (UserItem.membership_id); API tokens issued now are bound to it. */
   membershipId?: string | undefined;
 }

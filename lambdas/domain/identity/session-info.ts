@@ -1,6 +1,7 @@
 /** GET /api/auth/get-session and GET /v1/auth/me (docs/API.md §4.1, §2.7). */
 import { getToken } from '../../store/tokens.js';
 import { getUser } from '../../store/users.js';
+import { getOrg } from '../../store/orgs.js';
 import type { Caller } from '../auth/caller.js';
 import { LedgerError } from '../../shared/errors.js';
 import { profile, sessionUser, type Profile, type SessionUser } from './user-view.js';
@@ -21,9 +22,23 @@ export async function currentSession(caller: Caller | null, tokenHash: string | 
   };
 }
 
+/**
+ * The profile, with the organization's name and the credential the request came with
+ * (its expiry in Unix seconds, like the token answers of docs/API.md §4.1): what a client
+ * shows about the token it holds.
+ */
 export async function currentProfile(caller: Caller): Promise<Profile> {
-  const user = await getUser(caller.userId);
+  const [user, org] = await Promise.all([getUser(caller.userId), caller.orgId ? getOrg(caller.orgId) : undefined]);
   // The caller was resolved from this user a moment ago; gone now means signed out.
   if (!user) throw new LedgerError('UNAUTHORIZED', 'missing, invalid or expired credentials');
-  return profile(user);
+  const shown = profile(user);
+  if (shown.current_organization && org && org.org_id === shown.current_organization.org_id) shown.current_organization.org_name = org.org_name;
+  const expiresAt = caller.tokenExpiresAt ?? null;
+  shown.credential = {
+    kind: caller.tokenKind,
+    token_id: caller.tokenId,
+    name: caller.tokenName ?? null,
+    expires_at: expiresAt === null ? null : Math.floor(expiresAt / 1000),
+  };
+  return shown;
 }

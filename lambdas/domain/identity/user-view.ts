@@ -48,7 +48,10 @@ export interface Profile {
     updated_at: number;
     onboarding_completed: boolean;
   };
-  current_organization: { org_id: string; ba_org_id: string; role: Role } | null;
+  /** org_name: GET /v1/auth/me only (beyond the original contract, docs/API.md §2.7). */
+  current_organization: { org_id: string; ba_org_id: string; role: Role; org_name?: string } | null;
+  /** GET /v1/auth/me only: the token the request came with (docs/API.md §2.7). */
+  credential?: { kind: 'session' | 'api'; token_id: string; name: string | null; expires_at: number | null };
 }
 
 /**

@@ -28,6 +28,7 @@ export const organizationView = (org: OrgItem) => ({
   updated_at: org.updated_at,
   created_by: org.created_by,
   require_key_proof: org.require_key_proof === true,
+  max_token_ttl_seconds: org.max_token_ttl_seconds ?? null,
 });
 
 export const assignmentView = (assignment: AssignmentItem) => ({

@@ -1,6 +1,7 @@
 /**
  * The caller's organization: GET /v1/organization (every role reads the organization,
- * docs/API.md §5) and PATCH /v1/organization {org_name?, description?, require_key_proof?}
+ * docs/API.md §5) and PATCH /v1/organization {org_name?, description?, require_key_proof?,
+ * max_token_ttl_seconds?}
  * (org_owner, security_admin) with admin event org.update, naming what changed, in the same
  * transaction.
  */
@@ -22,6 +23,7 @@ export async function updateOrganization(caller: OrgCaller, changes: OrgChanges,
   if (changes.org_name !== undefined) changed.org_name = changes.org_name;
   if (changes.description !== undefined) changed.description = changes.description;
   if (changes.require_key_proof !== undefined) changed.require_key_proof = changes.require_key_proof;
+  if (changes.max_token_ttl_seconds !== undefined) changed.max_token_ttl_seconds = changes.max_token_ttl_seconds;
   await transact([
     {
       item: orgUpdate(caller.orgId, changes, now),

@@ -4,5 +4,5 @@ import { authRoutes } from '../../routes/route-table/auth.js';
 import { defineHandler } from '../define-handler.js';
 
 export const handler = defineHandler(authRoutes.issueToken, async ({ caller, body }) => ({
-  body: await issueApiToken(caller, body.ttl_seconds ?? null),
+  body: await issueApiToken(caller, body),
 }));

@@ -1,4 +1,4 @@
-/** PATCH /v1/organization {org_name?, description?} (org_owner, security_admin) → org.update. */
+/** PATCH /v1/organization (org_owner, security_admin) → org.update (domain/orgs/organization.ts). */
 import { updateOrganization } from '../../domain/orgs/organization.js';
 import { memberRoutes } from '../../routes/route-table/members.js';
 import { defineHandler } from '../define-handler.js';

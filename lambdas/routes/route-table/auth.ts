@@ -5,11 +5,16 @@
  * variables in AWS (lib/identity.ts).
  */
 import { route } from '../route-spec.js';
+import { ALL_ROLES } from '../../shared/roles.js';
 import {
   apiTokenBody,
   apiTokenResponse,
   authProvidersResponse,
   callbackParams,
+  listTokensQuery,
+  listTokensResponse,
+  revokeTokenResponse,
+  tokenParams,
   callbackQuery,
   devAuthorizeQuery,
   devContinueQuery,
@@ -182,7 +187,8 @@ export const authRoutes = {
     path: '/v1/auth/token',
     handler: 'auth/issue-token',
     auth: 'session',
-    summary: 'An API token (shown once) for the current organization; ttl_seconds 1..31536000, null or omitted for no expiry.',
+    summary:
+      "An API token (shown once) for the current organization; ttl_seconds 1..31536000, null or omitted for no expiry (under the organization's max_token_ttl_seconds: omitted is the cap, longer or null VALIDATION_ERROR); an optional name. Admin event token.create.",
     request: { body: apiTokenBody },
     response: { status: 200, body: apiTokenResponse },
     uses: ['table:write'],
@@ -195,6 +201,30 @@ export const authRoutes = {
     auth: 'api_token',
     summary: 'Replaces the presented API token; it keeps working until previous_token_grace_until.',
     response: { status: 200, body: rotateResponse },
+    uses: ['table:write'],
+  }),
+  listTokens: route({
+    id: 'ListApiTokens',
+    method: 'GET',
+    path: '/v1/auth/tokens',
+    handler: 'auth/list-tokens',
+    auth: ALL_ROLES,
+    summary:
+      "API tokens, newest first, never their secrets: a member's own; org_owner and security_admin see the organization's (user_id narrows to one member). Ended tokens stay listed 30 days.",
+    request: { query: listTokensQuery },
+    response: { status: 200, body: listTokensResponse },
+    uses: ['table:read'],
+  }),
+  revokeToken: route({
+    id: 'RevokeApiToken',
+    method: 'DELETE',
+    path: '/v1/auth/tokens/{token_id}',
+    handler: 'auth/revoke-token',
+    auth: ALL_ROLES,
+    summary:
+      "Revokes an API token at once, on every route and in every process (own; any of the organization's for org_owner and security_admin; NOT_FOUND otherwise); also ends the grace of the token it replaced by rotation. Admin event token.revoke.",
+    request: { params: tokenParams },
+    response: { status: 200, body: revokeTokenResponse },
     uses: ['table:write'],
   }),
 };

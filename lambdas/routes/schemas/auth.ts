@@ -88,20 +88,57 @@ export const profileResponse = z.object({
     updated_at: unixMs,
     onboarding_completed: z.boolean(),
   }),
-  current_organization: z.object({ org_id: z.string(), ba_org_id: z.string(), role: roleSchema }).nullable(),
+  current_organization: z.object({ org_id: z.string(), ba_org_id: z.string(), role: roleSchema, org_name: z.string().optional() }).nullable(),
+  /** the token this request came with (beyond the original contract, docs/API.md §2.7) */
+  credential: z
+    .object({
+      kind: z.enum(['session', 'api']),
+      token_id: z.string(),
+      name: z.string().nullable(),
+      /** Unix seconds, or null: never expires */
+      expires_at: z.number().int().nonnegative().nullable(),
+    })
+    .optional(),
 });
 
 export const refreshResponse = z.object({ token: z.string() });
 
 /** docs/API.md §4.1, §8: 1..31536000 seconds; null or omitted = no expiry. A bare POST is fine too. */
 export const apiTokenBody = z
-  .object({ ttl_seconds: z.number().int().min(1).max(31_536_000).nullable().optional() })
+  .object({
+    ttl_seconds: z.number().int().min(1).max(31_536_000).nullable().optional(),
+    /** beyond the original contract: what the token is for, shown in the token list */
+    name: z.string().trim().min(1).max(128).optional(),
+  })
   .strict()
   .default({});
 
 const unixSeconds = z.number().int().nonnegative();
 export const apiTokenResponse = z.object({ token: z.string(), token_id: z.string(), expires_at: unixSeconds.nullable() });
 export const rotateResponse = apiTokenResponse.extend({ previous_token_grace_until: unixSeconds });
+
+/** docs/API.md §2.7 "API token": an API token's public facts (never the token), times in Unix seconds. */
+export const apiTokenSchema = z
+  .object({
+    token_id: z.string(),
+    name: z.string().nullable(),
+    user_id: z.string(),
+    status: z.enum(['active', 'rotating', 'rotated', 'revoked', 'expired']),
+    created_at: unixSeconds,
+    expires_at: unixSeconds.nullable(),
+    last_used_at: unixSeconds.nullable(),
+    ended_at: unixSeconds.nullable(),
+    replaced_by: z.string().nullable(),
+  })
+  .meta({ id: 'ApiToken' });
+export const listTokensQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().min(1).max(512).optional(),
+  user_id: z.string().min(1).max(256).optional(),
+});
+export const listTokensResponse = z.object({ tokens: z.array(apiTokenSchema), next_cursor: z.string().nullable() });
+export const tokenParams = z.strictObject({ token_id: z.uuid() });
+export const revokeTokenResponse = z.object({ token: apiTokenSchema });
 
 /** The development OAuth provider's page and its "continue" step (local only). */
 export const devAuthorizeQuery = z.object({

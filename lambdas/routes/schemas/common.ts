@@ -7,7 +7,13 @@ export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof
 /** docs/API.md §7: every error has this body. */
 export const errorEnvelopeSchema = z
   .object({
-    error: z.object({ code: errorCodeSchema, message: z.string(), request_id: z.string() }),
+    error: z.object({
+      code: errorCodeSchema,
+      message: z.string(),
+      request_id: z.string(),
+      /** UNAUTHORIZED only, for an API token the service knows: why it no longer works (docs/API.md §7). */
+      reason: z.enum(['expired', 'revoked', 'rotated']).optional(),
+    }),
   })
   .meta({ id: 'Error' });
 

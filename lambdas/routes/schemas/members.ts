@@ -16,6 +16,8 @@ export const organizationSchema = z
     created_by: z.string(),
     /** whether a new agent key must carry its proof of possession (docs/API.md §2.7) */
     require_key_proof: z.boolean(),
+    /** the longest lifetime a new API token may have, in seconds, or null: no cap (docs/API.md §2.7) */
+    max_token_ttl_seconds: z.number().int().min(1).max(31_536_000).nullable(),
   })
   .meta({ id: 'Organization' });
 export const organizationResponse = z.object({ organization: organizationSchema });
@@ -24,10 +26,11 @@ export const updateOrganizationBody = z
     org_name: z.string().trim().min(1).max(128).optional(),
     description: z.string().max(512).nullable().optional(),
     require_key_proof: z.boolean().optional(),
+    max_token_ttl_seconds: z.number().int().min(1).max(31_536_000).nullable().optional(),
   })
   .strict()
-  .refine((body) => body.org_name !== undefined || body.description !== undefined || body.require_key_proof !== undefined, {
-    message: 'give org_name, description or require_key_proof',
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give org_name, description, require_key_proof or max_token_ttl_seconds',
   });
 
 /** docs/API.md §2.8. */
