@@ -2,25 +2,34 @@
  * The CLI as a person uses it: login (secrets only from an owner-only file, stdin or a
  * prompt), agent init and uninstall (idempotent, byte-for-byte restore), submit and offline
  * verify of the receipt it prints (exit 0 only when everything verifies), status, and the
- * refusals of files others can read.
+ * refusals of files others can read. The API token's expiry and rejection (docs/CLI.md "API
+ * token expiry"): login says who, which organization and until when, and refuses a pasted
+ * token id; status, doctor and the hook's errors.log warn a day before; an expired or revoked
+ * token makes the hook deny naming the console page and `agent-ledger login`, and doctor say
+ * "rejected: expired".
  */
+import { randomUUID } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
-import { seedOrg, seedUser } from '../../test/support/seed-identity.js';
-import { FIXTURES, login, readJson, runCli, tempHomes } from './support/cli.js';
+import { seedOrg, seedToken, seedUser, type SeededUser } from '../../test/support/seed-identity.js';
+import { apiClient } from '../../test/support/http-client.js';
+import { fixture, FIXTURES, login, readJson, runCli, tempHomes } from './support/cli.js';
 
 let stack: TestStack;
 let token: string;
+let orgId: string;
+let owner: SeededUser;
 const homes = tempHomes('cli');
 const env = homes.env;
 const cli = (args: string[], input?: string) => runCli(args, { env, ...(input === undefined ? {} : { input }) });
 
 beforeAll(async () => {
   stack = await startTestStack();
-  const orgId = await seedOrg('CLI');
-  token = (await seedUser(orgId, 'org_owner')).token;
+  orgId = await seedOrg('CLI');
+  owner = await seedUser(orgId, 'org_owner');
+  token = owner.token;
 });
 afterAll(() => stack?.stop());
 
@@ -47,7 +56,7 @@ describe('agent-ledger login', () => {
     expect(good.stderr).toMatch(/logged in to http:\/\/127\.0\.0\.1:\d+ as org_owner\./);
     const credentials = join(homes.ledgerHome, 'credentials');
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
-    expect(readJson(credentials)).toEqual({ url: stack.baseUrl, token });
+    expect(readJson(credentials)).toEqual({ url: stack.baseUrl, token, expires_at: null });
     await login(stack.baseUrl, token, env, homes.root);
   });
 
@@ -185,5 +194,115 @@ describe('agent init and uninstall of a coding tool', () => {
     const run = await cli(['agent', 'init', '--tool', 'kimi', '--scope', 'project']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/kimi has no project configuration: use --scope user/);
+  });
+});
+
+describe('API token expiry and rejection', () => {
+  const t = tempHomes('expiry');
+  const toolEnv = { ...t.env, HOME: join(t.root, 'home') };
+  const run = (args: string[], input?: string) => runCli(args, { env: toolEnv, timeoutMs: 60_000, ...(input === undefined ? {} : { input }) });
+  const page = () => `${stack.baseUrl}/tokens`;
+  const esc = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const agentId = 'expiry-claude';
+  const errorsLog = () => readFileSync(join(t.ledgerHome, 'agents', agentId, 'errors.log'), 'utf8');
+  const hook = () => runCli(['hook', 'claudecode', '--agent', agentId], { env: toolEnv, input: fixture('events/claudecode.json') });
+  /** A token of the owner's, seeded with the expiry given (Unix ms). */
+  const ownerToken = (expiresAt: number | null) => seedToken(owner.userId, 'api', { expires_at: expiresAt, org_id: orgId });
+  /** The credentials a login made before the token stopped working left behind. */
+  const storeCredentials = (secret: string, expiresAt: number | null) => {
+    mkdirSync(t.ledgerHome, { recursive: true });
+    writeFileSync(join(t.ledgerHome, 'credentials'), JSON.stringify({ url: stack.baseUrl, token: secret, expires_at: expiresAt }), { mode: 0o600 });
+  };
+  const denyReason = (stdout: string): string => {
+    const output = JSON.parse(stdout).hookSpecificOutput;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+    return output.permissionDecisionReason as string;
+  };
+
+  it('login says whom the token acts for, the organization and the expiry; a token id is refused unsent; UNAUTHORIZED points at the console page', async () => {
+    // Port 9 answers nothing: had the id been sent, login would say it could not reach the service.
+    const id = await run(['login', '--url', 'http://127.0.0.1:9'], `${randomUUID()}\n`);
+    expect(id.code).toBe(1);
+    expect(id.stderr).toMatch(/that is a token id, not the token: copy the token itself .* from the console's API tokens page, http:\/\/127\.0\.0\.1:9\/tokens\n$/);
+
+    const bad = await run(['login', '--url', stack.baseUrl], `alt_${'A'.repeat(43)}\n`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`did not accept the token (UNAUTHORIZED); make a new one on the console's API tokens page, ${page()}, and log in with it`);
+    expect(bad.stderr).not.toMatch(/POST \/v1\/auth\/token/);
+
+    const never = await run(['login', '--url', stack.baseUrl], `${token}\n`);
+    expect(never.code, never.stderr).toBe(0);
+    expect(never.stderr).toContain(`logged in to ${stack.baseUrl} as ${owner.email} (org_owner user), role org_owner`);
+    expect(never.stderr).toContain(`organization  CLI (${orgId})`);
+    expect(never.stderr).toMatch(/token +never expires\n/);
+
+    const expiresAt = Date.now() + 89.5 * 86_400_000;
+    const long = await run(['login', '--url', stack.baseUrl], `${await ownerToken(expiresAt)}\n`);
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stderr).toContain(`token         expires ${new Date(expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, in 89 days\n`);
+    expect(long.stderr).not.toMatch(/WARNING/);
+    expect(readJson(join(t.ledgerHome, 'credentials')).expires_at).toBe(Math.floor(expiresAt / 1000));
+  });
+
+  it('a token expiring in 1 day: login, status and doctor warn, and the hook logs it to errors.log once a day', async () => {
+    const soon = await run(['login', '--url', stack.baseUrl], `${await ownerToken(Date.now() + 36 * 3_600_000)}\n`);
+    expect(soon.code, soon.stderr).toBe(0);
+    const warning = new RegExp(`the API token expires in 1 day \\(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\); make a new one at ${esc(page())} and run \`agent-ledger login --url ${esc(stack.baseUrl)}\``);
+    expect(soon.stderr).toMatch(new RegExp(`WARNING +${warning.source}`));
+    const init = await run(['agent', 'init', '--tool', 'claudecode', '--agent-id', agentId]);
+    expect(init.code, init.stderr).toBe(0);
+
+    const status = await run(['status', '--agent', agentId]);
+    expect(status.code, status.stdout).toBe(0); // a warning, not a failure
+    expect(status.stdout).toMatch(new RegExp(`^login ${esc(stack.baseUrl)}\\n {2}acts for +${esc(owner.email)}`));
+    expect(status.stdout).toMatch(new RegExp(`\\n {2}WARNING +${warning.source}`));
+    const json = await run(['status', '--agent', agentId, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ agent_id: agentId })]);
+    expect(json.stderr).toMatch(warning);
+
+    const doctor = await run(['doctor', '--agent', agentId]);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toMatch(new RegExp(`login ${esc(stack.baseUrl)}: ok\\n {2}ok +the API token acts for ${esc(owner.email)} .*, in organization CLI \\(${orgId}\\)`));
+    expect(doctor.stdout).toMatch(new RegExp(`\\n {2}WARN +${warning.source}`));
+
+    for (let i = 0; i < 2; i++) {
+      const allowed = await hook();
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(allowed.stdout).not.toMatch(/deny/);
+    }
+    expect(errorsLog().match(new RegExp(warning.source, 'g'))).toHaveLength(1);
+  });
+
+  it('after expiry the hook denies naming the console page and login, and doctor and status say "rejected: expired"', async () => {
+    const expiredAt = Date.now() - 60_000;
+    storeCredentials(await ownerToken(expiredAt), Math.floor(expiredAt / 1000));
+    const denied = await hook();
+    expect(denied.code).toBe(0);
+    const reason = denyReason(denied.stdout);
+    expect(reason).toBe(`denied by agent-ledger: the API token has expired; make a new one at ${page()} and run \`agent-ledger login --url ${stack.baseUrl}\`; tool use blocked`);
+    expect(errorsLog()).toContain(`the API token has expired; make a new one at ${page()}`);
+
+    const doctor = await run(['doctor', '--agent', agentId]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(`FIX  the service at ${stack.baseUrl} answers, but the API token is rejected: expired; make a new one at ${page()} and run \`agent-ledger login --url ${stack.baseUrl}\``);
+    expect(doctor.stdout).not.toMatch(/does not answer/);
+    const status = await run(['status', '--agent', agentId]);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toMatch(/token +the API token is rejected: expired; make a new one at /);
+    expect(status.stdout).toMatch(/status +unknown: the API token is rejected: expired/);
+  });
+
+  it('a revoked token: the hook denies saying so, and doctor says "rejected: revoked"', async () => {
+    // Issued and revoked through the API, as the console's API tokens page does.
+    const session = await seedToken(owner.userId, 'session');
+    const issued = await apiClient(stack.baseUrl, session)('POST', '/v1/auth/token', { name: 'expiry test' });
+    expect(issued.status).toBe(200);
+    storeCredentials(issued.body.token, issued.body.expires_at);
+    expect((await hook()).stdout).not.toMatch(/deny/);
+    expect((await apiClient(stack.baseUrl, session)('DELETE', `/v1/auth/tokens/${issued.body.token_id}`)).status).toBe(200);
+    const reason = denyReason((await hook()).stdout);
+    expect(reason).toBe(`denied by agent-ledger: the API token was revoked; make a new one at ${page()} and run \`agent-ledger login --url ${stack.baseUrl}\`; tool use blocked`);
+    const doctor = await run(['doctor', '--agent', agentId]);
+    expect(doctor.stdout).toContain('answers, but the API token is rejected: revoked; make a new one at');
   });
 });

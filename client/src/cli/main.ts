@@ -26,7 +26,8 @@ const HELP = `agent-ledger: record what your coding agents do in an agent-ledger
 Usage:
   agent-ledger login --url URL [--token-file FILE]
       Store the service URL and an API token (read from FILE, from stdin when it is not a
-      terminal, or from a no-echo prompt; never from the command line).
+      terminal, or from a no-echo prompt; never from the command line). Says whom the token
+      acts for, the organization and when the token expires.
   agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow] [--trust]
       Generate a key, register the agent, and install the hook into the tool's settings.
       Prints the agent id. --trust (codex): mark the hook trusted as Codex's /hooks does.
@@ -38,10 +39,12 @@ Usage:
   agent-ledger hook FLAG --agent ID
       The hook itself (the coding tool runs it with its event on stdin).
   agent-ledger status [--agent ID]
-      Chain head, service status and the last errors of one agent or all of them.
+      The login and the token's expiry (a warning from 7 days before), then the chain head,
+      service status and the last errors of one agent or all of them.
   agent-ledger doctor [--agent ID]
-      Check that each agent's tool still holds and runs the hook (Codex's trust), that the
-      service answers and the key matches the registered one; says what to fix, exit 1 if not.
+      Check that the API token is accepted (and how long for), that each agent's tool still
+      holds and runs the hook (Codex's trust), that the service answers and the key matches
+      the registered one; says what to fix, exit 1 if not.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
       Sign and submit one record; prints its receipt and record as JSON.
   agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--since OLDER] [--json]

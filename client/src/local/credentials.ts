@@ -1,6 +1,8 @@
 /**
  * `credentials` under AGENT_LEDGER_HOME: the service URL and the API token, mode 0600
- * (docs/API.md §1: secrets only from owner-readable files or a no-echo prompt).
+ * (docs/API.md §1: secrets only from owner-readable files or a no-echo prompt), and the
+ * token's expiry as `login` learnt it, so that the hook can warn without a request
+ * (docs/CLI.md "API token expiry").
  */
 import { CliError } from '../cli/errors.js';
 import { readOwnerOnly, writeFileAtomic } from './files.js';
@@ -9,6 +11,8 @@ import { credentialsPath } from './paths.js';
 export interface Credentials {
   url: string;
   token: string;
+  /** Unix seconds, null for a token that never expires; absent when the service did not say. */
+  expires_at?: number | null;
 }
 
 export function readCredentials(path = credentialsPath()): Credentials {

@@ -41,6 +41,8 @@ export class LedgerApiError extends Error {
     readonly requestId: string | undefined,
     /** From the Retry-After header of a 429 or 503 (docs/API.md §7 RATE_LIMITED, SERVICE_UNAVAILABLE), in ms. */
     readonly retryAfterMs?: number,
+    /** Why a token the service knows no longer works (UNAUTHORIZED: `expired`, `revoked`, `rotated`, docs/API.md §7). */
+    readonly reason?: string,
   ) {
     super(`${code}: ${message}`);
   }

@@ -79,11 +79,12 @@ export function jsonBody<T>(method: string, url: URL, response: HttpResponse): T
     throw new LedgerTransportError(`${where}: HTTP ${response.status} with a body that is not JSON`, response.status);
   }
   if (response.status >= 200 && response.status < 300) return parsed as T;
-  const error = (parsed as { error?: { code?: unknown; message?: unknown; request_id?: unknown } } | null)?.error;
+  const error = (parsed as { error?: { code?: unknown; message?: unknown; request_id?: unknown; reason?: unknown } } | null)?.error;
   if (error && typeof error.code === 'string') {
     const message = typeof error.message === 'string' ? error.message : '';
     const requestId = typeof error.request_id === 'string' ? error.request_id : undefined;
-    throw new LedgerApiError(response.status, error.code, message, requestId, retryAfterMs(response.headers));
+    const reason = typeof error.reason === 'string' ? error.reason : undefined;
+    throw new LedgerApiError(response.status, error.code, message, requestId, retryAfterMs(response.headers), reason);
   }
   throw new LedgerTransportError(`${where}: HTTP ${response.status} without the service's error envelope`, response.status);
 }

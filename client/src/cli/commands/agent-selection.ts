@@ -1,11 +1,11 @@
 /**
  * What `status` and `doctor` look at: the agent `--agent` names, or every agent under
- * AGENT_LEDGER_HOME, and the saved API token if there is one (both check what they can
- * without it).
+ * AGENT_LEDGER_HOME, and the saved URL and API token if there are (both check what they can
+ * without them).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCredentials } from '../../local/credentials.js';
+import { readCredentials, type Credentials } from '../../local/credentials.js';
 import { ledgerHome } from '../../local/paths.js';
 import { CliError } from '../errors.js';
 
@@ -25,10 +25,10 @@ function listAgents(home: string): string[] {
   }
 }
 
-/** The saved API token, or undefined when `agent-ledger login` has not saved one. */
-export function savedToken(): string | undefined {
+/** The saved URL and API token, or undefined when `agent-ledger login` has not saved one. */
+export function savedCredentials(): Credentials | undefined {
   try {
-    return readCredentials().token;
+    return readCredentials();
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     return undefined;

@@ -1,18 +1,28 @@
 /**
- * `agent-ledger doctor [--agent ID]`: for each agent (or one), whether its tool still records:
+ * `agent-ledger doctor [--agent ID]`: whether the saved API token still works and how long
+ * (a warning from 7 days before its expiry, docs/CLI.md "API token expiry"); then for each
+ * agent (or one), whether its tool still records:
  * the tool's configuration still holds the hook, the tool would run it (Codex's trust), the
  * service answers, the agent is active there and the key in the agent's directory is the
- * registered, active one. Each failed check says what to fix; exit 1 when any fails.
+ * registered, active one. Each failed check says what to fix; exit 1 when any fails. A token
+ * the service refuses is "rejected" (with its reason: expired, revoked, rotated), not a
+ * service that does not answer.
  */
 import { createPublicKey } from 'node:crypto';
 import { LedgerClient } from '../../sdk/client.js';
 import { LedgerApiError } from '../../sdk/errors.js';
+import type { Credentials } from '../../local/credentials.js';
 import { readConfig, readKey, type AgentConfig } from '../../local/agent-state.js';
 import { agentDir, agentFiles, type AgentPaths } from '../../local/paths.js';
 import { hookFileChecks, toolRunsHook, type Check } from '../../install/checks.js';
 import { isToolFlag } from '../../tools/flags.js';
 import { parseOptions } from '../args.js';
-import { savedToken, selectedAgents } from './agent-selection.js';
+import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
+import { rejectedText } from '../token-advice.js';
+import { savedCredentials, selectedAgents } from './agent-selection.js';
+
+/** A check that passed but wants attention (a token about to expire): shown, not counted. */
+type DoctorCheck = Check & { warn?: boolean };
 
 /** Bounded: doctor must answer even when the service does not. */
 const SERVICE_TIMEOUT_MS = 10_000;
@@ -21,15 +31,35 @@ export async function doctor(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' } });
   const ids = selectedAgents(values.agent);
   if (ids.length === 0) return 1;
-  const token = savedToken();
+  const credentials = savedCredentials();
+  const token = credentials?.token;
   let failed = 0;
-  for (const id of ids) {
-    const checks = await agentChecks(id, token);
+  const report = (title: string, checks: DoctorCheck[]) => {
     const bad = checks.filter((check) => !check.ok).length;
     failed += bad;
-    process.stdout.write(`agent ${id}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? 'ok  ' : 'FIX '} ${check.message}`).join('\n')}\n\n`);
-  }
+    process.stdout.write(`${title}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? (check.warn ? 'WARN' : 'ok  ') : 'FIX '} ${check.message}`).join('\n')}\n\n`);
+  };
+  if (credentials) report(`login ${credentials.url}`, await loginChecks(credentials));
+  for (const id of ids) report(`agent ${id}`, await agentChecks(id, token));
   return failed > 0 ? 1 : 0;
+}
+
+/** Whether the saved token works, for whom, and until when. */
+async function loginChecks({ url, token }: Credentials): Promise<DoctorCheck[]> {
+  const info = await loginInfo(url, token, { deadline: Date.now() + SERVICE_TIMEOUT_MS });
+  if (!info.ok && info.rejected) return [{ ok: false, message: rejectedMessage(url, info.error) }];
+  if (!info.ok) return [{ ok: false, message: `the service at ${url} does not answer: ${info.error.message}` }];
+  const checks: DoctorCheck[] = [
+    { ok: true, message: `the API token acts for ${userText(info.profile)}, in organization ${organizationText(info.profile)}` },
+    { ok: true, message: `the API token ${tokenText(info)}` },
+  ];
+  if (info.warning) checks.push({ ok: true, warn: true, message: info.warning });
+  return checks;
+}
+
+/** "the service at URL answers, but the API token is rejected: expired; make a new one at …" */
+function rejectedMessage(url: string, error: LedgerApiError): string {
+  return `the service at ${url} answers, but ${rejectedText(error, url)}`;
 }
 
 async function agentChecks(id: string, token: string | undefined): Promise<Check[]> {
@@ -69,7 +99,9 @@ async function serviceChecks(config: AgentConfig, paths: AgentPaths, token: stri
   try {
     detail = await new LedgerClient({ url: config.url, token }).getAgent(config.agent_id, { deadline: Date.now() + SERVICE_TIMEOUT_MS });
   } catch (error) {
-    if (error instanceof LedgerApiError && error.status === 404) {
+    if (error instanceof LedgerApiError && error.status === 401) {
+      checks.push({ ok: false, message: rejectedMessage(config.url, error) });
+    } else if (error instanceof LedgerApiError && error.status === 404) {
       checks.push({ ok: false, message: `the service at ${config.url} does not know agent ${config.agent_id} in this login's organization: log in to organization ${config.org_id}` });
     } else {
       checks.push({ ok: false, message: `the service at ${config.url} does not answer: ${(error as Error).message}` });

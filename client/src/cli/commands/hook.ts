@@ -3,14 +3,16 @@
  * (docs/API.md §1, docs/HOOKS.md). It reads the tool's event from stdin, submits one `tool.invoke`
  * record, and answers in the tool's own protocol: allow once the receipt is in; deny when the
  * agent is frozen or revoked (from the 60 s status cache without a request, docs/API.md §8), when
- * the service refuses the record, or, with on-error `deny` (the default), when the service
- * cannot be reached in time. On-error `allow` covers only that: a transport failure or a 5xx
+ * the service refuses the record or the API token (expired or revoked: the deny says which, and
+ * names the console's API tokens page and `agent-ledger login`), or, with on-error `deny` (the
+ * default), when the service cannot be reached in time. On-error `allow` covers only that: a transport failure or a 5xx
  * answer. Anything local (an event that cannot be read, a corrupt chain.json) denies
  * whatever the policy, and a tool input that cannot be recorded as JSON (a lone surrogate,
  * nesting over docs/PROTOCOL.md's limit, a number outside I-JSON) is recorded by the SHA-256
  * of the raw stdin instead (`unrecordable_input`), so that no tool runs unrecorded because
  * of what it was given. Errors go to errors.log and stderr, never to stdout, where the tool
- * parses the answer; nothing here ever prints a stack trace.
+ * parses the answer; nothing here ever prints a stack trace. A token expiring within 7 days
+ * is warned about in errors.log, at most once a day (docs/CLI.md "API token expiry").
  */
 import { createHash } from 'node:crypto';
 import { canonicalBytes, recordDepthProblem, sha256B64u } from '@agent-ledger/protocol/core';
@@ -22,6 +24,8 @@ import { agentDir, agentFiles, type AgentPaths } from '../../local/paths.js';
 import { isToolFlag, TOOL_FLAGS, type ToolFlag } from '../../tools/flags.js';
 import { EventError, HOOK_PROTOCOLS, targetOf, type HookAnswer, type HookProtocol, type ToolEvent } from '../../tools/protocols.js';
 import { CliError } from '../errors.js';
+import { logExpiryWarning } from '../expiry-log.js';
+import { rejectedText, rejectionAdvice, tokenRejection } from '../token-advice.js';
 import { readStdin } from '../stdin.js';
 
 /** Network budget when config.json does not say (ms); tools' hook timeouts are set above it. */
@@ -94,6 +98,7 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   });
   try {
     await submitForAgent(paths, config, input, deadline);
+    logExpiryWarning(paths);
     return parts.substituted === null ? protocol.allow() : withNote(protocol.allow(), `the tool input cannot be recorded as JSON (${parts.substituted}); recorded by the SHA-256 of stdin`);
   } catch (error) {
     if (error instanceof LedgerApiError) {
@@ -101,6 +106,13 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
         const status = error.code === 'AGENT_FROZEN' ? 'frozen' : 'revoked';
         logError(paths, `agent ${agentId} is ${status}: tool use denied`);
         return protocol.deny(`denied by agent-ledger: agent ${agentId} is ${status}`, event);
+      }
+      if (error.status === 401) {
+        // The service answered: the token no longer works (docs/API.md §7 error.reason), so say why and what fixes it.
+        const reason = tokenRejection(error);
+        const why = reason ? rejectionAdvice(reason, config.url) : rejectedText(error, config.url);
+        logError(paths, why);
+        return protocol.deny(`denied by agent-ledger: ${why}; tool use blocked`, event);
       }
       if (error.status < 500) {
         logError(paths, `the ledger refused the record: ${error.message}`);

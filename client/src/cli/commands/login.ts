@@ -2,16 +2,24 @@
  * `agent-ledger login --url URL [--token-file FILE]`: checks an API token against the
  * service (GET /v1/auth/me) and stores URL and token in AGENT_LEDGER_HOME/credentials
  * (mode 0600). The token comes from FILE (which must be owner-only), from stdin when it is
- * not a terminal, or from a no-echo prompt: never from the command line.
+ * not a terminal, or from a no-echo prompt: never from the command line. It says whom the
+ * token acts for, in which organization, and when it expires (docs/CLI.md "API token expiry").
  */
 import { LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
-import { LedgerClient } from '../../sdk/client.js';
 import { writeCredentials } from '../../local/credentials.js';
 import { readOwnerOnly } from '../../local/files.js';
 import { credentialsPath } from '../../local/paths.js';
 import { parseOptions, required } from '../args.js';
 import { CliError } from '../errors.js';
+import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
 import { promptSecret, readAllStdin } from '../prompt.js';
+import { looksLikeTokenId, tokensPage, type TokenRejection } from '../token-advice.js';
+
+const REJECTED: Record<TokenRejection, string> = {
+  expired: 'it has expired',
+  revoked: 'it was revoked',
+  rotated: 'it was replaced by rotation and its grace period is over',
+};
 
 export async function login(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { url: { type: 'string' }, 'token-file': { type: 'string' } });
@@ -24,19 +32,29 @@ export async function login(args: string[]): Promise<number> {
         : await readAllStdin()
   ).trim();
   if (token === '') throw new CliError('the token is empty');
-
-  const client = new LedgerClient({ url, token });
-  let who: string;
-  try {
-    const me = await client.me();
-    who = `${me.user.email} (organization ${me.user.org_id ?? 'none'}, role ${me.user.role})`;
-  } catch (error) {
-    if (error instanceof LedgerApiError && error.status === 401) throw new CliError(`${url} did not accept the token (${error.code}); issue one with POST /v1/auth/token`);
-    if (error instanceof LedgerApiError || error instanceof LedgerTransportError) throw new CliError(`could not check the token with ${url}: ${error.message}`);
-    throw error;
+  // The console lists tokens by id; the id is no secret and no token, so it is not sent.
+  if (looksLikeTokenId(token)) {
+    throw new CliError(`that is a token id, not the token: copy the token itself (it starts with alt_ and is shown once, when it is made) from the console's API tokens page, ${tokensPage(url)}`);
   }
-  writeCredentials({ url, token });
-  process.stderr.write(`logged in to ${url} as ${who}; token stored in ${credentialsPath()} (mode 600)\n`);
+
+  const info = await loginInfo(url, token);
+  if (!info.ok && info.rejected) {
+    const why = info.reason ? `: ${REJECTED[info.reason]}` : ` (${info.error.code})`;
+    throw new CliError(`${url} did not accept the token${why}; make a new one on the console's API tokens page, ${tokensPage(url)}, and log in with it`);
+  }
+  if (!info.ok) {
+    const { error } = info;
+    throw error instanceof LedgerTransportError || error instanceof LedgerApiError ? new CliError(`could not check the token with ${url}: ${error.message}`) : error;
+  }
+  writeCredentials({ url, token, ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}) });
+  const lines = [
+    `logged in to ${url} as ${userText(info.profile)}`,
+    `  organization  ${organizationText(info.profile)}`,
+    `  token         ${tokenText(info)}`,
+    ...(info.warning ? [`  WARNING       ${info.warning}`] : []),
+    `token stored in ${credentialsPath()} (mode 600)`,
+  ];
+  process.stderr.write(`${lines.join('\n')}\n`);
   return 0;
 }
 

@@ -1,21 +1,35 @@
 /**
- * `agent-ledger status [--agent ID]`: for one agent or every agent under AGENT_LEDGER_HOME,
- * the local chain head, the service's status and head, the cached freeze status, whether the
- * tool would run the hook (Codex's trust) and the last errors; exit 1 when something is wrong.
+ * `agent-ledger status [--agent ID]`: whom the saved API token acts for and when it expires
+ * (a warning from 7 days before, docs/CLI.md "API token expiry"), then for one agent or every
+ * agent under AGENT_LEDGER_HOME, the local chain head, the service's status and head, the
+ * cached freeze status, whether the tool would run the hook (Codex's trust) and the last
+ * errors; exit 1 when something is wrong (a token about to expire is a warning, not that).
  */
 import { LedgerClient } from '../../sdk/client.js';
+import type { Credentials } from '../../local/credentials.js';
 import { lastErrors, readChain, readConfig, readStatusCache, writeStatusCache } from '../../local/agent-state.js';
 import { agentDir, agentFiles } from '../../local/paths.js';
 import { hookFileChecks, toolRunsHook } from '../../install/checks.js';
 import { parseOptions } from '../args.js';
-import { savedToken, selectedAgents } from './agent-selection.js';
+import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
+import { tokenRejection } from '../token-advice.js';
+import { savedCredentials, selectedAgents } from './agent-selection.js';
 
 export async function status(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' }, json: { type: 'boolean' } });
   const ids = selectedAgents(values.agent);
   if (ids.length === 0) return 0;
-  const token = savedToken();
+  const credentials = savedCredentials();
+  const token = credentials?.token;
   let problems = 0;
+  if (credentials) {
+    const login = await loginStatus(credentials);
+    if (login.problem) problems += 1;
+    // --json keeps stdout the agents' array: the login's lines go to stderr there.
+    if (values.json) {
+      if (login.problem || login.warning) process.stderr.write(`${login.lines.join('\n')}\n`);
+    } else process.stdout.write(`${login.lines.join('\n')}\n\n`);
+  }
   const reports = [];
   for (const id of ids) {
     const report = await agentStatus(id, token);
@@ -25,6 +39,26 @@ export async function status(args: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify(reports.map(({ lines: _lines, problem: _problem, ...report }) => report), null, 2)}\n`);
   else for (const report of reports) process.stdout.write(`${report.lines.join('\n')}\n\n`);
   return problems > 0 ? 1 : 0;
+}
+
+async function loginStatus({ url, token }: Credentials): Promise<{ lines: string[]; problem: boolean; warning: boolean }> {
+  const info = await loginInfo(url, token);
+  if (info.ok) {
+    return {
+      lines: [
+        `login ${url}`,
+        `  acts for    ${userText(info.profile)}`,
+        `  org         ${organizationText(info.profile)}`,
+        `  token       ${tokenText(info)}`,
+        ...(info.warning ? [`  WARNING     ${info.warning}`] : []),
+      ],
+      problem: false,
+      warning: info.warning !== undefined,
+    };
+  }
+  if (info.rejected) return { lines: [`login ${url}`, `  token       ${info.advice}`], problem: true, warning: false };
+  // No answer: each agent's lines say so for its own service.
+  return { lines: [`login ${url}`, `  token       not checked: ${info.error.message}`], problem: false, warning: false };
 }
 
 async function agentStatus(id: string, token: string | undefined) {
@@ -65,7 +99,8 @@ async function agentStatus(id: string, token: string | undefined) {
         lines.push('  note        the local head is behind the service; the next submit resynchronises it');
       }
     } catch (error) {
-      service = { error: (error as Error).message };
+      const rejected = tokenRejection(error);
+      service = { error: rejected ? `the API token is rejected: ${rejected}` : (error as Error).message };
       lines.push(`  status      unknown: ${service.error}`);
       problem = true;
     }
