@@ -125,6 +125,12 @@ describe('the console, end to end in Chromium', () => {
     const me = await api('GET', '/v1/auth/me');
     expect(me.status).toBe(200);
     orgId = me.body.current_organization.org_id;
+    // A finite lifetime by default (90 days), and the first copy button copies the token, not its id.
+    expect(me.body.credential.expires_at - Date.now() / 1000).toBeGreaterThan(89 * 86_400);
+    expect(me.body.credential.expires_at - Date.now() / 1000).toBeLessThanOrEqual(90 * 86_400);
+    const copies = await page.getByRole('region', { name: 'Your new API token' }).getByRole('button', { name: /^Copy/ }).allTextContents();
+    expect(copies).toHaveLength(1);
+    expect(await page.getByRole('region', { name: 'Your new API token' }).getByRole('button', { name: /^Copy/ }).getAttribute('aria-label')).toMatch(/the new token/);
   });
 
   it('shows agents and operations registered and submitted through the API', async () => {

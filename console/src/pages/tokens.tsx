@@ -6,18 +6,21 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
-import { CopyButton, ShortId } from '../components/copy.js';
+import { CopyButton } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
 import { ErrorText } from '../components/states.js';
 import { Time } from '../components/time.js';
 
+// A finite lifetime by default (90 days): a token on a lost laptop should not work forever.
+// "No expiry" stays available, as the API's default (docs/API.md §4.1).
 const LIFETIMES: { label: string; seconds: number | null }[] = [
-  { label: 'No expiry', seconds: null },
   { label: '1 day', seconds: 86_400 },
   { label: '30 days', seconds: 2_592_000 },
   { label: '90 days', seconds: 7_776_000 },
   { label: '1 year', seconds: 31_536_000 },
+  { label: 'No expiry', seconds: null },
 ];
+const DEFAULT_LIFETIME = String(LIFETIMES.findIndex((l) => l.label === '90 days'));
 
 interface Issued {
   token: string;
@@ -30,12 +33,14 @@ function NewToken({ issued, heading }: { issued: Issued; heading: string }) {
   return (
     <div class="secret" role="region" aria-label={heading}>
       <h3>{heading}</h3>
-      <p>
-        Copy it now: it is shown only once and cannot be read back. Token id <ShortId value={issued.token_id} label="token id" />;{' '}
-        {issued.expires_at === null ? 'no expiry' : <>expires <Time ms={issued.expires_at * 1000} /></>}.
-      </p>
+      <p>Copy it now: it is shown only once and cannot be read back.</p>
       <p class="token-line">
         <code data-secret>{issued.token}</code> <CopyButton text={issued.token} label="the new token" />
+      </p>
+      {/* The id names the token in lists and logs; it is not a credential, so it gets no copy button of its own. */}
+      <p class="muted">
+        Token id <code title={issued.token_id}>{issued.token_id}</code>;{' '}
+        {issued.expires_at === null ? 'no expiry' : <>expires <Time ms={issued.expires_at * 1000} /></>}.
       </p>
       {issued.previous_token_grace_until !== undefined && (
         <p class="notice">
@@ -47,19 +52,26 @@ function NewToken({ issued, heading }: { issued: Issued; heading: string }) {
 }
 
 function IssueToken() {
-  const [lifetime, setLifetime] = useState('0');
+  const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
+  const [name, setName] = useState('');
   const [issued, setIssued] = useState<Issued | null>(null);
   const issue = useAction(async () => {
     const seconds = LIFETIMES[Number(lifetime)]!.seconds;
-    setIssued(await call(api.POST('/v1/auth/token', { body: { ttl_seconds: seconds } })));
+    const trimmed = name.trim();
+    setIssued(await call(api.POST('/v1/auth/token', { body: { ttl_seconds: seconds, ...(trimmed === '' ? {} : { name: trimmed }) } })));
+    setName('');
   });
   return (
     <section aria-labelledby="issue">
       <h2 id="issue">New token</h2>
       <p class="muted">
-        For the SDK, the CLI (<code>npx agent-ledger login</code>) and coding-agent hooks. It acts with your role in this organization.
+        For the SDK, the CLI (<code>agent-ledger login</code>) and coding-agent hooks. It acts with your role in this organization.
       </p>
       <form class="inline" onSubmit={submitTo(issue.run)}>
+        <label>
+          Name
+          <input type="text" maxLength={128} placeholder="e.g. Ada's laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
         <label>
           Lifetime
           <select value={lifetime} onChange={(e) => setLifetime(e.currentTarget.value)}>
