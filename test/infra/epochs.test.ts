@@ -74,14 +74,18 @@ describe('the sealer', () => {
 });
 
 describe('epoch routes', () => {
-  it('list and get read the table only (and count their request, lambdas/store/rate-counters.ts)', () => {
+  it('list and get read the table only (and count their request, lambdas/store/rate-counters.ts, and note the token's use, lambdas/store/token-records.ts)', () => {
     for (const spec of [routes.listEpochs, routes.getEpoch]) {
       const statements = rootStatementsOf(routeFunction(synth, spec));
       const all = statements.flatMap(actionsOf);
       expect(all).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      // The one write: the organization's request counter, under its partition condition only.
+      // The only writes: the organization's request counter and the token's last use, each under
+      // its partition condition only.
       const writes = statements.filter((statement) => actionsOf(statement).some((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action)));
-      expect(writes.map((statement) => [actionsOf(statement), statement.Condition])).toEqual([[['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }]]);
+      expect(writes.map((statement) => [actionsOf(statement), statement.Condition])).toEqual([
+        [['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['*#RATE'] } }],
+        [['dynamodb:UpdateItem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['TOKENUSE#*'] } }],
+      ]);
       expect(all.filter((action) => /^(s3:|sqs:|kms:)/.test(action))).toEqual([]);
     }
   });
