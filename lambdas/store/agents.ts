@@ -108,6 +108,15 @@ export async function listAssignedUsers(orgId: string, agentId: string): Promise
   return items.map((item) => String(item.user_id));
 }
 
+/**
+ * The agent-item condition of a change that ends keys at `endsAt` (a key event's time): every
+ * operation the agent had accepted was created before it (ledger-items.ts AgentItem
+ * latest_created_at). A submission that had not committed by then fails on keys_version, which
+ * the same transaction bumps, so no record of an ended key is accepted after its end. False
+ * when a record was accepted at or after `endsAt` meanwhile: the change takes a later time.
+ */
+const ACCEPTED_BEFORE_END = '(attribute_not_exists(latest_created_at) OR latest_created_at < :endsAt)';
+
 const agentPut = (agent: AgentItem): TransactItem => ({
   Put: {
     TableName: table(),
@@ -185,7 +194,7 @@ export interface StatusChange {
   now: number;
   /** The keys_version the caller read; required when keys change with the status, so none is missed. */
   keysVersion: number;
-  /** Keys to revoke in the same transaction (agent revocation). */
+  /** Keys to revoke in the same transaction (agent revocation), their revoke events at `now`. */
   revokeKeys: AgentKeyItem[];
   event: TransactItem;
   /** the revoked keys' events (store/key-log.ts) */
@@ -201,14 +210,14 @@ export async function changeAgentStatus(change: StatusChange): Promise<boolean> 
         TableName: table(),
         Key: ledgerKeys.agent(change.orgId, change.agentId),
         UpdateExpression: `SET #status = :to, updated_at = :now${bumpKeys ? ', keys_version = keys_version + :one' : ''}`,
-        ConditionExpression: '#status = :from AND keys_version = :kv',
+        ConditionExpression: `#status = :from AND keys_version = :kv${bumpKeys ? ` AND ${ACCEPTED_BEFORE_END}` : ''}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {
           ':to': change.to,
           ':from': change.from,
           ':now': change.now,
           ':kv': change.keysVersion,
-          ...(bumpKeys ? { ':one': 1 } : {}),
+          ...(bumpKeys ? { ':one': 1, ':endsAt': change.now } : {}),
         },
       },
     },
@@ -232,23 +241,36 @@ function keyStatusUpdate(key: AgentKeyItem, to: AgentKeyItem['status'], retiredA
   };
 }
 
-/** keys_version + 1 on the agent: in-flight submissions conditioned on the old value fail and re-check their key. */
-function bumpKeysVersion(orgId: string, agentId: string, extraCondition?: string): TransactItem {
+/**
+ * keys_version + 1 on the agent: in-flight submissions conditioned on the old value fail and
+ * re-check their key. `condition` adds to the agent's existence, with its values.
+ */
+function bumpKeysVersion(orgId: string, agentId: string, condition?: { expression: string; names?: Record<string, string>; values: Record<string, unknown> }): TransactItem {
   return {
     Update: {
       TableName: table(),
       Key: ledgerKeys.agent(orgId, agentId),
       UpdateExpression: 'SET keys_version = keys_version + :one',
-      ConditionExpression: `attribute_exists(pk)${extraCondition ? ` AND ${extraCondition}` : ''}`,
-      ExpressionAttributeValues: { ':one': 1, ...(extraCondition ? { ':revoked': 'revoked' } : {}) },
-      ...(extraCondition ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      ConditionExpression: `attribute_exists(pk)${condition ? ` AND ${condition.expression}` : ''}`,
+      ExpressionAttributeValues: { ':one': 1, ...condition?.values },
+      ...(condition?.names ? { ExpressionAttributeNames: condition.names } : {}),
     },
   };
 }
 
-/** Revokes or retires one key if it is still in the status the caller read. */
-export async function changeKeyStatus(key: AgentKeyItem, to: 'revoked' | 'retired', retiredAt: number, event: TransactItem, keyLog: TransactItem[] = []): Promise<boolean> {
-  const result = await transact([keyStatusUpdate(key, to, retiredAt), bumpKeysVersion(key.org_id, key.agent_id), event, ...keyLog]);
+/**
+ * Revokes or retires one key if it is still in the status the caller read, its key event at
+ * `endsAt`; false too when the agent accepted a record at or after `endsAt` (ACCEPTED_BEFORE_END).
+ */
+export async function changeKeyStatus(
+  key: AgentKeyItem,
+  to: 'revoked' | 'retired',
+  change: { retiredAt: number; endsAt: number },
+  event: TransactItem,
+  keyLog: TransactItem[] = [],
+): Promise<boolean> {
+  const ended = bumpKeysVersion(key.org_id, key.agent_id, { expression: ACCEPTED_BEFORE_END, values: { ':endsAt': change.endsAt } });
+  const result = await transact([keyStatusUpdate(key, to, change.retiredAt), ended, event, ...keyLog]);
   return result.committed;
 }
 
@@ -256,7 +278,8 @@ export type AddKeyOutcome = 'added' | 'kid_taken' | 'agent_unavailable';
 
 /** Adds a key to an agent that exists and is not revoked; a kid is never reused, even after revocation. */
 export async function putNewKey(key: AgentKeyItem, event: TransactItem, keyLog: TransactItem[] = []): Promise<AddKeyOutcome> {
-  const result = await transact([keyPut(key), bumpKeysVersion(key.org_id, key.agent_id, '#status <> :revoked'), event, ...keyLog]);
+  const notRevoked = { expression: '#status <> :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } };
+  const result = await transact([keyPut(key), bumpKeysVersion(key.org_id, key.agent_id, notRevoked), event, ...keyLog]);
   if (result.committed) return 'added';
   if (result.reasons[0]?.code === CONDITION_FAILED) return 'kid_taken';
   return 'agent_unavailable';
@@ -267,6 +290,7 @@ export interface AgentDeletion {
   keys: AgentKeyItem[];
   assignedUserIds: string[];
   actor: string;
+  /** When the agent and its keys end: the `delete` events' time (ACCEPTED_BEFORE_END). */
   now: number;
   event: TransactItem;
   /** a `delete` event per key (store/key-log.ts) */
@@ -278,7 +302,8 @@ export interface AgentDeletion {
  * chain head. The operations stay (they are evidence and still verify: each row keeps the
  * public key it was signed with); the tombstone keeps the agent_id from being reused, so an
  * agent_id in the ledger always names one chain. Conditioned on keys_version so a key added
- * concurrently cannot survive its agent.
+ * concurrently cannot survive its agent, and on ACCEPTED_BEFORE_END (no record of its keys
+ * accepted at or after `now`).
  */
 export async function deleteAgentItems(deletion: AgentDeletion): Promise<boolean> {
   const { agent, keys, assignedUserIds } = deletion;
@@ -287,8 +312,8 @@ export async function deleteAgentItems(deletion: AgentDeletion): Promise<boolean
       Delete: {
         TableName: table(),
         Key: ledgerKeys.agent(agent.org_id, agent.agent_id),
-        ConditionExpression: 'keys_version = :kv',
-        ExpressionAttributeValues: { ':kv': agent.keys_version },
+        ConditionExpression: `keys_version = :kv AND ${ACCEPTED_BEFORE_END}`,
+        ExpressionAttributeValues: { ':kv': agent.keys_version, ':endsAt': deletion.now },
       },
     },
     {

@@ -117,6 +117,14 @@ export interface AgentItem {
   /** operation_id of the head, so verify can read the previous row by a strongly consistent point read. */
   head_operation_id: string | null;
   /**
+   * The latest created_at of the agent's accepted operations, set by the submission's head
+   * update. A change that ends a key (retire, revoke, agent revocation, deletion) is
+   * conditioned on it being before the key's end, so every record the service accepted with a
+   * key lies inside its window (docs/PROTOCOL.md "Key events"). Absent before the agent's
+   * first operation, and on agents whose operations predate the field.
+   */
+  latest_created_at?: number;
+  /**
    * Bumped by every key change in the same transaction; a submission conditions on it, so a
    * key revoked or retired while the submission was in flight can never sign it in.
    */

@@ -8,7 +8,8 @@
  *   1. Update the agent's head      chain_hash = prev AND seq_no = read seq AND status = active
  *                                   AND keys_version = read version AND created_at is not
  *                                   before the agent's sealing fence (sealed_until);
- *                                   SET the new head and the agent's last active window
+ *                                   SET the new head, the agent's last active window and its
+ *                                   latest created_at (the key changes' condition, agents.ts)
  *   2. Put the nonce                attribute_not_exists(pk)   (a nonce is used once, ever)
  * Of two submissions on the same head exactly one can commit. Failed conditions come back
  * as data (with the agent's current item, ALL_OLD) for the domain to map onto docs/API.md §7.
@@ -49,6 +50,8 @@ export interface ExpectedHead {
   keysVersion: number;
   /** Start of the epoch window of created_at: the agent's activity entry (ledger-items.ts). */
   activeWindow: number;
+  /** The agent's latest_created_at as read (ledger-items.ts AgentItem); absent when it had none. */
+  latestCreatedAt?: number;
 }
 
 /** The agent as the failed transaction found it (null: it no longer exists). */
@@ -89,6 +92,9 @@ export function operationItem(row: OperationItem): Record<string, unknown> {
   };
 }
 
+/** The agent's latest_created_at once a row created at `createdAt` is accepted after `latest`. */
+export const latestCreatedAt = (latest: number | undefined, createdAt: number): number => Math.max(latest ?? createdAt, createdAt);
+
 /**
  * The three writes of a submission, in the order of the module comment: what commitOperation
  * commits, and what the benchmark's raw baseline writes (scripts/bench.ts), so both are one.
@@ -96,6 +102,9 @@ export function operationItem(row: OperationItem): Record<string, unknown> {
 export function submissionWrites(row: OperationItem, expected: ExpectedHead): TransactItem[] {
   const { org_id: orgId, agent_id: agentId } = row;
   const activity = ledgerKeys.activity(orgId, agentId, expected.activeWindow);
+  // The latest of all, not the head's own: two instances' clocks may disagree. Exact, since
+  // only submissions write it and this one is conditioned on the head it read it with.
+  const latest = latestCreatedAt(expected.latestCreatedAt, row.created_at);
   return [
     {
       Put: {
@@ -108,7 +117,7 @@ export function submissionWrites(row: OperationItem, expected: ExpectedHead): Tr
       Update: {
         TableName: table(),
         Key: ledgerKeys.agent(orgId, agentId),
-        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask',
+        UpdateExpression: 'SET seq_no = :seq, chain_hash = :hash, head_operation_id = :op, gsi3pk = :apk, gsi3sk = :ask, latest_created_at = :latest',
         ConditionExpression:
           'chain_hash = :prev AND seq_no = :prevSeq AND #status = :active AND keys_version = :kv ' +
           'AND (attribute_not_exists(sealed_until) OR sealed_until <= :created)',
@@ -122,6 +131,7 @@ export function submissionWrites(row: OperationItem, expected: ExpectedHead): Tr
           ':active': 'active',
           ':kv': expected.keysVersion,
           ':created': row.created_at,
+          ':latest': latest,
           ':apk': activity.gsi3pk,
           ':ask': activity.gsi3sk,
         },

@@ -49,6 +49,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'export-fairness.test.ts': 'seeds operations straight into the table',
   'export-worker-crash.test.ts': 'kills an export worker process mid-export',
   'exports.test.ts': 'seeds backdated operations and seals on demand through the in-process schedule',
+  'key-end-after-accepted.test.ts': "submits records from inside the server's table client, just before a key change's transaction goes out",
   'key-possession-shown.test.ts': 'removes and forges possession_proven straight in the table, as an insider with table write access',
   'invitation-expiry.test.ts': 'writes a week-old invitation straight into the table',
   'hot-path-caches.test.ts': 'spies on the caller lookup inside the server',

@@ -3,7 +3,8 @@
  * add a key (key.add), retire one (active → retired, key.retire; submissions then get
  * KEY_RETIRED) and revoke one (active or retired → revoked, key.revoke; irreversible).
  * retired_at is set when a key stops signing, by retirement or revocation, and a revoked
- * key keeps the earlier retirement time. Past operations stay verifiable either way.
+ * key keeps the earlier retirement time. It is never before an operation the key signed in
+ * (key-end.ts). Past operations stay verifiable either way.
  */
 import { adminEventPut, type AdminAction } from '../../store/admin-events.js';
 import { changeKeyStatus, listKeys, putNewKey, readKey } from '../../store/agents.js';
@@ -12,6 +13,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { keyView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
+import { keyEndClock } from './key-end.js';
 import { RETRY } from './optimistic.js';
 import { assertUsableKey, newKeyItem, type NewKey } from './register-agent.js';
 import { assertPossession, keyLogChange } from './key-log.js';
@@ -51,20 +53,22 @@ async function changeKey(
   kid: string,
   to: 'revoked' | 'retired',
   reason: string | undefined,
-  now: number,
+  requestedAt: number,
 ): Promise<KeyView> {
   const action: AdminAction = to === 'revoked' ? 'key.revoke' : 'key.retire';
+  const endAt = keyEndClock(requestedAt);
   return keyLogChange(caller.orgId, async (append) => {
-    await findVisibleAgent(caller, agentId);
+    const agent = await findVisibleAgent(caller, agentId);
     const key = await readKey(caller.orgId, agentId, kid);
     if (!key) throw notFound(`key ${kid} of agent ${agentId}`);
     if (key.status === 'revoked') throw conflict(`key ${kid} is already revoked`);
     if (to === 'retired' && key.status !== 'active') throw conflict(`key ${kid} is already ${key.status}`);
+    const now = endAt(agent);
     const retiredAt = key.retired_at ?? now;
     const committed = await changeKeyStatus(
       key,
       to,
-      retiredAt,
+      { retiredAt, endsAt: now },
       adminEventPut({
         orgId: caller.orgId,
         actor: caller.userId,

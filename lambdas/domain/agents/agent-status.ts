@@ -14,6 +14,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { agentView, keyView, type AgentView, type KeyView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
+import { keyEndClock } from './key-end.js';
 import { RETRY, withRetries } from './optimistic.js';
 import type { Ports } from '../ports.js';
 import { announceStatusChange } from './status-events.js';
@@ -52,11 +53,14 @@ export async function changeStatus(
   agentId: string,
   transition: Transition,
   reason: string,
-  now = Date.now(),
+  requestedAt = Date.now(),
 ): Promise<StatusChangeResult> {
   const { to, action } = TRANSITIONS[transition];
   // The admin event's id also names the agent.status_changed event of the same change.
   const eventId = randomUUID();
+  // A revocation ends the agent's keys: its time is after every record they signed (key-end.ts).
+  const endAt = keyEndClock(requestedAt);
+  let now = requestedAt;
   const step = async (append: KeyLogAppend) => {
     // A revocation's reads go out together, before its turn in the key history (keyLogChange
     // waits at `append`). The keys are read before the agent's visibility is known, and used
@@ -65,6 +69,7 @@ export async function changeStatus(
     const refused = refusal(transition, agent.status);
     if (refused) throw conflict(refused);
     const revokeKeys = keys.filter((key) => key.status !== 'revoked');
+    if (revokeKeys.length > 0) now = endAt(agent);
     const committed = await changeAgentStatus({
       orgId: caller.orgId,
       agentId,

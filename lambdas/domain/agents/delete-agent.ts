@@ -11,15 +11,19 @@ import { MAX_TRANSACTION_ITEMS } from '../../store/dynamo.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { conflict } from '../../shared/errors.js';
 import { findVisibleAgent } from './find-agent.js';
+import { keyEndClock } from './key-end.js';
 import { keyLogChange } from './key-log.js';
 import { RETRY } from './optimistic.js';
 
 /** Agent delete, tombstone, org counter update, admin event and the key history's head. */
 const FIXED_ITEMS = 5;
 
-export async function deleteAgent(caller: OrgCaller, agentId: string, now = Date.now()): Promise<void> {
+export async function deleteAgent(caller: OrgCaller, agentId: string, requestedAt = Date.now()): Promise<void> {
+  // The deletion ends the agent's keys: its time is after every record they signed (key-end.ts).
+  const endAt = keyEndClock(requestedAt);
   await keyLogChange(caller.orgId, async (append) => {
     const agent = await findVisibleAgent(caller, agentId);
+    const now = endAt(agent);
     const [keys, assignedUserIds] = await Promise.all([listKeys(caller.orgId, agentId), listAssignedUsers(caller.orgId, agentId)]);
     // Each key is deleted and gets its `delete` event (docs/PROTOCOL.md "Key events").
     if (2 * keys.length + assignedUserIds.length + FIXED_ITEMS > MAX_TRANSACTION_ITEMS) {

@@ -33,7 +33,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OperationRecord, Receipt } from '@agent-ledger/protocol';
 import { putJsonObject } from '../../store/objects.js';
-import { commitOperation, nonceUsed, type CommitResult, type ExpectedHead } from '../../store/operations.js';
+import { commitOperation, latestCreatedAt, nonceUsed, type CommitResult, type ExpectedHead } from '../../store/operations.js';
 import { objectKeys, type AgentItem, type OperationItem } from '../../store/ledger-items.js';
 import { config } from '../../config.js';
 import type { OrgCaller } from '../auth/caller.js';
@@ -159,10 +159,17 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
       chainHash: agent.chain_hash,
       keysVersion: agent.keys_version,
       activeWindow: windowStart(receivedAt, epochMs),
+      ...(agent.latest_created_at === undefined ? {} : { latestCreatedAt: agent.latest_created_at }),
     };
     const result = await commitOperation(withReceipt(row, receipt), expected);
     if (result.committed) {
-      rememberHead(agent.org_id, agent.agent_id, { ...agent, seq_no: row.seq_no, chain_hash: row.chain_hash, head_operation_id: row.operation_id });
+      rememberHead(agent.org_id, agent.agent_id, {
+        ...agent,
+        seq_no: row.seq_no,
+        chain_hash: row.chain_hash,
+        head_operation_id: row.operation_id,
+        latest_created_at: latestCreatedAt(agent.latest_created_at, row.created_at),
+      });
       return receipt;
     }
     rememberHead(agent.org_id, agent.agent_id, null);
