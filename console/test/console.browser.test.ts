@@ -112,14 +112,14 @@ describe('the console, end to end in Chromium', () => {
     await expect.poll(() => page.getByText('No agents registered yet.').isVisible()).toBe(true);
   }, 90_000);
 
-  it('creates an API token, shown once with a copy button', async () => {
+  it('creates an API token, shown once with a button that copies it', async () => {
     const { page } = owner;
     await nav(page, 'API tokens');
     await page.getByRole('button', { name: 'Create token' }).click();
     const shown = page.locator('code[data-secret]');
     await shown.waitFor();
     token = (await shown.textContent())!;
-    await expect.poll(() => page.getByRole('button', { name: 'Copy the new token' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Copy the token' }).isVisible()).toBe(true);
     await checkPage(page, 'tokens');
     api = apiClient(stack.baseUrl, token);
     const me = await api('GET', '/v1/auth/me');
