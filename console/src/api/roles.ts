@@ -7,6 +7,9 @@ export type Role = 'org_owner' | 'security_admin' | 'compliance_auditor' | 'inte
 
 export const ROLES: readonly Role[] = ['org_owner', 'security_admin', 'compliance_auditor', 'integration_engineer', 'readonly_investigator'];
 
+/** The roles that see and end every member's API tokens, not only their own (docs/API.md §4.1). */
+export const TOKEN_ADMINS: readonly Role[] = ['org_owner', 'security_admin'];
+
 export const ROLE_LABELS: Record<Role, string> = {
   org_owner: 'Owner',
   security_admin: 'Security admin',

@@ -9,6 +9,7 @@ import { ErrorText } from './states.js';
 
 export function ConfirmButton({
   label,
+  name,
   title,
   children,
   confirmLabel,
@@ -17,6 +18,8 @@ export function ConfirmButton({
   onConfirm,
 }: {
   label: string;
+  /** The button's accessible name, when its short label is one of many alike (a "Revoke" in every row of a table). */
+  name?: string;
   title: string;
   children?: ComponentChildren;
   confirmLabel: string;
@@ -49,11 +52,11 @@ export function ConfirmButton({
       setBusy(false);
     }
   };
-  const titleId = `confirm-${label.replace(/\W+/g, '-').toLowerCase()}`;
+  const titleId = `confirm-${(name ?? label).replace(/\W+/g, '-').toLowerCase()}`;
 
   return (
     <>
-      <button type="button" class={danger ? 'danger' : undefined} onClick={() => setOpen(true)}>
+      <button type="button" class={danger ? 'danger' : undefined} aria-label={name} onClick={() => setOpen(true)}>
         {label}
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} onClose={() => setOpen(false)}>

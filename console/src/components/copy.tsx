@@ -1,7 +1,8 @@
 /** Copy-to-clipboard buttons and shortened long ids (ids, hashes, keys) that carry one. */
 import { useState } from 'preact/hooks';
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** `prominent`: a full-size primary button, for the one value a panel exists to hand over (a secret shown once). */
+export function CopyButton({ text, label, prominent = false }: { text: string; label: string; prominent?: boolean }) {
   const [done, setDone] = useState(false);
   const copy = async () => {
     try {
@@ -14,7 +15,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     }
   };
   return (
-    <button type="button" class="copy" onClick={copy} aria-label={`Copy ${label}`} title={`Copy ${label}`}>
+    <button type="button" class={prominent ? 'primary' : 'copy'} onClick={copy} aria-label={`Copy ${label}`} title={`Copy ${label}`}>
       {done ? 'Copied' : 'Copy'}
       <span class="visually-hidden" aria-live="polite">
         {done ? `${label} copied` : ''}

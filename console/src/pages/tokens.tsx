@@ -1,26 +1,19 @@
 /**
- * API tokens (docs/API.md §4.1, §5): issue one (shown once, with a copy button), and rotate one:
- * rotation is API-token-only, so the old token is pasted here and sent as the bearer of that
- * one request; the answer shows until when the old one keeps working.
+ * API tokens (docs/API.md §4.1, §2.7 "API token", §5): issue one, named and with a lifetime
+ * within the organization's cap (shown once, its Copy button copying the secret itself); the
+ * tokens the caller may see, with revoke; and rotation: it is API-token-only, so the old
+ * token is pasted here and sent as the bearer of that one request, and the answer shows until
+ * when the old one keeps working.
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../api/client.js';
 import { submitTo, useAction } from '../components/action.js';
 import { CopyButton } from '../components/copy.js';
 import { PageTitle } from '../components/page.js';
-import { ErrorText } from '../components/states.js';
+import { ErrorText, Loaded, useResource } from '../components/states.js';
 import { Time } from '../components/time.js';
-
-// A finite lifetime by default (90 days): a token on a lost laptop should not work forever.
-// "No expiry" stays available, as the API's default (docs/API.md §4.1).
-const LIFETIMES: { label: string; seconds: number | null }[] = [
-  { label: '1 day', seconds: 86_400 },
-  { label: '30 days', seconds: 2_592_000 },
-  { label: '90 days', seconds: 7_776_000 },
-  { label: '1 year', seconds: 31_536_000 },
-  { label: 'No expiry', seconds: null },
-];
-const DEFAULT_LIFETIME = String(LIFETIMES.findIndex((l) => l.label === '90 days'));
+import { defaultLifetime, duration, lifetimesWithin } from '../components/token-lifetimes.js';
+import { TokensTable, useTokenList } from '../components/token-table.js';
 
 interface Issued {
   token: string;
@@ -29,18 +22,18 @@ interface Issued {
   previous_token_grace_until?: number;
 }
 
-function NewToken({ issued, heading }: { issued: Issued; heading: string }) {
+function NewToken({ issued, heading, name }: { issued: Issued; heading: string; name?: string }) {
   return (
     <div class="secret" role="region" aria-label={heading}>
       <h3>{heading}</h3>
       <p>Copy it now: it is shown only once and cannot be read back.</p>
-      <p class="token-line">
-        <code data-secret>{issued.token}</code> <CopyButton text={issued.token} label="the new token" />
-      </p>
-      {/* The id names the token in lists and logs; it is not a credential, so it gets no copy button of its own. */}
+      <div class="token-line">
+        <code data-secret>{issued.token}</code>
+        <CopyButton text={issued.token} label="the token" prominent />
+      </div>
       <p class="muted">
-        Token id <code title={issued.token_id}>{issued.token_id}</code>;{' '}
-        {issued.expires_at === null ? 'no expiry' : <>expires <Time ms={issued.expires_at * 1000} /></>}.
+        {name !== undefined && <>Named “{name}”. </>}
+        {issued.expires_at === null ? 'No expiry' : <>Expires <Time ms={issued.expires_at * 1000} /></>}. Listed below as <code>{issued.token_id.slice(0, 8)}</code>.
       </p>
       {issued.previous_token_grace_until !== undefined && (
         <p class="notice">
@@ -51,33 +44,38 @@ function NewToken({ issued, heading }: { issued: Issued; heading: string }) {
   );
 }
 
-function IssueToken() {
-  const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
+const lifetimeValue = (seconds: number | null) => (seconds === null ? 'none' : String(seconds));
+
+function IssueForm({ cap, onIssued }: { cap: number | null; onIssued: () => void }) {
+  const choices = lifetimesWithin(cap);
+  const [lifetime, setLifetime] = useState(lifetimeValue(defaultLifetime(choices).seconds));
   const [name, setName] = useState('');
-  const [issued, setIssued] = useState<Issued | null>(null);
+  const [issued, setIssued] = useState<{ answer: Issued; name?: string } | null>(null);
+  // A cap changed since the choice was made: fall back to the default within the new one.
+  const chosen = choices.find((choice) => lifetimeValue(choice.seconds) === lifetime) ?? defaultLifetime(choices);
   const issue = useAction(async () => {
-    const seconds = LIFETIMES[Number(lifetime)]!.seconds;
     const trimmed = name.trim();
-    setIssued(await call(api.POST('/v1/auth/token', { body: { ttl_seconds: seconds, ...(trimmed === '' ? {} : { name: trimmed }) } })));
+    const body = trimmed === '' ? { ttl_seconds: chosen.seconds } : { ttl_seconds: chosen.seconds, name: trimmed };
+    const answer = await call(api.POST('/v1/auth/token', { body }));
+    setIssued(trimmed === '' ? { answer } : { answer, name: trimmed });
     setName('');
+    onIssued();
   });
   return (
-    <section aria-labelledby="issue">
-      <h2 id="issue">New token</h2>
-      <p class="muted">
-        For the SDK, the CLI (<code>agent-ledger login</code>) and coding-agent hooks. It acts with your role in this organization.
-      </p>
+    <>
       <form class="inline" onSubmit={submitTo(issue.run)}>
         <label>
-          Name
-          <input type="text" maxLength={128} placeholder="e.g. Ada's laptop" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <span>
+            Name <span class="muted">(optional)</span>
+          </span>
+          <input value={name} maxLength={128} placeholder="e.g. ci-deploy" onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <label>
           Lifetime
-          <select value={lifetime} onChange={(e) => setLifetime(e.currentTarget.value)}>
-            {LIFETIMES.map((l, i) => (
-              <option key={l.label} value={String(i)}>
-                {l.label}
+          <select value={lifetimeValue(chosen.seconds)} onChange={(e) => setLifetime(e.currentTarget.value)}>
+            {choices.map((choice) => (
+              <option key={choice.label} value={lifetimeValue(choice.seconds)}>
+                {choice.label}
               </option>
             ))}
           </select>
@@ -86,23 +84,41 @@ function IssueToken() {
           Create token
         </button>
       </form>
+      {cap !== null && <p class="muted">This organization's tokens last at most {duration(cap)}.</p>}
       <ErrorText error={issue.error} />
-      {issued && <NewToken issued={issued} heading="Your new API token" />}
+      {issued && <NewToken issued={issued.answer} name={issued.name} heading="Your new API token" />}
+    </>
+  );
+}
+
+function IssueToken({ onIssued }: { onIssued: () => void }) {
+  // Read when the page opens, not from the session: an admin may have set the cap since sign-in.
+  const organization = useResource(() => call(api.GET('/v1/organization')), []);
+  return (
+    <section aria-labelledby="issue">
+      <h2 id="issue">New token</h2>
+      <p class="muted">
+        For the SDK, the CLI (<code>agent-ledger login</code>) and coding-agent hooks. It acts with your role in this organization.
+      </p>
+      <Loaded resource={organization} what="the organization's token limit">
+        {({ organization: org }) => <IssueForm cap={org.max_token_ttl_seconds} onIssued={onIssued} />}
+      </Loaded>
     </section>
   );
 }
 
-function RotateToken() {
+function RotateToken({ onRotated }: { onRotated: () => void }) {
   const [old, setOld] = useState('');
   const [rotated, setRotated] = useState<Issued | null>(null);
   const rotate = useAction(async () => {
     setRotated(await call(api.POST('/v1/auth/rotate', { headers: { authorization: `Bearer ${old.trim()}` } })));
     setOld('');
+    onRotated();
   });
   return (
     <section aria-labelledby="rotate">
       <h2 id="rotate">Rotate a token</h2>
-      <p class="muted">Paste the token to replace. You get a new one with the same lifetime; the old one keeps working for a grace period.</p>
+      <p class="muted">Paste the token to replace. You get a new one with the same name and lifetime; the old one keeps working for a grace period.</p>
       <form class="inline" onSubmit={submitTo(rotate.run)}>
         <label>
           Token to rotate
@@ -119,11 +135,13 @@ function RotateToken() {
 }
 
 export function TokensPage() {
+  const tokens = useTokenList();
   return (
     <>
       <PageTitle title="API tokens" />
-      <IssueToken />
-      <RotateToken />
+      <IssueToken onIssued={tokens.reload} />
+      <TokensTable tokens={tokens} />
+      <RotateToken onRotated={tokens.reload} />
     </>
   );
 }
