@@ -74,7 +74,7 @@ describe('the sealer', () => {
 });
 
 describe('epoch routes', () => {
-  it('list and get read the table only (and count their request, lambdas/store/rate-counters.ts, and note the token's use, lambdas/store/token-records.ts)', () => {
+  it('list and get read the table only (and count their request, lambdas/store/rate-counters.ts, and record the token use, lambdas/store/token-records.ts)', () => {
     for (const spec of [routes.listEpochs, routes.getEpoch]) {
       const statements = rootStatementsOf(routeFunction(synth, spec));
       const all = statements.flatMap(actionsOf);
