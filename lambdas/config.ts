@@ -15,7 +15,7 @@ export type EncryptorConfig = { kind: 'kms'; keyId: string } | { kind: 'file'; p
  * key (an Ed25519 seed encrypted under the symmetric `wrapKeyId`, one per `generation`), or a
  * key file on one machine.
  */
-export type SignerConfig = EncryptorConfig | { kind: 'envelope'; wrapKeyId: string; generation: number };
+export type SignerConfig = EncryptorConfig | { kind: 'envelope'; wrapKeyId: string; attestKeyId: string; generation: number };
 export type QueueConfig =
   | { kind: 'sqs'; eventsUrl: string; deliveriesUrl: string; exportsUrl: string; deliveriesDeadLetterUrl: string }
   | { kind: 'memory' };
@@ -179,7 +179,12 @@ function publicKeyList(env: Env, name: string): string[] {
 /** The envelope key when its wrapping key is named (CDK context receiptSigner=envelope), else a KMS key or a key file. */
 function signerSource(env: Env): SignerConfig {
   const wrapKeyId = env.LEDGER_RECEIPT_KEY_WRAP_KEY_ID;
-  if (wrapKeyId) return { kind: 'envelope', wrapKeyId, generation: positiveInt(env, 'LEDGER_RECEIPT_KEY_GENERATION', 1) };
+  if (wrapKeyId) {
+    // The generations' public halves are published only with this key's attestation (SECURITY.md, "Receipt signing modes").
+    const attestKeyId = env.LEDGER_RECEIPT_KEY_ATTEST_KEY_ID;
+    if (!attestKeyId) throw new ConfigError('LEDGER_RECEIPT_KEY_ATTEST_KEY_ID must name the receipt keys\' attestation key when LEDGER_RECEIPT_KEY_WRAP_KEY_ID is set');
+    return { kind: 'envelope', wrapKeyId, attestKeyId, generation: positiveInt(env, 'LEDGER_RECEIPT_KEY_GENERATION', 1) };
+  }
   return keySource(env, 'LEDGER_SIGNER_KEY_ID', 'LEDGER_SIGNER_KEY_FILE');
 }
 

@@ -30,9 +30,10 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     NODE_OPTIONS: '--enable-source-maps',
     POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
   };
-  // The receipt signer (lambdas/config.ts): the envelope key's wrapping key and generation, or the KMS signing key.
+  // The receipt signer (lambdas/config.ts): the envelope key's wrapping key, attestation key and generation, or the KMS signing key.
   if (resources.receiptKey) {
     environment.LEDGER_RECEIPT_KEY_WRAP_KEY_ID = resources.receiptKey.wrapKey.keyArn;
+    environment.LEDGER_RECEIPT_KEY_ATTEST_KEY_ID = resources.receiptKey.attestKey.keyArn;
     environment.LEDGER_RECEIPT_KEY_GENERATION = String(resources.receiptKey.generation);
   } else {
     environment.LEDGER_SIGNER_KEY_ID = resources.signerKey.keyArn;

@@ -10,7 +10,7 @@
  * GetBucket* and List* families). test/infra/grants.test.ts holds every function to these.
  */
 import { Tags } from 'aws-cdk-lib';
-import { PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import type { QueueName } from '../lambdas/domain/ports.js';
 import type { Resource } from '../lambdas/routes/route-spec.js';
@@ -62,6 +62,17 @@ export const PUBLIC_KEY_ACTIONS = ['kms:GetPublicKey'] as const;
  * under the receipt-key purpose only; never kms:Sign.
  */
 export const ENVELOPE_SIGN_ACTIONS = ['kms:Decrypt', 'kms:GenerateDataKey'] as const;
+/**
+ * Attesting a receipt-key generation's public half, and checking attestations
+ * (lambdas/adapters/aws/receipt-key-attestor.ts): the signing functions only.
+ */
+export const ATTEST_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
+/**
+ * Writes no grant but the signing functions' 'signer' may make to the receipt keys' partition,
+ * denied explicitly to every function with 'table:write' (whose allow covers the whole table);
+ * the signing functions keep their conditional PutItem (create, attest) and nothing else.
+ */
+export const RECEIPT_KEY_DENIED_WRITES = { others: TABLE_WRITE_ACTIONS.filter((action) => action !== 'dynamodb:ConditionCheckItem'), signers: ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] } as const;
 /** The receipt keys' items (store/receipt-keys.ts): read, and a missing generation created. */
 export const RECEIPT_KEY_ITEM_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'] as const;
 /** Publishing the envelope receipt keys (the JWKS) and probing the current one: their items read, nothing else. */
@@ -125,9 +136,13 @@ const receiptKeyItems =
     }),
   ];
 
+const attestKeyArn = (scope: IConstruct, receiptKey: NonNullable<LedgerResources['receiptKey']>) =>
+  valueIn(scope, 'LedgerReceiptKeyAttestArn', receiptKey.attestKey.keyArn);
+
 /**
- * With receiptSigner=envelope, 'signer' is the wrapping key under the receipt-key purpose and
- * the receipt keys' items, 'signer:public-key' those items read; with kms, the signing key.
+ * With receiptSigner=envelope, 'signer' is the wrapping key under the receipt-key purpose, the
+ * attestation key, and the receipt keys' items; 'signer:public-key' those items read and the
+ * attestation key's public half; with kms, the signing key.
  */
 const receiptSigning: Statements = (scope, resources) => {
   if (!resources.receiptKey) return onKey('signerKey', SIGN_ACTIONS)(scope, resources);
@@ -137,12 +152,25 @@ const receiptSigning: Statements = (scope, resources) => {
       resources: [valueIn(scope, 'LedgerReceiptKeyWrapArn', resources.receiptKey.wrapKey.keyArn)],
       conditions: { StringEquals: { 'kms:EncryptionContext:purpose': RECEIPT_KEY_PURPOSE } },
     }),
+    allow(ATTEST_ACTIONS, [attestKeyArn(scope, resources.receiptKey)]),
     ...receiptKeyItems(RECEIPT_KEY_ITEM_ACTIONS)(scope, resources),
   ];
 };
 
 const receiptPublicKeys: Statements = (scope, resources) =>
-  resources.receiptKey ? receiptKeyItems(RECEIPT_KEY_READ_ACTIONS)(scope, resources) : onKey('signerKey', PUBLIC_KEY_ACTIONS)(scope, resources);
+  resources.receiptKey
+    ? [...receiptKeyItems(RECEIPT_KEY_READ_ACTIONS)(scope, resources), allow(PUBLIC_KEY_ACTIONS, [attestKeyArn(scope, resources.receiptKey)])]
+    : onKey('signerKey', PUBLIC_KEY_ACTIONS)(scope, resources);
+
+/** The explicit deny of RECEIPT_KEY_DENIED_WRITES for a function with 'table:write'. */
+function receiptKeyWriteDeny(scope: IConstruct, resources: LedgerResources, signer: boolean): PolicyStatement {
+  return new PolicyStatement({
+    effect: Effect.DENY,
+    actions: [...(signer ? RECEIPT_KEY_DENIED_WRITES.signers : RECEIPT_KEY_DENIED_WRITES.others)],
+    resources: [tableArns(scope, resources).table],
+    conditions: { 'ForAnyValue:StringEquals': { 'dynamodb:LeadingKeys': [RECEIPT_KEYS_PARTITION] } },
+  });
+}
 
 const sendTo =
   (queue: QueueName): Statements =>
@@ -207,4 +235,7 @@ export function grantUses(resources: LedgerResources, grantee: IGrantable & ICon
   for (const use of new Set(uses)) {
     for (const statement of GRANTS[use](grantee, resources)) grantee.grantPrincipal.addToPrincipalPolicy(statement);
   }
+  // The JWKS publishes only attested generations (envelope-signer.ts); this keeps the partition
+  // itself out of reach of every other writer, so none can overwrite or delete a generation.
+  if (uses.includes('table:write')) grantee.grantPrincipal.addToPrincipalPolicy(receiptKeyWriteDeny(grantee, resources, uses.includes('signer')));
 }

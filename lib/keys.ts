@@ -40,6 +40,12 @@ export class LedgerKeys extends Construct {
    * (lambdas/adapters/aws/envelope-signer.ts). Undefined in kms mode.
    */
   readonly receiptKeyWrap: Key | undefined;
+  /**
+   * With receiptSigner=envelope: the Ed25519 key that attests each receipt-key generation's
+   * public half, so that only generations a signing function made are published
+   * (lambdas/adapters/aws/receipt-key-attestor.ts). Undefined in kms mode.
+   */
+  readonly receiptKeyAttestor: Key | undefined;
 
   constructor(scope: Construct, id: string, props: LedgerKeysProps) {
     super(scope, id);
@@ -69,6 +75,7 @@ export class LedgerKeys extends Construct {
     });
 
     this.receiptKeyWrap = props.receiptSigner === 'envelope' ? receiptKeyWrap(this, aliasPrefix, props.breakGlassRoleArn) : undefined;
+    this.receiptKeyAttestor = props.receiptSigner === 'envelope' ? receiptKeyAttestor(this, aliasPrefix, props.breakGlassRoleArn) : undefined;
   }
 }
 
@@ -97,6 +104,24 @@ function receiptKeyWrap(scope: Construct, aliasPrefix: string, breakGlassRoleArn
       conditions: { StringNotEquals: { [`aws:PrincipalTag/${RECEIPT_SIGNER_TAG.key}`]: RECEIPT_SIGNER_TAG.value } },
     }),
   );
+  onlyBreakGlassMayDisableOrDelete(key, breakGlassRoleArn);
+  return key;
+}
+
+/**
+ * The receipt keys' attestation key: the signing functions may Sign with it (grants.ts), the
+ * publishing functions read its public half. Kept and protected like the signing key: without
+ * it no generation can be published, and a new one would make every attested generation
+ * unpublished until each was opened again.
+ */
+function receiptKeyAttestor(scope: Construct, aliasPrefix: string, breakGlassRoleArn: string | undefined): Key {
+  const key = new Key(scope, 'ReceiptKeyAttestor', {
+    description: 'agent-ledger: attests the public half of each receipt key generation (receiptSigner=envelope); never signs receipts',
+    keySpec: KeySpec.ECC_NIST_EDWARDS25519,
+    keyUsage: KeyUsage.SIGN_VERIFY,
+    alias: `${aliasPrefix}/receipt-key-attestor`,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
   onlyBreakGlassMayDisableOrDelete(key, breakGlassRoleArn);
   return key;
 }

@@ -82,7 +82,10 @@ export class LedgerStack extends Stack {
       anchorsBucket: this.data.anchorsBucket,
       signerKey: this.keys.signer,
       secretsKey: this.keys.secrets,
-      receiptKey: this.keys.receiptKeyWrap ? { wrapKey: this.keys.receiptKeyWrap, generation: settings.receiptKeyGeneration } : undefined,
+      receiptKey:
+        this.keys.receiptKeyWrap && this.keys.receiptKeyAttestor
+          ? { wrapKey: this.keys.receiptKeyWrap, attestKey: this.keys.receiptKeyAttestor, generation: settings.receiptKeyGeneration }
+          : undefined,
       queues: this.queues.queues,
       deadLetterQueues: this.queues.deadLetterQueues,
       identity: this.identity,

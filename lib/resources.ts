@@ -21,9 +21,10 @@ export interface LedgerResources {
   readonly secretsKey: Key;
   /**
    * With receiptSigner=envelope: the receipt key's wrapping key and the generation in use
-   * (keys.ts receiptKeyWrap); then the signing functions sign in process and nobody calls kms:Sign.
+   * (keys.ts receiptKeyWrap) and the key that attests its generations (keys.ts receiptKeyAttestor);
+   * then the signing functions sign receipts in process and call kms:Sign only to attest a generation.
    */
-  readonly receiptKey: { readonly wrapKey: Key; readonly generation: number } | undefined;
+  readonly receiptKey: { readonly wrapKey: Key; readonly attestKey: Key; readonly generation: number } | undefined;
   readonly queues: Readonly<Record<QueueName, Queue>>;
   readonly deadLetterQueues: Readonly<Record<QueueName, Queue>>;
   /** The Cognito user pool and its app client (identity.ts). */

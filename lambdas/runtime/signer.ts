@@ -6,6 +6,7 @@
 import { ed25519Jwk } from '@agent-ledger/protocol';
 import { EnvelopeSigner } from '../adapters/aws/envelope-signer.js';
 import { KmsSigner } from '../adapters/aws/kms-signer.js';
+import { ReceiptKeyAttestor } from '../adapters/aws/receipt-key-attestor.js';
 import { FileSigner } from '../adapters/local/file-signer.js';
 import { config } from '../config.js';
 import { MetricUnit, recordMetrics } from '../metrics.js';
@@ -21,7 +22,7 @@ export const signer = once((): Signer => {
     case 'kms':
       return timed(new KmsSigner(kms(), source.keyId, retired));
     case 'envelope':
-      return timed(new EnvelopeSigner(kms(), receiptKeyStore, source.wrapKeyId, source.generation, retired));
+      return timed(new EnvelopeSigner(kms(), receiptKeyStore, source.wrapKeyId, new ReceiptKeyAttestor(kms(), source.attestKeyId), source.generation, retired));
     case 'file':
       return timed(new FileSigner(source.path, retired));
   }

@@ -11,6 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENESIS, verifyReceipt } from '@agent-ledger/protocol';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { EnvelopeSigner } from '../../lambdas/adapters/aws/envelope-signer.js';
+import { ReceiptKeyAttestor } from '../../lambdas/adapters/aws/receipt-key-attestor.js';
 import { SignerBusyError } from '../../lambdas/domain/ports.js';
 import { receiptKeyStore } from '../../lambdas/store/receipt-keys.js';
 import { startKmsStandIn } from '../../scripts/rehearse/kms-standin.js';
@@ -118,13 +119,17 @@ describe('every failure is before or in the commit: nothing is recorded', () => 
 
   it('a signer whose key cannot be decrypted at cold start (receiptSigner=envelope) answers SERVICE_UNAVAILABLE 503 with Retry-After, and nothing is recorded', async () => {
     const wrap = 'arn:aws:kms:us-east-1:111111111111:key/wrap';
-    const kmsStandIn = await startKmsStandIn([{ arn: wrap, spec: 'SYMMETRIC_DEFAULT' }]);
+    const attest = 'arn:aws:kms:us-east-1:111111111111:key/attest';
+    const kmsStandIn = await startKmsStandIn([
+      { arn: wrap, spec: 'SYMMETRIC_DEFAULT' },
+      { arn: attest, spec: 'ECC_NIST_EDWARDS25519' },
+    ]);
     try {
       // A stored generation whose ciphertext this wrapping key did not make: KMS refuses to decrypt it.
       const generation = 900_000 + Math.floor(Math.random() * 90_000);
       await receiptKeyStore.create({ generation, kid: 'kid', x: 'x', ciphertext: new Uint8Array(64).fill(7), createdAt: Date.now() });
       const kms = new KMSClient({ region: 'us-east-1', endpoint: kmsStandIn.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' }, maxAttempts: 1 });
-      const coldStart = new EnvelopeSigner(kms, receiptKeyStore, wrap, generation);
+      const coldStart = new EnvelopeSigner(kms, receiptKeyStore, wrap, new ReceiptKeyAttestor(kms, attest), generation);
       const chain = await newChain();
       const record = chain.record();
       vi.spyOn(signer(), 'sign').mockImplementationOnce((message) => coldStart.sign(message));

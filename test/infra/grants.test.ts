@@ -75,7 +75,8 @@ function expectedFor(stack: LedgerStack, use: Resource): Allowed[] {
 
 /**
  * Receipt signing by mode: kms:Sign on the signing key; or with receiptSigner=envelope the
- * wrapping key under the receipt-key purpose and the receipt keys' partition (store/receipt-keys.ts), never kms:Sign.
+ * wrapping key under the receipt-key purpose, the attestation key, and the receipt keys'
+ * partition (store/receipt-keys.ts); publishing reads the partition and the attestation key's public half.
  */
 function receiptSigning(stack: LedgerStack): Pick<Record<Resource, Allowed[]>, 'signer' | 'signer:public-key'> {
   const wrap = stack.keys.receiptKeyWrap;
@@ -86,9 +87,13 @@ function receiptSigning(stack: LedgerStack): Pick<Record<Resource, Allowed[]>, '
   return {
     signer: [
       [arnOf(wrap), ['kms:Decrypt', 'kms:GenerateDataKey'], { StringEquals: { 'kms:EncryptionContext:purpose': 'receipt-key' } }],
+      [arnOf(stack.keys.receiptKeyAttestor!), ['kms:Sign', 'kms:GetPublicKey']],
       [arnOf(stack.data.table), ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'], receiptKeys],
     ],
-    'signer:public-key': [[arnOf(stack.data.table), ['dynamodb:GetItem', 'dynamodb:Query'], receiptKeys]],
+    'signer:public-key': [
+      [arnOf(stack.data.table), ['dynamodb:GetItem', 'dynamodb:Query'], receiptKeys],
+      [arnOf(stack.keys.receiptKeyAttestor!), ['kms:GetPublicKey']],
+    ],
   };
 }
 
@@ -135,11 +140,22 @@ function lines(allowed: readonly Allowed[]): string[] {
 function actualLines(fn: LedgerFunction): string[] {
   return lines(
     rootStatementsOf(fn).flatMap((statement) => {
-      expect(statement.Effect).toBe('Allow');
+      expect(['Allow', 'Deny']).toContain(statement.Effect);
       const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
-      return resources.map((resource): Allowed => [resource, actionsOf(statement), statement.Condition]);
+      const actions = actionsOf(statement).map((action) => (statement.Effect === 'Deny' ? `DENY ${action}` : action));
+      return resources.map((resource): Allowed => [resource, actions, statement.Condition]);
     }),
   );
+}
+
+/**
+ * The explicit deny every function with 'table:write' gets on the receipt keys' partition
+ * (lib/grants.ts): every write for most, all but their conditional PutItem for the signing functions.
+ */
+function receiptKeyDeny(stack: LedgerStack, uses: readonly Resource[]): Allowed[] {
+  if (!uses.includes('table:write')) return [];
+  const denied = uses.includes('signer') ? ['dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+  return [[arnOf(stack.data.table), denied.map((action) => `DENY ${action}`), { 'ForAnyValue:StringEquals': { 'dynamodb:LeadingKeys': ['SERVICE#RECEIPT_KEYS'] } }]];
 }
 
 function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]): void {
@@ -148,13 +164,13 @@ function checkEveryFunction(synth: Synthesized, workers: readonly WorkerSpec[]):
     // Every authenticated route counts its request against the organization's rate limit and
     // records its API token's use (lambdas/http/authenticate.ts, lambdas/domain/auth/caller-lookup.ts).
     const uses: Resource[] = spec.auth === 'public' ? [...spec.uses] : [...spec.uses, 'table:rate-counter', 'table:token-use'];
-    const expected = [...baseline(fn), ...uses.flatMap((use) => expectedFor(stack, use))];
+    const expected = [...baseline(fn), ...uses.flatMap((use) => expectedFor(stack, use)), ...receiptKeyDeny(stack, uses)];
     expect(actualLines(fn), spec.id).toEqual(lines(expected));
   }
   expect(actualLines(stack.api.notFoundFunction), 'NotFound').toEqual(lines(baseline(stack.api.notFoundFunction)));
   for (const worker of workers) {
     const fn = stack.workers.functions.find(({ function: candidate }) => candidate.node.id === worker.id)!.function;
-    const expected = [...baseline(fn), ...worker.uses.flatMap((use) => expectedFor(stack, use)), ...triggerGrants(stack, worker)];
+    const expected = [...baseline(fn), ...worker.uses.flatMap((use) => expectedFor(stack, use)), ...receiptKeyDeny(stack, worker.uses), ...triggerGrants(stack, worker)];
     expect(actualLines(fn), worker.id).toEqual(lines(expected));
   }
 }
@@ -207,14 +223,16 @@ describe('what the split grants mean for real routes', () => {
     expect(actionsOfRoute(routes.verifyOperation)).not.toContain('kms:Sign');
   });
 
-  it('with receiptSigner=envelope: nobody may kms:Sign, only the signing functions may decrypt the receipt key, and only their roles carry the tag the key policy asks for', () => {
+  it('with receiptSigner=envelope: only the signing functions may kms:Sign, and with the attestation key only; only they may decrypt the receipt key, and only their roles carry the tag the key policy asks for', () => {
     const { stack } = envelope;
     const wrap = stack.keys.receiptKeyWrap!;
+    const attestor = stack.keys.receiptKeyAttestor!;
     for (const { function: fn, uses } of stack.functions) {
       const statements = rootStatementsOf(fn);
-      const actions = statements.flatMap(actionsOf);
-      expect(actions, fn.node.id).not.toContain('kms:Sign');
-      expect(actions, fn.node.id).not.toContain('kms:GetPublicKey');
+      const signing = statements.filter((statement) => actionsOf(statement).includes('kms:Sign'));
+      expect(signing.map((statement) => statement.Resource), fn.node.id).toEqual(uses.includes('signer') ? [arnOf(attestor)] : []);
+      const publicKeys = statements.filter((statement) => actionsOf(statement).includes('kms:GetPublicKey'));
+      expect(publicKeys.every((statement) => JSON.stringify(statement.Resource) === JSON.stringify(arnOf(attestor))), fn.node.id).toBe(true);
       const decrypting = statements.filter((statement) => actionsOf(statement).includes('kms:Decrypt') && JSON.stringify(statement.Resource) === JSON.stringify(arnOf(wrap)));
       expect(decrypting.length, fn.node.id).toBe(uses.includes('signer') ? 1 : 0);
       const tags = (resourceOf(fn.role).Properties.Tags ?? []) as { Key: string; Value: string }[];
@@ -225,10 +243,12 @@ describe('what the split grants mean for real routes', () => {
     // Every function learns the wrapping key and the generation (lambdas/config.ts), none the signing key.
     for (const { function: fn } of stack.functions) {
       const variables = inRootTerms(fn.function, resourceOf(fn.function).Properties.Environment.Variables as Record<string, unknown>);
-      expect(variables, fn.node.id).toMatchObject({ LEDGER_RECEIPT_KEY_WRAP_KEY_ID: arnOf(wrap), LEDGER_RECEIPT_KEY_GENERATION: '1' });
+      expect(variables, fn.node.id).toMatchObject({ LEDGER_RECEIPT_KEY_WRAP_KEY_ID: arnOf(wrap), LEDGER_RECEIPT_KEY_ATTEST_KEY_ID: arnOf(attestor), LEDGER_RECEIPT_KEY_GENERATION: '1' });
       expect(variables, fn.node.id).not.toHaveProperty('LEDGER_SIGNER_KEY_ID');
     }
     expect(resourceOf(wrap).DeletionPolicy).toBe('Retain');
+    expect(resourceOf(attestor).DeletionPolicy).toBe('Retain');
+    expect(resourceOf(attestor).Properties).toMatchObject({ KeySpec: 'ECC_NIST_EDWARDS25519', KeyUsage: 'SIGN_VERIFY' });
     // The key policy: Decrypt and ReEncryptFrom denied to every principal without the signing functions' tag.
     const policy = resourceOf(wrap).Properties.KeyPolicy as { Statement: { Sid?: string; Effect: string; Action: string[]; Condition?: unknown }[] };
     expect(policy.Statement.find((statement) => statement.Sid === 'OnlySigningFunctionsMayDecrypt')).toMatchObject({

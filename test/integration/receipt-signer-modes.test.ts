@@ -1,15 +1,17 @@
 // Both receipt signer modes (SECURITY.md, "Receipt signing modes") against the rehearsal's KMS
 // stand-in (KMS has no local engine) over the SDK's real wire format, the envelope keys'
 // items in DynamoDB Local: signing, rotation with old receipts still verifying, several cold
-// starts racing for one generation, and a key that cannot be loaded.
-import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+// starts racing for one generation, a key that cannot be loaded, and a table writer's own key
+// that the JWKS must never publish.
+import { DecryptCommand, GenerateDataKeyCommand, GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ed25519Jwk, verify, type Ed25519Jwk } from '@agent-ledger/protocol';
+import { b64uEncode, ed25519Jwk, generateKeyPair, rawPublicKey, sign, verify, type Ed25519Jwk } from '@agent-ledger/protocol';
 import { EnvelopeSigner } from '../../lambdas/adapters/aws/envelope-signer.js';
 import { KmsSigner } from '../../lambdas/adapters/aws/kms-signer.js';
+import { ReceiptKeyAttestor } from '../../lambdas/adapters/aws/receipt-key-attestor.js';
 import { SignerBusyError, SignerUnavailableError, type Signer } from '../../lambdas/domain/ports.js';
-import { RECEIPT_KEYS_PARTITION } from '../../lambdas/shared/receipt-keys.js';
+import { attestationMessage, RECEIPT_KEYS_PARTITION } from '../../lambdas/shared/receipt-keys.js';
 import { dynamo } from '../../lambdas/store/clients.js';
 import { table } from '../../lambdas/store/dynamo.js';
 import { receiptKeyStore } from '../../lambdas/store/receipt-keys.js';
@@ -22,6 +24,7 @@ useLedgerStack();
 const ARN = (id: string) => `arn:aws:kms:us-east-1:111111111111:key/${id}`;
 const WRAP = ARN('wrap');
 const OTHER_WRAP = ARN('other-wrap');
+const ATTEST = ARN('attest');
 const SIGNING = [ARN('signing-1'), ARN('signing-2')] as const;
 
 let standIn: JsonService;
@@ -29,6 +32,7 @@ beforeAll(async () => {
   standIn = await startKmsStandIn([
     { arn: WRAP, spec: 'SYMMETRIC_DEFAULT' },
     { arn: OTHER_WRAP, spec: 'SYMMETRIC_DEFAULT' },
+    { arn: ATTEST, spec: 'ECC_NIST_EDWARDS25519' },
     { arn: SIGNING[0], spec: 'ECC_NIST_EDWARDS25519' },
     { arn: SIGNING[1], spec: 'ECC_NIST_EDWARDS25519' },
   ]);
@@ -54,7 +58,22 @@ function commandsOf(client: KMSClient): string[] {
 let nextGeneration = 100;
 const freshGeneration = () => (nextGeneration += 10);
 
-const envelope = (generation: number, client = kmsClient(), retired: Ed25519Jwk[] = []) => new EnvelopeSigner(client, receiptKeyStore, WRAP, generation, retired);
+const envelope = (generation: number, client = kmsClient(), retired: Ed25519Jwk[] = [], wrap = WRAP) =>
+  new EnvelopeSigner(client, receiptKeyStore, wrap, new ReceiptKeyAttestor(client, ATTEST), generation, retired);
+
+/** What a principal with PutItem on the table (and no KMS key) writes: its own key as a generation. */
+async function plantGeneration(generation: number, attestation?: Uint8Array) {
+  const { privateKey } = generateKeyPair();
+  const x = b64uEncode(rawPublicKey(privateKey));
+  const jwk = ed25519Jwk(x);
+  await dynamo().send(
+    new PutCommand({
+      TableName: table(),
+      Item: { pk: RECEIPT_KEYS_PARTITION, sk: `GEN#${String(generation).padStart(6, '0')}`, generation, kid: jwk.kid, x, ciphertext: new Uint8Array(64).fill(1), created_at: Date.now(), ...(attestation ? { attestation } : {}) },
+    }),
+  );
+  return { jwk, privateKey };
+}
 
 /** A "receipt": `message` signed by `signer`, with the kid it names. */
 async function signed(signer: Signer, message: Uint8Array) {
@@ -77,7 +96,8 @@ describe('envelope mode', () => {
     const signer = envelope(generation, client);
     const receipts = [];
     for (let i = 0; i < 5; i++) receipts.push(await signed(signer, message(`receipt ${i}`)));
-    expect(calls).toEqual([GenerateDataKeyCommand.name]);
+    // The seed, then the attestation of its public half: once per generation, never per receipt.
+    expect(calls.filter((name) => name !== GetPublicKeyCommand.name)).toEqual([GenerateDataKeyCommand.name, SignCommand.name]);
     const jwks = await signer.jwks();
     expect(jwks[0]!.kid).toBe(receipts[0]!.kid);
     for (const receipt of receipts) expect(verifies(receipt, jwks)).toBe(true);
@@ -96,7 +116,8 @@ describe('envelope mode', () => {
     const calls = commandsOf(client);
     const second = envelope(generation, client);
     const receipts = [await signed(second, message('second process')), await signed(second, message('again'))];
-    expect(calls).toEqual([DecryptCommand.name]);
+    // The seed, and the attestation key's public half to check the stored attestation: no signing.
+    expect(calls).toEqual([DecryptCommand.name, GetPublicKeyCommand.name]);
     for (const receipt of receipts) {
       expect(receipt.kid).toBe(first.kid);
       expect(verifies(receipt, await second.jwks())).toBe(true);
@@ -157,7 +178,7 @@ describe('envelope mode', () => {
   it('a ciphertext opened under another wrapping key, or moved to another generation, does not load', async () => {
     const generation = freshGeneration();
     await envelope(generation).kid();
-    await expect(new EnvelopeSigner(kmsClient(), receiptKeyStore, OTHER_WRAP, generation).kid()).rejects.toBeInstanceOf(SignerUnavailableError);
+    await expect(envelope(generation, kmsClient(), [], OTHER_WRAP).kid()).rejects.toBeInstanceOf(SignerUnavailableError);
     // The encryption context names the generation: a copy of the item under another one is refused.
     const stored = (await receiptKeyStore.get(generation))!;
     const moved = freshGeneration();
@@ -176,17 +197,81 @@ describe('envelope mode', () => {
     await expect(envelope(freshGeneration(), client).sign(message('throttled'))).rejects.toBeInstanceOf(SignerBusyError);
   });
 
-  it('publishing and probing never decrypt: the JWKS and the deep health probe read the public halves only', async () => {
+  it('publishing and probing never decrypt: the JWKS and the deep health probe read the public halves and the attestation key\'s, once', async () => {
     const generation = freshGeneration();
     await envelope(generation).kid();
     const client = kmsClient();
     const calls = commandsOf(client);
     const publisher = envelope(generation, client);
     await publisher.jwks();
+    await publisher.jwks();
     await publisher.ping();
-    expect(calls).toEqual([]);
+    expect(calls).toEqual([GetPublicKeyCommand.name]);
   });
 });
+
+describe('envelope mode against a table writer (SECURITY.md, insiders with table write access)', () => {
+  it('a generation a table writer puts in the partition, with its own key, is never published, so nothing it signs verifies', async () => {
+    const generation = freshGeneration();
+    await envelope(generation).kid();
+    const planted = freshGeneration();
+    const { jwk, privateKey } = await plantGeneration(planted);
+    // Signed by the writer with its own key, and claimed as an attestation: still not the attestation key's.
+    const selfSigned = freshGeneration();
+    const second = await plantGeneration(selfSigned);
+    await dynamo().send(
+      new PutCommand({
+        TableName: table(),
+        Item: { ...(await rawItem(selfSigned)), attestation: sign(second.privateKey, attestationMessage({ generation: selfSigned, kid: second.jwk.kid, x: second.jwk.x })) },
+      }),
+    );
+    const forged = { kid: jwk.kid, message: message('forged receipt'), signature: sign(privateKey, message('forged receipt')) };
+    for (const publisher of [envelope(generation), envelope(planted - 1)]) {
+      const kids = (await publisher.jwks()).map((key) => key.kid);
+      expect(kids).not.toContain(jwk.kid);
+      expect(kids).not.toContain(second.jwk.kid);
+      expect(verifies(forged, await publisher.jwks())).toBe(false);
+    }
+    // A signing function cold-starting meanwhile does not attest what it cannot open.
+    await envelope(freshGeneration()).kid();
+    expect((await envelope(generation).jwks()).map((key) => key.kid)).not.toContain(jwk.kid);
+  });
+
+  it('a genuine generation\'s attestation moved onto a planted public half, or its public half replaced, does not publish the writer\'s key', async () => {
+    const generation = freshGeneration();
+    const genuine = await signed(envelope(generation), message('genuine'));
+    const stored = (await receiptKeyStore.get(generation))!;
+    const planted = freshGeneration();
+    const { jwk } = await plantGeneration(planted, stored.attestation);
+    expect((await envelope(generation).jwks()).map((key) => key.kid)).not.toContain(jwk.kid);
+    // The current generation's own item rewritten with the writer's public half: not listed, and the signer refuses it.
+    const other = freshGeneration();
+    await envelope(other).kid();
+    const rewritten = await plantGeneration(other, (await receiptKeyStore.get(other))!.attestation);
+    expect((await envelope(generation).jwks()).map((key) => key.kid)).not.toContain(rewritten.jwk.kid);
+    await expect(envelope(other).sign(message('after the rewrite'))).rejects.toBeInstanceOf(SignerUnavailableError);
+    expect(verifies(genuine, await envelope(generation).jwks())).toBe(true);
+  });
+
+  it('a generation stored before attestations existed is attested by the next signing function to cold-start, and published again', async () => {
+    const generation = freshGeneration();
+    const old = await signed(envelope(generation), message('before attestations'));
+    const { attestation: _dropped, ...legacy } = await rawItem(generation);
+    await dynamo().send(new PutCommand({ TableName: table(), Item: legacy }));
+    expect((await envelope(generation + 1_000_000).jwks()).map((key) => key.kid)).not.toContain(old.kid);
+
+    await envelope(freshGeneration()).kid(); // a signing function of another generation cold-starts
+    const jwks = await envelope(generation + 1_000_000).jwks();
+    expect(verifies(old, jwks)).toBe(true);
+    expect((await receiptKeyStore.get(generation))!.attestation).toHaveLength(64);
+  });
+});
+
+/** The stored item of `generation`, as the table holds it. */
+async function rawItem(generation: number): Promise<Record<string, unknown>> {
+  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: { pk: RECEIPT_KEYS_PARTITION, sk: `GEN#${String(generation).padStart(6, '0')}` } }));
+  return out.Item!;
+}
 
 describe('kms mode', () => {
   it('signs with KMS Sign per receipt; after rotation to a new KMS key with the old one retired, old receipts verify against the new JWKS', async () => {

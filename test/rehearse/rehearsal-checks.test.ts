@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/paths.js';
 import { readAssembly, type CfnTemplate, type Json } from '../../scripts/rehearse/assembly.js';
-import { readDeployment, type RehearsalFunction } from '../../scripts/rehearse/deployment.js';
+import { readDeployment, type Deployment, type RehearsalFunction } from '../../scripts/rehearse/deployment.js';
+import { IamCheck } from '../../scripts/rehearse/iam-check.js';
+import { RECEIPT_KEYS_PARTITION } from '../../lambdas/shared/receipt-keys.js';
 import { startRehearsal, type RehearsalReport } from '../../scripts/rehearse/rehearsal.js';
 import { synthesize } from '../../scripts/rehearse/synth.js';
 import { compareAssemblies } from '../../scripts/rehearse/upgrade-diff.js';
@@ -23,9 +25,13 @@ beforeAll(async () => {
   await synthesize(cdkOut, { bundle: true });
 }, 600_000);
 
+/** The unedited templates as the rehearsal deploys them. */
+const deploymentOf = (): Deployment =>
+  readDeployment(readAssembly(cdkOut), { userPoolId: () => 'pool', userPoolClientId: () => 'client', apiHost: '127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:2' });
+
 /** The function a route invokes, read from the unedited templates. */
 function routeFunction(routeKey: string): RehearsalFunction {
-  const deployment = readDeployment(readAssembly(cdkOut), { userPoolId: () => 'pool', userPoolClientId: () => 'client', apiHost: '127.0.0.1:1', sqsEndpoint: 'http://127.0.0.1:2' });
+  const deployment = deploymentOf();
   const id = deployment.routes.find((route) => route.routeKey === routeKey)!.functionId;
   return deployment.functions.find((fn) => fn.id === id)!;
 }
@@ -86,6 +92,28 @@ describe('the rehearsal fails', () => {
     expect(report.functions.find((fn) => fn.id === jwks.id)).toMatchObject({ invocations: 1, denied: 0 });
     expect(report.functions.find((fn) => fn.id === jwks.id)!.calls).toBeGreaterThanOrEqual(1);
   }, 300_000);
+});
+
+describe('the IAM check of the receipt keys\' partition (SECURITY.md, insiders with table write access)', () => {
+  it('denies every write to it to every function but the signing functions\' PutItem, while their other writes stay allowed', async () => {
+    const deployment = deploymentOf();
+    const check = new IamCheck(deployment);
+    const table = deployment.tables[0]!.arn;
+    const write = (fn: RehearsalFunction, action: string, pk: string) => check.evaluate(fn, { action: `dynamodb:${action}`, resource: table, context: { 'dynamodb:LeadingKeys': [pk] } });
+    const signers = ['ExportFiles', 'SealEpochs', 'SubmitOperation'];
+    const puttingReceiptKeys: string[] = [];
+    let tableWriters = 0;
+    for (const fn of deployment.functions) {
+      if ((await write(fn, 'PutItem', RECEIPT_KEYS_PARTITION)).allowed) puttingReceiptKeys.push(fn.id);
+      for (const action of ['UpdateItem', 'DeleteItem']) expect((await write(fn, action, RECEIPT_KEYS_PARTITION)).allowed, `${fn.id} ${action}`).toBe(false);
+      if ((await write(fn, 'PutItem', 'ORG#rehearsal')).allowed) {
+        tableWriters++;
+        if (!signers.includes(fn.id)) expect((await write(fn, 'PutItem', RECEIPT_KEYS_PARTITION)).result, fn.id).toBe('ExplicitlyDenied');
+      }
+    }
+    expect(puttingReceiptKeys.sort()).toEqual(signers);
+    expect(tableWriters).toBeGreaterThan(30);
+  });
 });
 
 describe('upgrade-check', () => {

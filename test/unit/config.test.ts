@@ -43,11 +43,14 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ stage: 'local', signer: { kind: 'file', path: '/k/sign.pem' }, queue: { kind: 'memory' }, epochMs: 2000, webhookAllowLoopback: true });
   });
 
-  it('signs with the envelope key when its wrapping key is named (receiptSigner=envelope), generation 1 unless set', () => {
+  it('signs with the envelope key when its wrapping key is named (receiptSigner=envelope), generation 1 unless set, never without its attestation key', () => {
     const wrap = 'arn:aws:kms:us-east-1:1:key/wrap';
-    expect(parseConfig({ ...base, LEDGER_RECEIPT_KEY_WRAP_KEY_ID: wrap }).signer).toEqual({ kind: 'envelope', wrapKeyId: wrap, generation: 1 });
-    expect(parseConfig({ ...base, LEDGER_RECEIPT_KEY_WRAP_KEY_ID: wrap, LEDGER_RECEIPT_KEY_GENERATION: '3' }).signer).toEqual({ kind: 'envelope', wrapKeyId: wrap, generation: 3 });
-    expect(() => parseConfig({ ...base, LEDGER_RECEIPT_KEY_WRAP_KEY_ID: wrap, LEDGER_RECEIPT_KEY_GENERATION: '0' })).toThrow(/LEDGER_RECEIPT_KEY_GENERATION/);
+    const attest = 'arn:aws:kms:us-east-1:1:key/attest';
+    const envelope = { ...base, LEDGER_RECEIPT_KEY_WRAP_KEY_ID: wrap, LEDGER_RECEIPT_KEY_ATTEST_KEY_ID: attest };
+    expect(parseConfig(envelope).signer).toEqual({ kind: 'envelope', wrapKeyId: wrap, attestKeyId: attest, generation: 1 });
+    expect(parseConfig({ ...envelope, LEDGER_RECEIPT_KEY_GENERATION: '3' }).signer).toEqual({ kind: 'envelope', wrapKeyId: wrap, attestKeyId: attest, generation: 3 });
+    expect(() => parseConfig({ ...envelope, LEDGER_RECEIPT_KEY_GENERATION: '0' })).toThrow(/LEDGER_RECEIPT_KEY_GENERATION/);
+    expect(() => parseConfig({ ...base, LEDGER_RECEIPT_KEY_WRAP_KEY_ID: wrap })).toThrow(/LEDGER_RECEIPT_KEY_ATTEST_KEY_ID/);
   });
 
   it('reads retired receipt keys as a comma-separated list and rejects anything else', () => {

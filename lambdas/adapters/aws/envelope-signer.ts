@@ -7,6 +7,13 @@
  * signing function that finds it missing creates it, and every stored generation stays in the
  * JWKS, so receipts signed by an older one keep verifying.
  *
+ * The table is not trusted with what the JWKS lists: a generation is published only with a
+ * valid signature of the attestation KMS key (receipt-key-attestor.ts) over its public half,
+ * which only a signing function makes, once it made or opened the seed and saw it derive that
+ * half. A generation stored before attestations existed is attested by the first signing
+ * function that opens it: every signing function, once per cold start, opens each unattested
+ * generation it finds (a public half whose seed does not open stays unpublished).
+ *
  * No key pair is generated in process: the seed comes from KMS and is imported with the
  * protocol's privateKeyFromSeed (which never exports a generated KeyObject, the Node 20
  * deadlock protocol/src/ed25519.ts generateKeyPair describes).
@@ -15,8 +22,10 @@ import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk
 import { b64uEncode, ed25519Jwk, privateKeyFromSeed, rawPublicKey, sign, type Ed25519Jwk } from '@agent-ledger/protocol';
 import type { KeyObject } from 'node:crypto';
 import { SignerBusyError, SignerUnavailableError, type Signer } from '../../domain/ports.js';
-import { RECEIPT_KEY_PURPOSE, type ReceiptKeyStore, type StoredReceiptKey } from '../../shared/receipt-keys.js';
+import { attestationMessage, RECEIPT_KEY_PURPOSE, type ReceiptKeyStore, type StoredReceiptKey } from '../../shared/receipt-keys.js';
+import { logger } from '../../logger.js';
 import { countingThrottles, isThrottling } from './kms-throttles.js';
+import type { ReceiptKeyAttestor } from './receipt-key-attestor.js';
 
 interface LoadedKey {
   privateKey: KeyObject;
@@ -31,14 +40,16 @@ export class EnvelopeSigner implements Signer {
     private readonly store: ReceiptKeyStore,
     /** The symmetric KMS key the seeds are encrypted under (lib/keys.ts receiptKeyWrap). */
     private readonly wrapKeyId: string,
+    /** Signs and checks each generation's public half (lib/keys.ts receiptKeyAttestor). */
+    private readonly attestor: ReceiptKeyAttestor,
     private readonly generation: number,
     /** Public JWKs of retired service keys (a KMS key used before), kept listed so old receipts keep verifying. */
     private readonly retired: readonly Ed25519Jwk[] = [],
   ) {}
 
   /** The encryption context binds a ciphertext to its generation: one generation's item cannot be replayed as another's. */
-  private context() {
-    return { purpose: RECEIPT_KEY_PURPOSE, generation: String(this.generation) };
+  private static context(generation: number) {
+    return { purpose: RECEIPT_KEY_PURPOSE, generation: String(generation) };
   }
 
   private load(): Promise<LoadedKey> {
@@ -52,13 +63,9 @@ export class EnvelopeSigner implements Signer {
   private async loadOrCreate(): Promise<LoadedKey> {
     try {
       const stored = await this.store.get(this.generation);
-      if (stored) return await this.open(stored);
-      const created = await this.create();
-      if (created) return created;
-      // Another process created this generation first: use its key.
-      const winner = await this.store.get(this.generation);
-      if (!winner) throw new Error(`receipt key generation ${this.generation} was neither created nor found`);
-      return await this.open(winner);
+      const key = stored ? await this.open(stored) : ((await this.create()) ?? (await this.openWinner()));
+      await this.attestOlderGenerations();
+      return key;
     } catch (error) {
       if (isThrottling(error)) throw new SignerBusyError(error);
       throw new SignerUnavailableError(error);
@@ -75,26 +82,61 @@ export class EnvelopeSigner implements Signer {
     }
   }
 
+  /** Another process created this generation first: its key. */
+  private async openWinner(): Promise<LoadedKey> {
+    const winner = await this.store.get(this.generation);
+    if (!winner) throw new Error(`receipt key generation ${this.generation} was neither created nor found`);
+    return this.open(winner);
+  }
+
+  /** The generation's key, its stored public half checked against the seed and attested if it was not. */
   private async open(stored: StoredReceiptKey): Promise<LoadedKey> {
     const out = await countingThrottles(
-      this.kms.send(new DecryptCommand({ KeyId: this.wrapKeyId, CiphertextBlob: stored.ciphertext, EncryptionContext: this.context() })),
+      this.kms.send(
+        new DecryptCommand({ KeyId: this.wrapKeyId, CiphertextBlob: stored.ciphertext, EncryptionContext: EnvelopeSigner.context(stored.generation) }),
+      ),
     );
     if (!out.Plaintext) throw new Error('KMS Decrypt returned no plaintext');
     const key = this.imported(out.Plaintext);
     // The stored public half is what the JWKS publishes: a seed that does not derive it signs nothing.
-    if (key.jwk.x !== stored.x || key.jwk.kid !== stored.kid) throw new Error(`receipt key generation ${this.generation} does not match its public half`);
+    if (key.jwk.x !== stored.x || key.jwk.kid !== stored.kid) throw new Error(`receipt key generation ${stored.generation} does not match its public half`);
+    if (!(await this.attestor.verifies(attestationMessage(stored), stored.attestation))) {
+      await this.store.attest(stored, await this.attestor.sign(attestationMessage(stored)));
+    }
     return key;
   }
 
-  /** A new generation; undefined when another process stored one first. */
+  /** A new generation, attested; undefined when another process stored one first. */
   private async create(): Promise<LoadedKey | undefined> {
     const out = await countingThrottles(
-      this.kms.send(new GenerateDataKeyCommand({ KeyId: this.wrapKeyId, NumberOfBytes: 32, EncryptionContext: this.context() })),
+      this.kms.send(
+        new GenerateDataKeyCommand({ KeyId: this.wrapKeyId, NumberOfBytes: 32, EncryptionContext: EnvelopeSigner.context(this.generation) }),
+      ),
     );
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS GenerateDataKey returned no data key');
     const key = this.imported(out.Plaintext);
-    const stored = await this.store.create({ generation: this.generation, kid: key.jwk.kid, x: key.jwk.x, ciphertext: out.CiphertextBlob, createdAt: Date.now() });
+    const fresh = { generation: this.generation, kid: key.jwk.kid, x: key.jwk.x, ciphertext: out.CiphertextBlob, createdAt: Date.now() };
+    const stored = await this.store.create({ ...fresh, attestation: await this.attestor.sign(attestationMessage(fresh)) });
     return stored ? key : undefined;
+  }
+
+  /**
+   * Opens every other generation without a valid attestation, which attests those whose seed
+   * derives their public half (module comment). One that does not open is left unpublished and
+   * logged: the signer's own generation is what submissions need.
+   */
+  private async attestOlderGenerations(): Promise<void> {
+    for (const stored of await this.store.list()) {
+      if (stored.generation === this.generation || (await this.attestor.verifies(attestationMessage(stored), stored.attestation))) continue;
+      try {
+        await this.open(stored);
+      } catch (error) {
+        logger.warn('a receipt key generation without a valid attestation does not open: it stays out of the JWKS', {
+          generation: stored.generation,
+          error: error instanceof Error ? error : String(error),
+        });
+      }
+    }
   }
 
   async kid(): Promise<string> {
@@ -107,11 +149,17 @@ export class EnvelopeSigner implements Signer {
 
   /**
    * The current generation first, then the older ones newest first, then the retired keys: read
-   * from the table's public halves, so the functions that only publish keys never decrypt.
+   * from the table's public halves, each listed only with a valid attestation, so the
+   * functions that only publish keys never decrypt and never publish what a table writer put.
    */
   async jwks(): Promise<Ed25519Jwk[]> {
     const stored = (await this.store.list()).sort((a, b) => (a.generation === this.generation ? -1 : b.generation === this.generation ? 1 : b.generation - a.generation));
-    const keys = stored.map((key) => ed25519Jwk(key.x));
+    const attested = [];
+    for (const key of stored) {
+      if (await this.attestor.verifies(attestationMessage(key), key.attestation)) attested.push(key);
+      else logger.warn('a receipt key generation without a valid attestation is left out of the JWKS', { generation: key.generation, kid: key.kid });
+    }
+    const keys = attested.map((key) => ed25519Jwk(key.x));
     return [...keys, ...this.retired.filter((jwk) => !keys.some((key) => key.kid === jwk.kid))];
   }
 

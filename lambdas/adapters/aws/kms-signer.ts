@@ -4,11 +4,11 @@
  * over the message; the private half never leaves KMS. The public key is fetched once per
  * cold start and cached. Throttled calls are counted (kms-throttles.ts).
  */
-import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
 import { SignerBusyError, type Signer } from '../../domain/ports.js';
 import { countingThrottles, isThrottling } from './kms-throttles.js';
+import { kmsEd25519PublicX } from './kms-public-key.js';
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -21,13 +21,7 @@ export class KmsSigner implements Signer {
   ) {}
 
   private jwk(): Promise<Ed25519Jwk> {
-    this.publicJwk ??= countingThrottles(this.kms.send(new GetPublicKeyCommand({ KeyId: this.keyId }))).then((out) => {
-      if (!out.PublicKey) throw new Error('KMS GetPublicKey returned no key');
-      // KMS returns a DER SubjectPublicKeyInfo; node parses it and gives the raw x coordinate as a JWK.
-      const x = createPublicKey({ key: Buffer.from(out.PublicKey), format: 'der', type: 'spki' }).export({ format: 'jwk' }).x;
-      if (!x) throw new Error('KMS public key is not an Ed25519 key');
-      return ed25519Jwk(x);
-    });
+    this.publicJwk ??= kmsEd25519PublicX(this.kms, this.keyId).then((x) => ed25519Jwk(x));
     this.publicJwk.catch(() => {
       this.publicJwk = undefined; // a failed fetch is retried on the next call, not cached
     });
