@@ -22,7 +22,7 @@ import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk
 import { b64uEncode, ed25519Jwk, privateKeyFromSeed, rawPublicKey, sign, type Ed25519Jwk } from '@agent-ledger/protocol';
 import type { KeyObject } from 'node:crypto';
 import { SignerBusyError, SignerUnavailableError, type Signer } from '../../domain/ports.js';
-import { attestationMessage, RECEIPT_KEY_PURPOSE, type ReceiptKeyStore, type StoredReceiptKey } from '../../shared/receipt-keys.js';
+import { RECEIPT_KEY_PURPOSE, type ReceiptKeyStore, type StoredReceiptKey } from '../../shared/receipt-keys.js';
 import { logger } from '../../logger.js';
 import { countingThrottles, isThrottling } from './kms-throttles.js';
 import type { ReceiptKeyAttestor } from './receipt-key-attestor.js';
@@ -100,8 +100,8 @@ export class EnvelopeSigner implements Signer {
     const key = this.imported(out.Plaintext);
     // The stored public half is what the JWKS publishes: a seed that does not derive it signs nothing.
     if (key.jwk.x !== stored.x || key.jwk.kid !== stored.kid) throw new Error(`receipt key generation ${stored.generation} does not match its public half`);
-    if (!(await this.attestor.verifies(attestationMessage(stored), stored.attestation))) {
-      await this.store.attest(stored, await this.attestor.sign(attestationMessage(stored)));
+    if (!(await this.attestor.attests(stored))) {
+      await this.store.attest(stored, await this.attestor.attest(stored));
     }
     return key;
   }
@@ -116,7 +116,7 @@ export class EnvelopeSigner implements Signer {
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS GenerateDataKey returned no data key');
     const key = this.imported(out.Plaintext);
     const fresh = { generation: this.generation, kid: key.jwk.kid, x: key.jwk.x, ciphertext: out.CiphertextBlob, createdAt: Date.now() };
-    const stored = await this.store.create({ ...fresh, attestation: await this.attestor.sign(attestationMessage(fresh)) });
+    const stored = await this.store.create({ ...fresh, attestation: await this.attestor.attest(fresh) });
     return stored ? key : undefined;
   }
 
@@ -127,7 +127,7 @@ export class EnvelopeSigner implements Signer {
    */
   private async attestOlderGenerations(): Promise<void> {
     for (const stored of await this.store.list()) {
-      if (stored.generation === this.generation || (await this.attestor.verifies(attestationMessage(stored), stored.attestation))) continue;
+      if (stored.generation === this.generation || (await this.attestor.attests(stored))) continue;
       try {
         await this.open(stored);
       } catch (error) {
@@ -156,7 +156,7 @@ export class EnvelopeSigner implements Signer {
     const stored = (await this.store.list()).sort((a, b) => (a.generation === this.generation ? -1 : b.generation === this.generation ? 1 : b.generation - a.generation));
     const attested = [];
     for (const key of stored) {
-      if (await this.attestor.verifies(attestationMessage(key), key.attestation)) attested.push(key);
+      if (await this.attestor.attests(key)) attested.push(key);
       else logger.warn('a receipt key generation without a valid attestation is left out of the JWKS', { generation: key.generation, kid: key.kid });
     }
     const keys = attested.map((key) => ed25519Jwk(key.x));

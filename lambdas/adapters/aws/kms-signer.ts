@@ -4,11 +4,11 @@
  * over the message; the private half never leaves KMS. The public key is fetched once per
  * cold start and cached. Throttled calls are counted (kms-throttles.ts).
  */
-import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { ed25519Jwk, type Ed25519Jwk } from '@agent-ledger/protocol';
 import { SignerBusyError, type Signer } from '../../domain/ports.js';
 import { countingThrottles, isThrottling } from './kms-throttles.js';
-import { kmsEd25519PublicX } from './kms-public-key.js';
+import { kmsEd25519PublicX, kmsEd25519Sign } from './kms-ed25519.js';
 
 export class KmsSigner implements Signer {
   private publicJwk: Promise<Ed25519Jwk> | undefined;
@@ -33,19 +33,14 @@ export class KmsSigner implements Signer {
   }
 
   async sign(message: Uint8Array): Promise<Uint8Array> {
-    let out;
     try {
       // A throttled Sign is still counted (KmsThrottles) before it becomes RATE_LIMITED.
-      out = await countingThrottles(
-        this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
-      );
+      return await kmsEd25519Sign(this.kms, this.keyId, message);
     } catch (error) {
       // The SDK already retried with backoff; past that, the caller is told to come back.
       if (isThrottling(error)) throw new SignerBusyError(error);
       throw error;
     }
-    if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 signature');
-    return out.Signature;
   }
 
   async jwks(): Promise<Ed25519Jwk[]> {

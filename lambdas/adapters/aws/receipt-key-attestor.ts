@@ -6,10 +6,10 @@
  * (kms:GetPublicKey). A table writer can put any public half in the table, but not sign it.
  * The key's own public half is never in the JWKS: what it signs can never pass as a receipt.
  */
-import { SignCommand, type KMSClient } from '@aws-sdk/client-kms';
+import type { KMSClient } from '@aws-sdk/client-kms';
 import { verify } from '@agent-ledger/protocol';
-import { countingThrottles } from './kms-throttles.js';
-import { kmsEd25519PublicX } from './kms-public-key.js';
+import { attestationMessage, type StoredReceiptKey } from '../../shared/receipt-keys.js';
+import { kmsEd25519PublicX, kmsEd25519Sign } from './kms-ed25519.js';
 
 export class ReceiptKeyAttestor {
   private publicX: Promise<string> | undefined;
@@ -20,19 +20,15 @@ export class ReceiptKeyAttestor {
     private readonly keyId: string,
   ) {}
 
-  /** Pure Ed25519 over `message` (Sign with ED25519_SHA_512, MessageType RAW). */
-  async sign(message: Uint8Array): Promise<Uint8Array> {
-    const out = await countingThrottles(
-      this.kms.send(new SignCommand({ KeyId: this.keyId, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ED25519_SHA_512' })),
-    );
-    if (!out.Signature || out.Signature.length !== 64) throw new Error('KMS returned no Ed25519 attestation');
-    return out.Signature;
+  /** The attestation of a generation's public half (attestationMessage), made once per generation. */
+  attest(key: Pick<StoredReceiptKey, 'generation' | 'kid' | 'x'>): Promise<Uint8Array> {
+    return kmsEd25519Sign(this.kms, this.keyId, attestationMessage(key));
   }
 
-  /** Whether `signature` is the attestation key's over `message`; the public half is read once per process. */
-  async verifies(message: Uint8Array, signature: Uint8Array | undefined): Promise<boolean> {
-    if (!signature) return false;
-    return verify(await this.x(), message, signature);
+  /** Whether the generation carries the attestation key's signature over its public half; that half is read once per process. */
+  async attests(key: StoredReceiptKey): Promise<boolean> {
+    if (!key.attestation) return false;
+    return verify(await this.x(), attestationMessage(key), key.attestation);
   }
 
   private x(): Promise<string> {
