@@ -61,6 +61,8 @@ export interface Config {
   epochGraceMs: number;
   tsaUrl: string | undefined;
   rateLimitRps: number;
+  /** LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY: agent keys one member may register per UTC day (docs/API.md §8). */
+  newKeysPerMemberPerDay: number;
   maxPayloadBytes: number;
   /**
    * LEDGER_INLINE_PAYLOAD_BYTES: canonical payloads up to this size are kept in the operation
@@ -309,6 +311,7 @@ export function parseConfig(env: Env): Config {
     epochGraceMs: nonNegativeInt(env, 'LEDGER_EPOCH_GRACE_MS', 60_000),
     tsaUrl: env.LEDGER_TSA_URL || undefined,
     rateLimitRps: positiveInt(env, 'LEDGER_RATE_LIMIT_RPS', 100),
+    newKeysPerMemberPerDay: positiveInt(env, 'LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY', 2000),
     // docs/API.md §8 leaves the maximum payload size open; docs/PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
     inlinePayloadBytes: nonNegativeInt(env, 'LEDGER_INLINE_PAYLOAD_BYTES', 1024),

@@ -22,6 +22,8 @@ export interface LedgerSettings {
   readonly epochGraceMs: number;
   /** Per-organization request rate (docs/API.md §8 leaves the number open). */
   readonly rateLimitRps: number;
+  /** New agent keys one member may register per UTC day (docs/API.md §8): bounds the key history. */
+  readonly newKeysPerMemberPerDay: number;
   /** Largest accepted payload (docs/API.md §8 leaves it open; docs/PROTOCOL.md default 256 KiB). */
   readonly maxPayloadBytes: number;
   /**
@@ -76,6 +78,7 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   tsaUrl: undefined,
   epochGraceMs: 60_000,
   rateLimitRps: 100,
+  newKeysPerMemberPerDay: 2000,
   maxPayloadBytes: 256 * 1024,
   retiredServiceKeys: [],
   receiptSigner: 'kms',
@@ -165,6 +168,7 @@ export function readSettings(scope: Construct): LedgerSettings {
     tsaUrl: url(scope, 'tsaUrl'),
     epochGraceMs: integer(scope, 'epochGraceMs', DEFAULT_SETTINGS.epochGraceMs, 0),
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
+    newKeysPerMemberPerDay: integer(scope, 'newKeysPerMemberPerDay', DEFAULT_SETTINGS.newKeysPerMemberPerDay, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
     retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
     receiptSigner: oneOf(scope, 'receiptSigner', RECEIPT_SIGNER_MODES, DEFAULT_SETTINGS.receiptSigner),

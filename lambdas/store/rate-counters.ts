@@ -12,6 +12,7 @@
  * | sign-in failures   | SIGNIN#<sha256 of email>        | <window start, ms>    |
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
  * | per client address | CLIENT#<action>#<sha256 of ip>  | <window start, ms>    |
+ * | new keys of a member | ORG#<org_id>#NEWKEYS#<user_id> | <day start, ms>       |
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
@@ -27,6 +28,7 @@ export const counterKeys = {
   signInFailures: (emailHash: string, windowStart: number): CounterKey => ({ pk: `SIGNIN#${emailHash}`, sk: String(windowStart) }),
   verificationMails: (emailHash: string, windowStart: number): CounterKey => ({ pk: `VERIFYMAIL#${emailHash}`, sk: String(windowStart) }),
   clientAddress: (action: string, addressHash: string, windowStart: number): CounterKey => ({ pk: `CLIENT#${action}#${addressHash}`, sk: String(windowStart) }),
+  newKeys: (orgId: string, userId: string, windowStart: number): CounterKey => ({ pk: `ORG#${orgId}#NEWKEYS#${userId}`, sk: String(windowStart) }),
 };
 
 /**
@@ -50,36 +52,37 @@ export async function increment(key: CounterKey, attributes: readonly string[], 
 }
 
 /**
- * Adds one to `attribute` only while it is below `limit`, in one conditional write: true
- * when this call got one of the `limit` slots, false when they were all taken. Concurrent
- * callers are serialized by the condition, so at most `limit` ever succeed per counter.
+ * Adds `amount` (default one) to `attribute` only while the sum stays within `limit`, in one
+ * conditional write: true when this call got its `amount` of the `limit` slots, false when
+ * not enough were left. Concurrent callers are serialized by the condition, so at most
+ * `limit` slots are ever taken per counter.
  */
-export async function reserve(key: CounterKey, attribute: string, limit: number, expiresAtS: number): Promise<boolean> {
+export async function reserve(key: CounterKey, attribute: string, limit: number, expiresAtS: number, amount = 1): Promise<boolean> {
   return writeIfCondition(() =>
     dynamo().send(
       new UpdateCommand({
         TableName: table(),
         Key: key,
         UpdateExpression: 'ADD #a :one SET expires_at_s = :ttl',
-        ConditionExpression: 'attribute_not_exists(#a) OR #a < :limit',
+        ConditionExpression: 'attribute_not_exists(#a) OR #a <= :most',
         ExpressionAttributeNames: { '#a': attribute },
-        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAtS, ':limit': limit },
+        ExpressionAttributeValues: { ':one': amount, ':ttl': expiresAtS, ':most': limit - amount },
       }),
     ),
   );
 }
 
-/** Gives back one slot taken by {@link reserve} (never below zero). */
-export async function release(key: CounterKey, attribute: string): Promise<void> {
+/** Gives back `amount` (default one) slots taken by {@link reserve} (never below zero). */
+export async function release(key: CounterKey, attribute: string, amount = 1): Promise<void> {
   await writeIfCondition(() =>
     dynamo().send(
       new UpdateCommand({
         TableName: table(),
         Key: key,
         UpdateExpression: 'ADD #a :minus',
-        ConditionExpression: '#a > :zero',
+        ConditionExpression: '#a >= :amount',
         ExpressionAttributeNames: { '#a': attribute },
-        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        ExpressionAttributeValues: { ':minus': -amount, ':amount': amount },
       }),
     ),
   );

@@ -135,4 +135,18 @@ describe('many key changes of one organization at once', () => {
     });
     for (const id of agentIds) expect(all.filter((e) => e.agent_id === id).map((e) => e.event)).toEqual(['register', 'retire', 'revoke']);
   });
+
+  // A fleet's provisioning script registers a few hundred agents at once: under the default
+  // quota of new keys per member (docs/API.md §8) every one succeeds, in one chain.
+  it('200 concurrent registrations in one organization all succeed, in one unbroken chain', { timeout: 240_000 }, async () => {
+    const burst = await stack.org('org_owner');
+    const ids = Array.from({ length: 200 }, () => uniqueAgentId('fleet'));
+    const answers = await Promise.all(
+      ids.map((id) => burst.api.org_owner('POST', '/v1/agents/register', { agent_id: id, integration_type: 'sdk', keys: [keyBody(newKey('k1'), burst.orgId, id)] })),
+    );
+    expect(answers.map((res) => `${res.status}${res.body.error ? ` ${res.body.error.message}` : ''}`)).toEqual(ids.map(() => '200'));
+    const events = await listKeyEvents(burst.orgId);
+    expect(events.map((e) => e.key_index)).toEqual(ids.map((_, i) => i));
+    expect(new Set(events.map((e) => e.agent_id))).toEqual(new Set(ids));
+  });
 });

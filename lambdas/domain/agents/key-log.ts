@@ -11,6 +11,7 @@ import type { TransactItem } from '../../store/dynamo.js';
 import { LedgerError } from '../../shared/errors.js';
 import { TurnQueue } from '../../shared/turns.js';
 import { KEY_CHANGE_BUDGET_MS } from '../../shared/key-change-timeout.js';
+import { takeNewKeyQuota } from './new-key-quota.js';
 import { contended, withRetries, type RETRY } from './optimistic.js';
 
 /**
@@ -57,7 +58,8 @@ const turns = new TurnQueue<KnownHead>();
  *   process appended meanwhile, the commit fails and the step runs again on a fresh read;
  * - across processes, a change gets KEY_LOG_ATTEMPTS rounds with growing, jittered waits.
  * A change that cannot get its turn within KEY_CHANGE_BUDGET_MS is a 409 without having
- * written anything.
+ * written anything. New keys first take their member's daily quota (new-key-quota.ts), given
+ * back when the change does not commit.
  *
  * @example
  * await keyLogChange(caller.orgId, async (append) => ((await commit(await append(drafts, now))) ? result : RETRY));
@@ -66,6 +68,7 @@ export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend
   const deadline = Date.now() + KEY_CHANGE_BUDGET_MS;
   const turn = turns.join(orgId);
   let myTurn = false;
+  let giveBackQuota: (() => Promise<void>) | undefined;
   /** The head handed over by the change before; trusted for the first append only. */
   let handedOver: KnownHead | undefined;
   /** The head this attempt's items leave if they commit. */
@@ -73,6 +76,7 @@ export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend
   const append: KeyLogAppend = async (drafts, now) => {
     if (drafts.length === 0) return [];
     if (!myTurn) {
+      giveBackQuota = await takeNewKeyQuota(orgId, drafts, now);
       const ready = await turn.ready(deadline);
       if (ready === null) throw contended();
       myTurn = true;
@@ -99,5 +103,6 @@ export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend
     return result;
   } finally {
     turn.end(committed);
+    if (committed === undefined) await giveBackQuota?.();
   }
 }
