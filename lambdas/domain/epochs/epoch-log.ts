@@ -20,7 +20,11 @@ import {
 import { readLogHead } from '../../store/epoch-log.js';
 import { readKeyLogHead } from '../../store/key-log.js';
 import type { EpochItem } from '../../store/epochs.js';
+import { chainPendingKeyEvents } from '../agents/key-sequencer.js';
 import type { Signer } from '../ports.js';
+
+/** How long sealing waits for waiting key changes to be chained before it gives up for this run. */
+const KEY_CHAIN_BUDGET_MS = 20_000;
 
 /** The log entry of an indexed epoch item, with its key history commitment when it has one. */
 export function logEntryOf(item: EpochItem & { epoch_index: number; prev_root_hash: string }): EpochLogEntry {
@@ -43,9 +47,14 @@ async function currentPublicKey(signer: Signer): Promise<string> {
  * here; store/epochs.ts createEpochItem commits it against the head read here.
  */
 export async function appendToLog(item: EpochItem, signer: Signer): Promise<EpochItem> {
-  const [head, keys] = await Promise.all([readLogHead(item.org_id), readKeyLogHead(item.org_id)]);
   // The entry commits to the key history as it is now: every key that signed one of this
-  // epoch's operations was registered before the window closed (docs/CHECKPOINTS.md "Key history").
+  // epoch's operations was registered before the window closed (docs/CHECKPOINTS.md "Key
+  // history"), its drafts committed with its key; a change whose drafts are still waiting to be
+  // chained (its process stopped before it answered) is chained first.
+  if (!(await chainPendingKeyEvents(item.org_id, Date.now() + KEY_CHAIN_BUDGET_MS))) {
+    throw new Error(`the key history of ${item.org_id} could not be chained before sealing; the next run retries`);
+  }
+  const [head, keys] = await Promise.all([readLogHead(item.org_id), readKeyLogHead(item.org_id)]);
   const indexed = {
     ...item,
     epoch_index: head?.size ?? 0,
