@@ -62,8 +62,8 @@ export async function changeStatus(
   const endAt = keyEndClock(requestedAt);
   let now = requestedAt;
   const step = async (append: KeyLogAppend) => {
-    // A revocation's reads go out together, before its turn in the key history (keyLogChange
-    // waits at `append`). The keys are read before the agent's visibility is known, and used
+    // A revocation's reads go out together, before the key history's sequencer runs
+    // (keyLogChange runs it at the first `append`). The keys are read before the agent's visibility is known, and used
     // only once it is.
     const [agent, keys] = await Promise.all([findVisibleAgent(caller, agentId), transition === 'revoke' ? listKeys(caller.orgId, agentId) : []]);
     const refused = refusal(transition, agent.status);

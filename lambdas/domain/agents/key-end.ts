@@ -1,7 +1,7 @@
 /**
  * When a change that ends keys (retirement, revocation, agent revocation, deletion) says they
  * ended: the time of its key events and the keys' retired_at. The change takes its time when
- * the request starts, then may wait its turn at the key history (key-log.ts) while the key
+ * the request starts, then may wait for the key history's sequencer (key-log.ts) while the key
  * still signs. A record accepted meanwhile must still lie inside the key's window, created_at
  * before its end (docs/PROTOCOL.md "Key events"; the verifier's key_window check), so the end
  * is never before the agent's latest accepted record, and the change's transaction is

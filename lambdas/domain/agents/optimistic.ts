@@ -4,7 +4,7 @@
  * with an in-flight submission on the same agent item) the whole step runs again on fresh
  * state, so the decision is always made on the state the write lands on.
  *
- * Key changes contend more and take turns besides (key-log.ts `keyLogChange`). Either way
+ * Key changes also wait for the key history's sequencer (key-log.ts `keyLogChange`). Either way
  * the waiting ends well inside the route's timeout (lib/function.ts): a change still contended
  * then is a clean 409 the client can retry, never a timeout (a 500 that may or may not have
  * taken effect).
