@@ -2,6 +2,9 @@
  * An erased payload in an export bundle (docs/EXPORT.md `payload_erased`): the operation
  * without its payload and with the erasure mark verifies, reported as erased (not covered),
  * with signature, chain, receipt and inclusion still passing; a mark next to a payload fails.
+ * A payload neither in the bundle nor marked erased (its stored copy destroyed behind the
+ * service) fails in bundles 1.1 and later, and stays not covered in a 1.0 bundle, which marked
+ * no erasure, and for a row that names no stored copy.
  */
 import { describe, expect, it } from 'vitest';
 import { b64uEncode, canonicalBytes, sha256, sign, verifyExportBundle, type ExportBundle } from '../src/index.js';
@@ -37,5 +40,29 @@ describe('an erased payload in a bundle', () => {
     const malformed = materialize(base);
     (malformed.body.operations[i] as unknown as Record<string, unknown>).payload_erased = { by: 'u' };
     expect(verifyExportBundle(resign(malformed), { jwks: base.jwks }).valid).toBe(false);
+  });
+
+  it('fails a payload neither in the bundle nor marked erased (1.1 and later); a 1.0 bundle, or a row naming no copy, leaves it not covered', () => {
+    const destroyed = (version: string, storeKey?: null) => {
+      const bundle = materialize(base);
+      bundle.body.bundle_version = version;
+      if (version === '1.0') delete bundle.body.verification_material.log;
+      const i = bundle.body.operations.findIndex((op) => Object.hasOwn(op, 'payload'));
+      const op = bundle.body.operations[i]!;
+      delete op.payload;
+      if (storeKey === null) op.row.store_payload_key = null;
+      bundle.body.summary.payloads -= 1;
+      const report = verifyExportBundle(resign(bundle), { jwks: base.jwks });
+      return { report, finding: report.findings.find((f) => f.where === `operations[${i}].payload`), key: bundle.body.operations[i]!.row.store_payload_key };
+    };
+    for (const version of ['1.1', '1.2']) {
+      const { report, finding, key } = destroyed(version);
+      expect(finding, version).toEqual({ where: expect.any(String), check: 'payload', status: 'failed', reason: `the payload is neither in the bundle nor marked erased: its stored copy (${key}) was destroyed` });
+      expect(report.valid).toBe(false);
+    }
+    for (const { report, finding } of [destroyed('1.0'), destroyed('1.2', null)]) {
+      expect(finding).toEqual({ where: expect.any(String), check: 'payload', status: 'not_covered', reason: 'the payload is not in the bundle (erased, or never stored)' });
+      expect(report.findings.filter((f) => f.status === 'failed')).toEqual([]);
+    }
   });
 });

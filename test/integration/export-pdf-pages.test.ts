@@ -130,6 +130,27 @@ describe('the PDF report, rendered', () => {
     }
   });
 
+  it('the Payload column: the verifier\'s word on each payload, a destroyed one MISSING and an edited one ALTERED', async () => {
+    const rowOf = (r: Rendered, i: number) => {
+      const op = r.bundle.body.operations[i]!;
+      const row = new RegExp(`^${iso(op.row.created_at).replaceAll('.', '\\.')}\\s+${op.row.agent_id}\\s+${op.row.seq_no}\\s`);
+      return r.pages.flatMap(lines).find((line) => row.test(line)) ?? '';
+    };
+    const words = async (name: string) => {
+      const r = await render(`payload-${name}`, fixture(name), 'Acme');
+      expectReadable(r, 'Acme');
+      return r.bundle.body.operations.map((_, i) => /\s(present|erased|left out|absent|MISSING|ALTERED|FAILED)\s/.exec(rowOf(r, i))?.[1]);
+    };
+    const genuine = await words('genuine-all');
+    // The scenario's operations[5] is a row of an earlier version: its payload gone, store_payload_key null, no mark.
+    expect(genuine).toEqual(genuine.map((_, i) => (i === 5 ? 'absent' : 'present')));
+    expect(new Set(await words('genuine-no-payloads'))).toEqual(new Set(['left out']));
+    // Each fixture changed the first operation that carried a payload, operations[0].
+    for (const [name, first] of [['payload-erased', 'erased'], ['payload-destroyed', 'MISSING'], ['payload-changed-resigned', 'ALTERED']] as const) {
+      expect(await words(name), name).toEqual([first, ...genuine.slice(1)]);
+    }
+  });
+
   it('a filtered export says what was not checked; a long organization name in any script wraps on the cover', async () => {
     const name = 'Ünïcode Holdings 設計 株式会社 and Partners of the Long Name, Research and Development Department, Zürich — Tōkyō — São Paulo, Internal Audit and Compliance';
     const r = await render('filtered', fixture('genuine-agent-filter'), name);

@@ -1,9 +1,9 @@
 /**
  * The report's tables (report.ts draws them with layout.ts): a chain verdict per agent, the
- * keys that signed, whether each was proven, the operations oldest first, and the epochs with
- * their anchors.
+ * keys that signed, whether each was proven, the operations oldest first with what became of
+ * each payload, and the epochs with their anchors.
  */
-import type { ExportBundle, ExportVerificationReport } from '@agent-ledger/protocol';
+import type { ExportBundle, ExportOperation, ExportVerificationReport } from '@agent-ledger/protocol';
 import { BODY_WIDTH, GREY, RED, type Cell, type Column } from './layout.js';
 import { iso } from './prose.js';
 
@@ -128,20 +128,46 @@ function epochLabels(bundle: ExportBundle): Map<string, string> {
   return new Map(bundle.body.verification_material.epochs.map(({ epoch }, k) => [epoch.epoch_id, `#${k} ${iso(epoch.start_time).slice(11, 19)}`]));
 }
 
-export function operationsTable(bundle: ExportBundle): Table {
+/**
+ * The Payload column: the offline verifier's own verdict on each operation's payload
+ * (protocol/src/verify/operations.ts, docs/EXPORT.md "body.operations[i]"): `present` (it hashes to
+ * payload_hash), `erased` (by an owner, through the service: the entry carries the mark),
+ * `left out` (an export without payloads), `absent` (not covered: a 1.0 bundle, which marked
+ * no erasure, or a row that names no stored copy);
+ * in red `MISSING` (neither in the bundle nor marked erased: its stored copy was destroyed),
+ * `ALTERED` (it does not hash to payload_hash) or `FAILED` (any other payload finding).
+ */
+function payloadCell(op: ExportOperation, includePayloads: boolean, failed: string | undefined): Cell {
+  const present = Object.hasOwn(op, 'payload');
+  if (failed !== undefined) return { text: !present ? 'MISSING' : failed.startsWith('SHA-256') ? 'ALTERED' : 'FAILED', color: RED };
+  if (op.payload_erased !== undefined) return 'erased';
+  if (present) return 'present';
+  return { text: includePayloads ? 'absent' : 'left out', color: GREY };
+}
+
+export function operationsTable(bundle: ExportBundle, report: ExportVerificationReport): Table {
   const epochLabel = epochLabels(bundle);
+  // Only the failed payload findings, by operation index: a handful, however long the export.
+  const failedPayload = new Map<number, string>();
+  for (const f of report.findings) {
+    const index = f.check === 'payload' && f.status === 'failed' ? /^operations\[(\d+)\]\.payload$/.exec(f.where)?.[1] : undefined;
+    if (index !== undefined && !failedPayload.has(Number(index))) failedPayload.set(Number(index), f.reason);
+  }
+  const includePayloads = bundle.body.export.include_payloads;
   return {
     columns: [
       { title: 'Time (UTC)', width: 118 },
       { title: 'Agent', width: 107 },
       { title: 'seq_no', width: 42 },
-      { title: 'Type', width: 100 },
-      { title: 'Verb and target', width: 218 },
+      { title: 'Type', width: 94 },
+      { title: 'Verb and target', width: 174 },
       { title: 'Chain hash', width: 74 },
+      { title: 'Payload', width: 50 },
       { title: 'Epoch, leaf', width: BODY_WIDTH - 659 },
     ],
     // A generator: the rows of a 10,000-operation report are made as they are drawn, never all at once.
     rows: (function* () {
+      let i = 0;
       for (const op of bundle.body.operations) {
         yield [
           iso(op.row.created_at),
@@ -150,8 +176,10 @@ export function operationsTable(bundle: ExportBundle): Table {
           op.row.operation_type,
           verbAndTarget(op.row.action, op.row.subject),
           { mono: `${op.row.chain_hash.slice(0, 10)}...` },
+          payloadCell(op, includePayloads, failedPayload.get(i)),
           op.proof ? `${epochLabel.get(op.proof.epoch_id) ?? op.proof.epoch_id}, leaf ${op.proof.leaf_index}` : { text: 'not sealed yet', color: GREY },
         ];
+        i += 1;
       }
     })(),
   };

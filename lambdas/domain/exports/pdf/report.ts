@@ -90,7 +90,7 @@ function drawTables(pen: ReportPen, bundle: ExportBundle, report: ExportVerifica
   const keys = keysTable(bundle, report);
   pen.table(keys.columns, keys.rows);
   pen.heading('Operations (oldest first)');
-  const operations = operationsTable(bundle);
+  const operations = operationsTable(bundle, report);
   pen.table(operations.columns, operations.rows);
   pen.heading('Epochs');
   const epochs = epochsTable(bundle);
