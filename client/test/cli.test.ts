@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../../test/support/seed-identity.js';
 import { apiClient } from '../../test/support/http-client.js';
-import { fixture, FIXTURES, login, readJson, runCli, tempHomes } from './support/cli.js';
+import { fixture, FIXTURES, login, readJson, runCli, storeLogin, tempHomes } from './support/cli.js';
 
 let stack: TestStack;
 let token: string;
@@ -56,7 +56,8 @@ describe('agent-ledger login', () => {
     expect(good.stderr).toMatch(/logged in to http:\/\/127\.0\.0\.1:\d+ as org_owner\./);
     const credentials = join(homes.ledgerHome, 'credentials');
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
-    expect(readJson(credentials)).toEqual({ url: stack.baseUrl, token, expires_at: null });
+    // One entry per service origin (docs/CLI.md "Several services"), this one the current login.
+    expect(readJson(credentials)).toEqual({ current: stack.baseUrl, origins: { [stack.baseUrl]: { url: stack.baseUrl, token, expires_at: null } } });
     await login(stack.baseUrl, token, env, homes.root);
   });
 
@@ -209,10 +210,7 @@ describe('API token expiry and rejection', () => {
   /** A token of the owner's, seeded with the expiry given (Unix ms). */
   const ownerToken = (expiresAt: number | null) => seedToken(owner.userId, 'api', { expires_at: expiresAt, org_id: orgId });
   /** The credentials a login made before the token stopped working left behind. */
-  const storeCredentials = (secret: string, expiresAt: number | null) => {
-    mkdirSync(t.ledgerHome, { recursive: true });
-    writeFileSync(join(t.ledgerHome, 'credentials'), JSON.stringify({ url: stack.baseUrl, token: secret, expires_at: expiresAt }), { mode: 0o600 });
-  };
+  const storeCredentials = (secret: string, expiresAt: number | null) => storeLogin(t.ledgerHome, stack.baseUrl, secret, { expiresAt, current: true });
   const denyReason = (stdout: string): string => {
     const output = JSON.parse(stdout).hookSpecificOutput;
     expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
@@ -241,7 +239,7 @@ describe('API token expiry and rejection', () => {
     expect(long.code, long.stderr).toBe(0);
     expect(long.stderr).toContain(`token         expires ${new Date(expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC, in 89 days\n`);
     expect(long.stderr).not.toMatch(/WARNING/);
-    expect(readJson(join(t.ledgerHome, 'credentials')).expires_at).toBe(Math.floor(expiresAt / 1000));
+    expect(readJson(join(t.ledgerHome, 'credentials')).origins[stack.baseUrl].expires_at).toBe(Math.floor(expiresAt / 1000));
   });
 
   it('a token expiring in 1 day: login, status and doctor warn, and the hook logs it to errors.log once a day', async () => {

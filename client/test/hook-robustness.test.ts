@@ -17,15 +17,18 @@ import { canonicalBytes, sha256B64u } from '@agent-ledger/protocol';
 import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
 import { seedOrg, seedUser } from '../../test/support/seed-identity.js';
 import { apiClient, type Api } from '../../test/support/http-client.js';
-import { fixture, login, readJson, runCli, tempHomes, type Run } from './support/cli.js';
+import { fixture, login, readJson, runCli, storeLogin, tempHomes, type Run } from './support/cli.js';
 
 let stack: TestStack;
 let api: Api;
 const homes = tempHomes('robust');
 const servers: Server[] = [];
+/** The Authorization headers the fake services received. */
+const fakeAuthorizations: (string | undefined)[] = [];
 
 async function fakeService(handler: (body: string) => { status: number; type?: string; body: string }): Promise<string> {
   const server = createServer((req, res) => {
+    fakeAuthorizations.push(req.headers.authorization);
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
@@ -137,6 +140,8 @@ describe('bad input to the hook', () => {
     const garbage = await fakeService(() => ({ status: 200, type: 'text/html', body: '<html>proxy login</html>' }));
     const closed = await fakeService(() => ({ status: 200, body: '{}' }));
     servers.at(-1)!.close();
+    // Each is a service of its own (an origin of its own): the hook sends it its own token, never the stack's.
+    for (const url of [failing, garbage, closed]) storeLogin(homes.ledgerHome, url, 'alt_token-of-the-fake-service');
     for (const [url, reason] of [
       [failing, /failed: INTERNAL_ERROR: boom/],
       [garbage, /body that is not JSON/],
@@ -156,6 +161,8 @@ describe('bad input to the hook', () => {
         restoreAllow();
       }
     }
+    expect(fakeAuthorizations.length).toBeGreaterThan(0);
+    expect(new Set(fakeAuthorizations)).toEqual(new Set(['Bearer alt_token-of-the-fake-service']));
   });
 
   it('a refusal by the service (here: an unregistered key) denies whatever the on-error policy', async () => {

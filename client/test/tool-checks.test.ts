@@ -16,7 +16,7 @@ import { startTestStack, type TestStack } from '../../test/support/test-stack.js
 import { seedOrg, seedUser } from '../../test/support/seed-identity.js';
 import { apiClient, type Api } from '../../test/support/http-client.js';
 import { codexHookHash } from '../src/tools/codex-trust.js';
-import { fixture, login, readJson, runCli, spawnProcess, tempHomes } from './support/cli.js';
+import { fixture, login, readJson, runCli, spawnProcess, storeLogin, tempHomes } from './support/cli.js';
 
 let stack: TestStack;
 let api: Api;
@@ -178,6 +178,8 @@ describe('opencode: the warning of a call allowed without a record reaches the u
     expect(init.code, init.stderr).toBe(0);
     const configPath = join(homes.ledgerHome, 'agents', agentId, 'config.json');
     writeFileSync(configPath, JSON.stringify({ ...readJson(configPath), url: 'http://127.0.0.1:9', timeout_ms: 3000 }));
+    // A service logged in to that went down: its own token, stored for its own origin.
+    storeLogin(homes.ledgerHome, 'http://127.0.0.1:9', 'alt_token-of-the-unreachable-service');
     const pluginDir = join(home, '.config', 'opencode', 'plugins');
     const plugin = (await import(pathToFileURL(join(pluginDir, `agent-ledger-${agentId}.js`)).href)) as Record<string, (ctx: unknown) => Promise<Record<string, (input: unknown, output: unknown) => Promise<void>>>>;
     const toasts: unknown[] = [];
@@ -240,6 +242,7 @@ describe('doctor', () => {
     const configPath = join(homes.ledgerHome, 'agents', agentId, 'config.json');
     const config = readFileSync(configPath, 'utf8');
     writeFileSync(configPath, JSON.stringify({ ...JSON.parse(config), url: 'http://127.0.0.1:9' }));
+    storeLogin(homes.ledgerHome, 'http://127.0.0.1:9', 'alt_token-of-the-unreachable-service');
     const down = await runCli(['doctor', '--agent', agentId], { env, timeoutMs: 60_000 });
     expect(down.code).toBe(1);
     expect(down.stdout).toMatch(/FIX +the service at http:\/\/127\.0\.0\.1:9 does not answer/);

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from agent_ledger.state import AgentFiles, AgentLock, ChainHead, StateError, read_owner_only, write_atomic
+from agent_ledger.state import AgentFiles, AgentLock, ChainHead, StateError, read_credentials, read_owner_only, write_atomic
 
 
 def test_secrets_readable_by_others_are_refused(tmp_path):
@@ -73,3 +73,20 @@ def test_the_lock_serializes_and_breaks_a_dead_holder(tmp_path):
     assert not overlaps
     assert not path.exists()
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_credentials_in_both_formats_give_the_current_login(tmp_path):
+    """The CLI's login keeps one token per service origin; the single-login file of earlier versions still reads."""
+    path = tmp_path / "credentials"
+    write_atomic(path, json.dumps({"url": "http://127.0.0.1:3000", "token": "alt_old"}).encode())
+    assert read_credentials(tmp_path) == {"url": "http://127.0.0.1:3000", "token": "alt_old"}
+    a = {"url": "https://a.example", "token": "alt_a", "expires_at": None}
+    b = {"url": "https://b.example/ledger", "token": "alt_b"}
+    write_atomic(path, json.dumps({"current": "https://b.example", "origins": {"https://a.example": a, "https://b.example": b}}).encode())
+    assert read_credentials(tmp_path) == b
+    write_atomic(path, json.dumps({"current": None, "origins": {"https://a.example": a}}).encode())
+    with pytest.raises(StateError, match="names no current login"):
+        read_credentials(tmp_path)
+    write_atomic(path, b'{"origins": []}')
+    with pytest.raises(StateError, match="not a credentials file"):
+        read_credentials(tmp_path)

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeCredentials } from '../../client/src/local/credentials.js';
+import { saveLogin } from '../../client/src/local/credentials.js';
 import { runCli } from '../../client/test/support/cli.js';
 import { newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -25,7 +25,7 @@ beforeAll(async () => {
   const agent = { agentId: uniqueAgentId('cli'), key: newKey() };
   await registerAgent(org.api.org_owner, agent.agentId, [agent.key]);
   await seedOperations(org.orgId, [0, 1, 2].map((i) => ({ agent, createdAt: start + 1_000 + i, subject: { path: `src/${i}.ts` } })));
-  writeCredentials({ url: stack.baseUrl, token: org.users.compliance_auditor.token }, join(home, 'credentials'));
+  saveLogin({ url: stack.baseUrl, token: org.users.compliance_auditor.token }, join(home, 'credentials'));
   jwksFile = join(home, 'jwks.json');
   writeFileSync(jwksFile, await (await fetch(`${stack.baseUrl}/.well-known/service/jwks.json`)).text());
 });

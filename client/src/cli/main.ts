@@ -26,8 +26,10 @@ const HELP = `agent-ledger: record what your coding agents do in an agent-ledger
 Usage:
   agent-ledger login --url URL [--token-file FILE]
       Store the service URL and an API token (read from FILE, from stdin when it is not a
-      terminal, or from a no-echo prompt; never from the command line). Says whom the token
-      acts for, the organization and when the token expires.
+      terminal, or from a no-echo prompt; never from the command line) for the URL's origin,
+      replacing only that origin's token; it becomes the current login (agent init, export).
+      Each token is sent only to its own origin. Says whom the token acts for, the
+      organization and when the token expires.
   agent-ledger agent init --tool FLAG [--agent-id ID] [--scope user|project] [--project-dir DIR] [--on-error deny|allow] [--trust]
       Generate a key, register the agent, and install the hook into the tool's settings.
       Prints the agent id. --trust (codex): mark the hook trusted as Codex's /hooks does.
@@ -39,10 +41,12 @@ Usage:
   agent-ledger hook FLAG --agent ID
       The hook itself (the coding tool runs it with its event on stdin).
   agent-ledger status [--agent ID]
-      The login and the token's expiry (a warning from 7 days before), then the chain head,
-      service status and the last errors of one agent or all of them.
+      The logins and their tokens' expiry (a warning from 7 days before), then the chain head,
+      service status (asked with the token of the agent's own origin) and the last errors of
+      one agent or all of them.
   agent-ledger doctor [--agent ID]
-      Check that the API token is accepted (and how long for), that each agent's tool still
+      Check that the API tokens are accepted (and how long for), that each agent's origin has
+      one (naming the origin that lacks a login), that each agent's tool still
       holds and runs the hook (Codex's trust), that the service answers and the key matches
       the registered one; says what to fix, exit 1 if not.
   agent-ledger submit --agent ID --type T --verb V --target X [--payload-file F]
@@ -60,7 +64,8 @@ Usage:
 Tool flags: augment, claudecode, cline, codex, copilot, cursor, droid, gemini, grok, kimi,
   kirocli, kiroide, letta, opencode, qwen (and sdk, other: an agent without a hook).
 
-Files: AGENT_LEDGER_HOME (default ~/.agent-ledger) holds credentials (mode 0600) and
+Files: AGENT_LEDGER_HOME (default ~/.agent-ledger) holds credentials (one API token per
+  service origin, mode 0600) and
   agents/<agent_id>/{config.json,key,chain.json,status-cache.json,errors.log}.
 `;
 

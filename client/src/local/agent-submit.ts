@@ -2,16 +2,18 @@
  * Submits the next record of a locally configured agent: under the agent's lock, on the head
  * stored in chain.json (fetched from the service when chain.json is absent), and stores the
  * new head and the freeze status the service reveals. Shared by the hook and `agent-ledger submit`.
+ * The token is the one stored for the agent's own service origin, never another's: without
+ * one, nothing is sent (credentials.ts).
  */
 import { isApiError } from '../sdk/errors.js';
 import { LedgerClient, type OperationInput, type SigningAgent, type SubmitResult } from '../sdk/client.js';
-import { readCredentials } from './credentials.js';
+import { credentialsFor } from './credentials.js';
 import { acquireLock } from './lock.js';
 import { readChain, readKey, readStatusCache, writeChain, writeStatusCache, type AgentConfig } from './agent-state.js';
 import type { AgentPaths } from './paths.js';
 
 export async function submitForAgent(paths: AgentPaths, config: AgentConfig, input: OperationInput | ((attempt: number) => OperationInput), deadline: number): Promise<SubmitResult> {
-  const { token } = readCredentials();
+  const { token } = credentialsFor(config.url);
   const privateKey = readKey(paths);
   const client = new LedgerClient({ url: config.url, token, timeoutMs: Math.max(1, deadline - Date.now()) });
   const lock = await acquireLock(paths.lock, deadline);

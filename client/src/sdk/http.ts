@@ -2,6 +2,11 @@
  * JSON over HTTP(S) with node:http: the hook starts a process per tool use, and the global
  * fetch loads its whole HTTP stack (undici) on first use, which costs more start-up time than
  * the request itself on a local service. One request, no keep-alive pool to wait for.
+ *
+ * node:http never follows a redirect (fetch's `redirect: 'manual'`), and `jsonBody` makes a
+ * 3xx answer an error: a request that carries an API token goes to the token's origin and
+ * nowhere else (docs/CLI.md "Several services"). Only `download` follows redirects, without
+ * the token once they leave the service's origin.
  */
 import type { IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { LedgerApiError, LedgerTransportError } from './errors.js';
@@ -21,7 +26,7 @@ export interface HttpResponse {
   body: Buffer;
 }
 
-/** Sends one request and collects the whole answer; rejects with LedgerTransportError. */
+/** Sends one request (a redirect is answered, not followed) and collects the whole answer; rejects with LedgerTransportError. */
 export async function send(request: HttpRequest): Promise<HttpResponse> {
   const { request: httpRequest } = request.url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const payload = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(JSON.stringify(request.body));
@@ -68,10 +73,12 @@ export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): nu
 
 /**
  * The parsed JSON body of a 2xx answer; otherwise throws LedgerApiError (the docs/API.md §7
- * envelope) or LedgerTransportError (anything else, such as a proxy's HTML error page).
+ * envelope) or LedgerTransportError (anything else, such as a proxy's HTML error page, or a
+ * redirect, which is never followed).
  */
 export function jsonBody<T>(method: string, url: URL, response: HttpResponse): T {
   const where = `${method} ${url.pathname}`;
+  if (response.status >= 300 && response.status < 400) throw redirectError(where, url, response);
   let parsed: unknown;
   try {
     parsed = response.body.byteLength === 0 ? null : JSON.parse(response.body.toString('utf8'));
@@ -87,6 +94,20 @@ export function jsonBody<T>(method: string, url: URL, response: HttpResponse): T
     throw new LedgerApiError(response.status, error.code, message, requestId, retryAfterMs(response.headers), reason);
   }
   throw new LedgerTransportError(`${where}: HTTP ${response.status} without the service's error envelope`, response.status);
+}
+
+/** A redirect, named with where it points (its origin only: a Location may carry a signed query). */
+function redirectError(where: string, url: URL, response: HttpResponse): LedgerTransportError {
+  const location = response.headers.location;
+  let to = '';
+  if (typeof location === 'string' && location !== '') {
+    try {
+      to = ` to ${new URL(location, url).origin}`;
+    } catch {
+      to = ' to an unreadable Location';
+    }
+  }
+  return new LedgerTransportError(`${where}: HTTP ${response.status}, a redirect${to}; not followed (a request, and any API token it carries, goes only to ${url.origin}): check the URL`, response.status);
 }
 
 /**

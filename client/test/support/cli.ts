@@ -3,7 +3,7 @@
  * process, as coding tools and people do, with its own HOME and AGENT_LEDGER_HOME.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,28 @@ export async function login(url: string, token: string, env: Record<string, stri
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
   const result = await runCli(['login', '--url', url, '--token-file', file], { env });
   if (result.code !== 0) throw new Error(`login failed: ${result.stderr}`);
+}
+
+/**
+ * Stores a token for `url`'s origin in AGENT_LEDGER_HOME/credentials as `login` does (docs/CLI.md
+ * "Several services"), without asking the service: for a fake service, one that does not answer,
+ * or a token a test made stop working. The other origins' entries stay; the current login is
+ * `url`'s when `current` (or when there was none).
+ */
+export function storeLogin(ledgerHome: string, url: string, token: string, options: { expiresAt?: number | null; current?: boolean } = {}): void {
+  const path = join(ledgerHome, 'credentials');
+  let stored: { current: string | null; origins: Record<string, unknown> } = { current: null, origins: {} };
+  try {
+    stored = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (!stored.origins) throw new Error(`${path} is not in the per-origin format`);
+  const origin = new URL(url).origin;
+  stored.origins[origin] = { url, token, ...(options.expiresAt !== undefined ? { expires_at: options.expiresAt } : {}) };
+  if (options.current || !stored.current) stored.current = origin;
+  mkdirSync(ledgerHome, { recursive: true });
+  writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
 }
 
 export function fixture(name: string): string {

@@ -85,8 +85,11 @@ def read_owner_only(path: Path, what: str) -> bytes:
         os.close(fd)
 
 
-def read_credentials(home: Path | None = None) -> dict[str, str]:
-    """`credentials` as `agent-ledger login` writes it: `{url, token}`, mode 0600."""
+def read_credentials(home: Path | None = None) -> dict[str, Any]:
+    """The current login in `credentials` as `agent-ledger login` writes it (mode 0600):
+    `{url, token, expires_at?}`. The file holds one login per service origin,
+    `{"current": origin, "origins": {origin: {url, token, expires_at}}}` (docs/CLI.md, Several
+    services); the single-login file of earlier versions, `{url, token}`, is read as it is."""
     path = (home or ledger_home()) / "credentials"
     try:
         data = json.loads(read_owner_only(path, "credentials"))
@@ -96,6 +99,15 @@ def read_credentials(home: Path | None = None) -> dict[str, str]:
         raise
     except ValueError:
         data = None
+    if isinstance(data, dict) and "origins" in data:
+        origins = data.get("origins")
+        current = data.get("current")
+        if not isinstance(origins, dict):
+            data = None
+        elif not isinstance(current, str) or current not in origins:
+            raise StateError(f"not logged in ({path} names no current login): run `agent-ledger login --url URL` first")
+        else:
+            data = origins[current]
     if not isinstance(data, dict) or not isinstance(data.get("url"), str) or not data.get("token"):
         raise StateError(f"{path} is not a credentials file written by agent-ledger")
     return data

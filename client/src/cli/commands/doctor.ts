@@ -1,10 +1,13 @@
 /**
- * `agent-ledger doctor [--agent ID]`: whether the saved API token still works and how long
+ * `agent-ledger doctor [--agent ID]`: whether each saved API token that matters (the current
+ * login's, without --agent, and that of each agent's service origin) still works and how long
  * (a warning from 7 days before its expiry, docs/CLI.md "API token expiry"); then for each
  * agent (or one), whether its tool still records:
  * the tool's configuration still holds the hook, the tool would run it (Codex's trust), the
  * service answers, the agent is active there and the key in the agent's directory is the
- * registered, active one. Each failed check says what to fix; exit 1 when any fails. A token
+ * registered, active one. The service is asked with the token of the agent's own origin only;
+ * an origin without one is named, with the `agent-ledger login --url` that fixes it
+ * (docs/CLI.md "Several services"). Each failed check says what to fix; exit 1 when any fails. A token
  * the service refuses is "rejected" (with its reason: expired, revoked, rotated), not a
  * service that does not answer.
  */
@@ -19,7 +22,7 @@ import { isToolFlag } from '../../tools/flags.js';
 import { parseOptions } from '../args.js';
 import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
 import { rejectedText } from '../token-advice.js';
-import { savedCredentials, selectedAgents } from './agent-selection.js';
+import { agentLogin, agentUrls, loginsToCheck, savedLogins, selectedAgents, type SavedLogins } from './agent-selection.js';
 
 /** A check that passed but wants attention (a token about to expire): shown, not counted. */
 type DoctorCheck = Check & { warn?: boolean };
@@ -31,16 +34,15 @@ export async function doctor(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' } });
   const ids = selectedAgents(values.agent);
   if (ids.length === 0) return 1;
-  const credentials = savedCredentials();
-  const token = credentials?.token;
+  const saved = savedLogins();
   let failed = 0;
   const report = (title: string, checks: DoctorCheck[]) => {
     const bad = checks.filter((check) => !check.ok).length;
     failed += bad;
     process.stdout.write(`${title}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? (check.warn ? 'WARN' : 'ok  ') : 'FIX '} ${check.message}`).join('\n')}\n\n`);
   };
-  if (credentials) report(`login ${credentials.url}`, await loginChecks(credentials));
-  for (const id of ids) report(`agent ${id}`, await agentChecks(id, token));
+  for (const login of loginsToCheck(saved, agentUrls(ids), values.agent === undefined)) report(`login ${login.url}`, await loginChecks(login));
+  for (const id of ids) report(`agent ${id}`, await agentChecks(id, saved));
   return failed > 0 ? 1 : 0;
 }
 
@@ -62,7 +64,7 @@ function rejectedMessage(url: string, error: LedgerApiError): string {
   return `the service at ${url} answers, but ${rejectedText(error, url)}`;
 }
 
-async function agentChecks(id: string, token: string | undefined): Promise<Check[]> {
+async function agentChecks(id: string, saved: SavedLogins): Promise<Check[]> {
   let paths: AgentPaths;
   let config: AgentConfig;
   try {
@@ -78,11 +80,11 @@ async function agentChecks(id: string, token: string | undefined): Promise<Check
     const runs = toolRunsHook(config);
     if (runs) checks.push(runs);
   }
-  checks.push(...(await serviceChecks(config, paths, token)));
+  checks.push(...(await serviceChecks(config, paths, saved)));
   return checks;
 }
 
-async function serviceChecks(config: AgentConfig, paths: AgentPaths, token: string | undefined): Promise<Check[]> {
+async function serviceChecks(config: AgentConfig, paths: AgentPaths, saved: SavedLogins): Promise<Check[]> {
   const checks: Check[] = [];
   let localKey: string | undefined;
   try {
@@ -91,10 +93,13 @@ async function serviceChecks(config: AgentConfig, paths: AgentPaths, token: stri
   } catch (error) {
     checks.push({ ok: false, message: (error as Error).message });
   }
-  if (!token) {
-    checks.push({ ok: false, message: 'not logged in, so the service cannot be asked: run `agent-ledger login --url URL`' });
+  // The token of the agent's own origin, never another's: without it, the service is not asked.
+  const found = agentLogin(saved, config.url);
+  if ('problem' in found) {
+    checks.push({ ok: false, message: found.problem });
     return checks;
   }
+  const { token } = found.login;
   let detail;
   try {
     detail = await new LedgerClient({ url: config.url, token }).getAgent(config.agent_id, { deadline: Date.now() + SERVICE_TIMEOUT_MS });

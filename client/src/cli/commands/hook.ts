@@ -4,7 +4,9 @@
  * record, and answers in the tool's own protocol: allow once the receipt is in; deny when the
  * agent is frozen or revoked (from the 60 s status cache without a request, docs/API.md §8), when
  * the service refuses the record or the API token (expired or revoked: the deny says which, and
- * names the console's API tokens page and `agent-ledger login`), or, with on-error `deny` (the
+ * names the console's API tokens page and `agent-ledger login`), when no token is stored for the
+ * agent's own service origin (the deny names `agent-ledger login --url <origin>`; another
+ * origin's token is never sent, nor a redirect followed, docs/CLI.md "Several services"), or, with on-error `deny` (the
  * default), when the service cannot be reached in time. On-error `allow` covers only that: a transport failure or a 5xx
  * answer. Anything local (an event that cannot be read, a corrupt chain.json) denies
  * whatever the policy, and a tool input that cannot be recorded as JSON (a lone surrogate,
@@ -98,7 +100,7 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   });
   try {
     await submitForAgent(paths, config, input, deadline);
-    logExpiryWarning(paths);
+    logExpiryWarning(paths, config.url);
     return parts.substituted === null ? protocol.allow() : withNote(protocol.allow(), `the tool input cannot be recorded as JSON (${parts.substituted}); recorded by the SHA-256 of stdin`);
   } catch (error) {
     if (error instanceof LedgerApiError) {

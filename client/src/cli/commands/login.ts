@@ -1,12 +1,13 @@
 /**
  * `agent-ledger login --url URL [--token-file FILE]`: checks an API token against the
  * service (GET /v1/auth/me) and stores URL and token in AGENT_LEDGER_HOME/credentials
- * (mode 0600). The token comes from FILE (which must be owner-only), from stdin when it is
+ * (mode 0600) under the URL's origin, replacing only that origin's entry (the logins to other
+ * services stay, each sent only to its own origin), and makes it the current login. The token comes from FILE (which must be owner-only), from stdin when it is
  * not a terminal, or from a no-echo prompt: never from the command line. It says whom the
  * token acts for, in which organization, and when it expires (docs/CLI.md "API token expiry").
  */
 import { LedgerApiError, LedgerTransportError } from '../../sdk/errors.js';
-import { writeCredentials } from '../../local/credentials.js';
+import { checkCredentialsFile, saveLogin } from '../../local/credentials.js';
 import { readOwnerOnly } from '../../local/files.js';
 import { credentialsPath } from '../../local/paths.js';
 import { parseOptions, required } from '../args.js';
@@ -24,6 +25,9 @@ const REJECTED: Record<TokenRejection, string> = {
 export async function login(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { url: { type: 'string' }, 'token-file': { type: 'string' } });
   const url = normalizeUrl(required(values.url, '--url'));
+  const path = credentialsPath();
+  // A credentials file others can read is fixed first (chmod 600): its other logins are kept.
+  checkCredentialsFile(path);
   const token = (
     values['token-file'] !== undefined
       ? readOwnerOnly(values['token-file'], 'token file')
@@ -46,13 +50,13 @@ export async function login(args: string[]): Promise<number> {
     const { error } = info;
     throw error instanceof LedgerTransportError || error instanceof LedgerApiError ? new CliError(`could not check the token with ${url}: ${error.message}`) : error;
   }
-  writeCredentials({ url, token, ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}) });
+  const { origin, replacedCorrupt } = saveLogin({ url, token, ...(info.expiresAt !== undefined ? { expires_at: info.expiresAt } : {}) }, path);
   const lines = [
     `logged in to ${url} as ${userText(info.profile)}`,
     `  organization  ${organizationText(info.profile)}`,
     `  token         ${tokenText(info)}`,
     ...(info.warning ? [`  WARNING       ${info.warning}`] : []),
-    `token stored in ${credentialsPath()} (mode 600)`,
+    `token for ${origin} stored in ${path} (mode 600)${replacedCorrupt ? `, replacing a file that was not a credentials file` : ''}`,
   ];
   process.stderr.write(`${lines.join('\n')}\n`);
   return 0;

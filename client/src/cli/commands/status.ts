@@ -1,7 +1,10 @@
 /**
- * `agent-ledger status [--agent ID]`: whom the saved API token acts for and when it expires
- * (a warning from 7 days before, docs/CLI.md "API token expiry"), then for one agent or every
- * agent under AGENT_LEDGER_HOME, the local chain head, the service's status and head, the
+ * `agent-ledger status [--agent ID]`: whom each saved API token that matters (the current
+ * login's, without --agent, and that of each agent's service origin) acts for and when it
+ * expires (a warning from 7 days before, docs/CLI.md "API token expiry"), then for one agent or every
+ * agent under AGENT_LEDGER_HOME, the local chain head, the service's status and head (asked
+ * with the token of the agent's own origin only; an origin without one is named, with the
+ * `agent-ledger login --url` that fixes it, docs/CLI.md "Several services"), the
  * cached freeze status, whether the tool would run the hook (Codex's trust) and the last
  * errors; exit 1 when something is wrong (a token about to expire is a warning, not that).
  */
@@ -13,16 +16,15 @@ import { hookFileChecks, toolRunsHook } from '../../install/checks.js';
 import { parseOptions } from '../args.js';
 import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
 import { tokenRejection } from '../token-advice.js';
-import { savedCredentials, selectedAgents } from './agent-selection.js';
+import { agentLogin, agentUrls, loginsToCheck, savedLogins, selectedAgents, type SavedLogins } from './agent-selection.js';
 
 export async function status(args: string[]): Promise<number> {
   const { values } = parseOptions(args, { agent: { type: 'string' }, json: { type: 'boolean' } });
   const ids = selectedAgents(values.agent);
   if (ids.length === 0) return 0;
-  const credentials = savedCredentials();
-  const token = credentials?.token;
+  const saved = savedLogins();
   let problems = 0;
-  if (credentials) {
+  for (const credentials of loginsToCheck(saved, agentUrls(ids), values.agent === undefined)) {
     const login = await loginStatus(credentials);
     if (login.problem) problems += 1;
     // --json keeps stdout the agents' array: the login's lines go to stderr there.
@@ -32,7 +34,7 @@ export async function status(args: string[]): Promise<number> {
   }
   const reports = [];
   for (const id of ids) {
-    const report = await agentStatus(id, token);
+    const report = await agentStatus(id, saved);
     if (report.problem) problems += 1;
     reports.push(report);
   }
@@ -61,7 +63,7 @@ async function loginStatus({ url, token }: Credentials): Promise<{ lines: string
   return { lines: [`login ${url}`, `  token       not checked: ${info.error.message}`], problem: false, warning: false };
 }
 
-async function agentStatus(id: string, token: string | undefined) {
+async function agentStatus(id: string, saved: SavedLogins) {
   const paths = agentFiles(agentDir(id));
   const lines = [`agent ${id}`];
   let problem = false;
@@ -88,9 +90,11 @@ async function agentStatus(id: string, token: string | undefined) {
     lines.push(`  local head  ${local.error}`);
     problem = true;
   }
-  if (token) {
+  // The token of the agent's own origin, never another's.
+  const found = agentLogin(saved, config.url);
+  if ('login' in found) {
     try {
-      const detail = await new LedgerClient({ url: config.url, token }).getAgent(id);
+      const detail = await new LedgerClient({ url: config.url, token: found.login.token }).getAgent(id);
       service = { status: detail.agent.status, seq_no: detail.chain.seq_no, chain_hash: detail.chain.chain_hash };
       writeStatusCache(paths, detail.agent.status);
       lines.push(`  status      ${service.status}`);
@@ -105,8 +109,11 @@ async function agentStatus(id: string, token: string | undefined) {
       problem = true;
     }
   } else {
+    // Nothing this agent does can be recorded until its origin has a login: a problem.
     const cached = readStatusCache(paths);
-    lines.push(`  status      ${cached ? `${cached.status} (cached)` : 'unknown (not logged in)'}`);
+    service = { error: found.problem };
+    lines.push(`  status      ${cached ? `${cached.status} (cached)` : 'unknown'}: ${found.problem}`);
+    problem = true;
   }
   const errors = lastErrors(paths, 5);
   lines.push(errors.length > 0 ? `  last errors\n${errors.map((line) => `    ${line}`).join('\n')}` : '  last errors none');
