@@ -30,6 +30,18 @@ _MAX_RESYNCS = 3
 
 
 @dataclass
+
+class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
+    """urllib follows redirects with every header, Authorization included, to whatever host
+    they name: an API answer that redirects ends as an HTTPError instead (docs/CLI.md
+    "Several services": a token is only ever sent to the origin that issued it)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[override]
+        return None
+
+
+_NO_REDIRECTS = urllib.request.build_opener(_RefuseRedirects)
+
 class Agent:
     """An agent this machine can sign for: its files in AGENT_LEDGER_HOME, read once."""
 
@@ -97,10 +109,17 @@ class LedgerClient:
             headers["authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with _NO_REDIRECTS.open(request, timeout=self.timeout) as response:
                 text = response.read()
                 return json.loads(text) if text else None
         except urllib.error.HTTPError as error:
+            if 300 <= error.code < 400:
+                target = urllib.parse.urljoin(self.url + path, error.headers.get("location") or "")
+                there = urllib.parse.urlsplit(target)
+                raise LedgerTransportError(
+                    f"{method} {path}: the service answered a redirect (HTTP {error.code}) to {there.scheme}://{there.netloc}; "
+                    "redirects are not followed, so the API token only ever goes to the service that issued it"
+                ) from None
             raw = error.read()
             try:
                 envelope = json.loads(raw)["error"]
