@@ -50,7 +50,7 @@ export function coverFacts(input: { bundle: ExportBundle; report: ExportVerifica
         ? `the embedded bundle was self-consistent: ${report.totals.passed} checks passed, ${report.totals.not_covered} not covered (against the bundled JWKS: re-check it with yours, next page)`
         : report.cannot_process !== null
           ? `the embedded bundle could NOT be checked (${report.cannot_process})`
-          : `the embedded bundle did NOT verify: ${report.totals.failed} checks failed`,
+          : `the embedded bundle did NOT verify: ${report.totals.failed} ${report.totals.failed === 1 ? 'check' : 'checks'} failed`,
     },
   };
 }
@@ -70,7 +70,9 @@ export function whatItProves(bundle: ExportBundle, report: ExportVerificationRep
   const filtered = header.query.operation_type !== null || header.query.agent_id !== null;
   const anchored = report.counts.anchored_epochs;
   return [
-    `Each of the ${summary.operations} operations was signed by its agent's own key; the signature, the agent's hash chain (each record names the hash of the one before), the service's signed receipt and, once sealed, the Merkle proof into its epoch were checked when this file was made.`,
+    report.valid
+      ? `Each of the ${summary.operations} operations was signed by its agent's own key; the signature, the agent's hash chain (each record names the hash of the one before), the service's signed receipt and, once sealed, the Merkle proof into its epoch were checked when this file was made.`
+      : `For each of the ${summary.operations} operations, the signature by its agent's own key, the agent's hash chain (each record names the hash of the one before), the service's signed receipt and, once sealed, the Merkle proof into its epoch were checked when this file was made, and not every check passed: the cover says how many failed, and agent-ledger verify names each.`,
     filtered
       ? `This export was filtered (agent_id: ${header.query.agent_id ?? 'any'}; operation_type: ${header.query.operation_type ?? 'any'}). ${header.query.operation_type !== null ? 'Gaps in each chain are expected, so chains were not checked for completeness. ' : 'Each agent chain was checked for gaps. '}Epochs were not checked for completeness (their other leaves belong to operations the filter leaves out).`
       : 'No filter applies: each agent chain was checked to have no gap between its first and last operation in the range, and every epoch inside the range to have all of its leaves here (its leaf count is fixed by its signed root), so nothing between them was left out.',
