@@ -165,6 +165,21 @@ describe('bad input to the hook', () => {
     expect(new Set(fakeAuthorizations)).toEqual(new Set(['Bearer alt_token-of-the-fake-service']));
   });
 
+  it('an agent known to be frozen (the status cache) whose service cannot be reached is denied, even with on-error allow', async () => {
+    const closed = await fakeService(() => ({ status: 200, body: '{}' }));
+    servers.at(-1)!.close();
+    storeLogin(homes.ledgerHome, closed, 'alt_token-of-the-fake-service');
+    writeFileSync(agentFile('allow-agent', 'status-cache.json'), `${JSON.stringify({ status: 'frozen', checked_at: Date.now() })}\n`);
+    const restore = setUrl('allow-agent', closed);
+    try {
+      expectDenied(await hook('claudecode', 'allow-agent', event), /^denied by agent-ledger: agent allow-agent is frozen$/);
+      expect(errorsLog('allow-agent')).toMatch(/could not be reached/);
+    } finally {
+      restore();
+      writeFileSync(agentFile('allow-agent', 'status-cache.json'), `${JSON.stringify({ status: 'active', checked_at: Date.now() })}\n`);
+    }
+  });
+
   it('a refusal by the service (here: an unregistered key) denies whatever the on-error policy', async () => {
     const path = agentFile('allow-agent', 'config.json');
     const original = readFileSync(path, 'utf8');

@@ -112,7 +112,7 @@ function expectDeny(flag: ToolFlag, run: { code: number | null; stdout: string; 
 
 describe.concurrent('hooks of the 15 coding tools against the local stack', () => {
   for (const flag of TOOL_FLAGS) {
-    it(`${flag}: records the call and allows it, then denies it once the agent is frozen`, async () => {
+    it(`${flag}: records the call and allows it, denies it once the agent is frozen, and allows the next one after an unfreeze`, async () => {
       const agentId = `${flag}-hook-e2e`;
       const toolHome = join(homes.root, `home-${flag}`);
       const projectDir = join(homes.root, `project-${flag}`);
@@ -143,9 +143,14 @@ describe.concurrent('hooks of the 15 coding tools against the local stack', () =
       expect((await api('POST', `/v1/agents/${agentId}/freeze`, { reason: 'e2e: hook must deny' })).status).toBe(200);
       const denied = await invokeHook(flag, place, event);
       expectDeny(flag, denied, new RegExp(`^denied by agent-ledger: agent ${agentId} is frozen$`));
-      // Within the status cache's TTL the hook denies without asking the service again.
       expect((await api('GET', `/v1/agents/${agentId}`)).body.chain.seq_no).toBe(1);
       expect(readJson(join(homes.ledgerHome, 'agents', agentId, 'status-cache.json')).status).toBe('frozen');
+
+      // An unfreeze is honoured at the very next tool use, though the status cache (60 s) still says frozen.
+      expect((await api('POST', `/v1/agents/${agentId}/unfreeze`, { reason: 'e2e: incident over' })).status).toBe(200);
+      expectAllow(flag, await invokeHook(flag, place, event));
+      expect((await api('GET', `/v1/agents/${agentId}`)).body.chain.seq_no).toBe(2);
+      expect(readJson(join(homes.ledgerHome, 'agents', agentId, 'status-cache.json')).status).toBe('active');
     });
   }
 });

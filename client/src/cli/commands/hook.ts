@@ -2,7 +2,8 @@
  * `agent-ledger hook FLAG --agent ID`: the hook a coding tool runs before every tool use
  * (docs/API.md §1, docs/HOOKS.md). It reads the tool's event from stdin, submits one `tool.invoke`
  * record, and answers in the tool's own protocol: allow once the receipt is in; deny when the
- * agent is frozen or revoked (from the 60 s status cache without a request, docs/API.md §8), when
+ * agent is frozen or revoked (the service says so; the 60 s status cache, docs/API.md §8, only
+ * when the service cannot answer), when
  * the service refuses the record or the API token (expired or revoked: the deny says which, and
  * names the console's API tokens page and `agent-ledger login`), when no token is stored for the
  * agent's own service origin (the deny names `agent-ledger login --url <origin>`; another
@@ -61,6 +62,7 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   /** A service that cannot be reached or fails (5xx): the one case the on-error policy decides. */
   const onError = (reason: string, event?: ToolEvent): HookAnswer => {
     logError(paths, reason);
+    if (stopped) return protocol.deny(stopped, event);
     return config.on_error === 'allow' ? withWarning(protocol.allow(), reason) : protocol.deny(`denied by agent-ledger: ${reason}; tool use blocked (on-error deny)`, event);
   };
   /** Anything else that keeps the record from being made: deny whatever the policy. */
@@ -70,8 +72,12 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
     return protocol.deny(`denied by agent-ledger: ${reason}; tool use blocked${why}`, event);
   };
 
-  // A frozen or revoked agent (the 60 s status cache) is denied without a request; the event is
-  // read first all the same, so that the deny can answer in its terms (Cline's overrideInput).
+  // A cached "frozen" or "revoked" (the 60 s status cache, docs/API.md §8) is not trusted to
+  // deny on its own: the record is submitted all the same, so an unfreeze is honoured at the
+  // very next tool use, and the service answers AGENT_FROZEN while it still is. The cache
+  // decides only when the service cannot answer (whatever the on-error policy), or when the
+  // event cannot be read; the event is read first, so that a deny answers in its terms
+  // (Cline's overrideInput).
   const cached = readStatusCache(paths);
   const stopped = cached && (cached.status === 'frozen' || cached.status === 'revoked') ? `denied by agent-ledger: agent ${agentId} is ${cached.status}` : undefined;
 
@@ -80,8 +86,7 @@ export async function hookAnswer(args: string[], env: NodeJS.ProcessEnv): Promis
   try {
     raw = await readStdin({ deadline, ...(protocol.stdinIdleMs ? { idleMs: protocol.stdinIdleMs } : {}) });
     const decoded = protocol.decode({ stdin: raw.toString('utf8'), env });
-    if (stopped) return protocol.deny(stopped, decoded === 'foreign' ? undefined : decoded);
-    if (decoded === 'foreign') return protocol.allow();
+    if (decoded === 'foreign') return stopped ? protocol.deny(stopped) : protocol.allow();
     event = decoded;
   } catch (error) {
     if (stopped) return protocol.deny(stopped);
