@@ -35,7 +35,9 @@ let context: BrowserContext;
 let page: Page;
 let api: Api;
 let chain: ClientChain;
+let sdkChain: ClientChain;
 const agentId = uniqueAgentId('deploy-bot');
+const sdkAgentId = uniqueAgentId('sdk-bot');
 const WORKSPACE = '/home/dev/projects/payments-service';
 const LONG_COMMAND = `kubectl --context production --namespace payments rollout restart deployment/payments-api && kubectl rollout status deployment/payments-api --timeout=300s`;
 
@@ -54,8 +56,11 @@ beforeAll(async () => {
   expect(minted.status).toBe(200);
   api = apiClient(stack.baseUrl, minted.json.token);
   const key = newKey('k1');
-  await registerAgent(api, agentId, [key]);
+  await registerAgent(api, agentId, [key], 'claudecode');
   chain = new ClientChain(onboarded.json.org_id, agentId, key);
+  const sdkKey = newKey('k1');
+  await registerAgent(api, sdkAgentId, [sdkKey], 'sdk');
+  sdkChain = new ClientChain(onboarded.json.org_id, sdkAgentId, sdkKey);
 
   browser = await launchChromium();
   context = await browser.newContext({ baseURL: stack.baseUrl, locale: 'en-GB' });
@@ -101,6 +106,23 @@ describe('the console says what agents did, and follows them live', () => {
     expect(await deploy.locator('td').nth(4).textContent()).toBe('failed');
     expect(await deploy.locator('td').nth(3).locator('code').getAttribute('title')).toBe('service payments-api');
     await checkPage(page, 'operations-summary');
+  }, TEST_TIMEOUT);
+
+  it("does not call an SDK agent's record of the hook's shape 'allowed by the hook': it says nothing of its outcome", async () => {
+    const { res } = await sdkChain.submit(api, hookRecord('Bash', 'make deploy'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await page.goto(`/operations?agent_id=${encodeURIComponent(sdkAgentId)}`);
+    await heading('Operations').waitFor();
+    const row = page.getByRole('table', { name: /matching the filters/ }).locator('tbody tr').first();
+    await row.waitFor({ timeout: 30_000 });
+    expect(await row.locator('.verb').textContent()).toBe('Bash');
+    expect(await row.locator('td').nth(4).textContent()).toBe('—');
+    await row.locator('summary').click();
+    expect(await row.locator('details dd').last().textContent()).toBe('not recorded');
+    await checkPage(page, 'operations-sdk-record');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await checkPage(page, 'operations-sdk-record-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
   }, TEST_TIMEOUT);
 
   it("lists the agent's recent operations newest first, saying what each did", async () => {

@@ -6,10 +6,11 @@
  * the list, whole on hover (`title`) and in the expandable details.
  */
 import type { Schemas } from '../api/client.js';
+import { recordSource, useIntegrationTypes } from './record-source.js';
 import { Time } from './time.js';
 import { Words } from './words.js';
 
-type Stored = Pick<Schemas['StoredOperation'], 'operation_type' | 'subject' | 'action'>;
+type Stored = Pick<Schemas['StoredOperation'], 'operation_type' | 'subject' | 'action' | 'agent_id'>;
 
 export interface Summary {
   /** The tool or verb: action.verb, else the operation type. */
@@ -39,7 +40,8 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function summarize(op: Stored): Summary {
+/** `integrationType`: the agent's (record-source.ts); without it no outcome is assumed. */
+export function summarize(op: Stored, integrationType?: string): Summary {
   const action = parseObject(op.action);
   const subject = parseObject(op.subject);
   const kind = text(subject.kind);
@@ -51,8 +53,9 @@ export function summarize(op: Stored): Summary {
     verb: text(action.verb) ?? op.operation_type,
     target: text(action.target),
     workspace: kind === 'workspace' ? id : kind || id ? [kind, id].filter(Boolean).join(' ') : undefined,
-    // A hook's tool.invoke is recorded before the tool runs, and only an allowed call is recorded.
-    outcome: named ?? (op.operation_type === 'tool.invoke' ? 'allowed by the hook' : undefined),
+    // A hook's tool.invoke is recorded before the tool runs, and only an allowed call is
+    // recorded; other clients' records say nothing of what became of the action.
+    outcome: named ?? (recordSource(op, subject, action, integrationType) === 'hook' ? 'allowed by the hook' : undefined),
   };
 }
 
@@ -90,7 +93,7 @@ export function WhatHappened({ summary }: { summary: Summary }) {
 
 /** The three table cells every operations list shares: what happened, where, and how it ended. */
 export function SummaryCells({ op }: { op: Stored }) {
-  const summary = summarize(op);
+  const summary = summarize(op, useIntegrationTypes().get(op.agent_id));
   return (
     <>
       <td class="summary">

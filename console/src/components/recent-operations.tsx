@@ -8,6 +8,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../api/client.js';
 import { arrivedText, LiveControl, useLiveOperations } from './live.js';
 import { summarize, WhatHappened } from './operation-summary.js';
+import { useIntegrationTypes } from './record-source.js';
 import { ErrorText, Loaded, useResource } from './states.js';
 import { Time } from './time.js';
 
@@ -41,6 +42,7 @@ export function RecentOperations({ agent_id, onArrived }: { agent_id: string; on
   const initial = useResource(() => newest(agent_id), [agent_id]);
   const [arrived, setArrived] = useState<Stored[]>([]);
   const [live, setLive] = useState(true);
+  const integrationTypes = useIntegrationTypes();
   const [announcement, setAnnouncement] = useState('');
   const seen = useMemo(() => new Set<string>(), [agent_id]);
   // Another agent opened in the same page component: what arrived for the previous one goes.
@@ -69,7 +71,7 @@ export function RecentOperations({ agent_id, onArrived }: { agent_id: string; on
             {[...arrived, ...data.operations].slice(0, SHOWN).map((op) => (
               <li key={op.operation_id} data-operation={op.operation_id}>
                 <Time ms={op.created_at} /> · <a href={`/operations/${op.operation_id}`}>seq_no {op.seq_no}</a> · {op.operation_type}
-                <WhatHappened summary={summarize(op)} />
+                <WhatHappened summary={summarize(op, integrationTypes.get(op.agent_id))} />
               </li>
             ))}
           </ol>
