@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { readIfExists } from '../local/files.js';
 import { ConfigError } from '../install/config-error.js';
 import { arrayItems, parseJsonFile } from '../install/json-config.js';
-import type { PlannedFile } from '../install/targets.js';
+import type { PlannedFile } from '../install/planned-file.js';
 import { appendTomlBlock, parseTomlFile, removeTomlHook } from '../install/toml-config.js';
 
 /** Codex's default timeout for a command hook (seconds). */
