@@ -34,7 +34,7 @@ const common = {
   logLevel: 'warning',
 };
 
-// dist is not emptied first: `npm pack` runs prepack (which writes index.d.ts) before prepare.
+// dist is not emptied first: `npm pack` runs prepack (which writes dist/index.d.ts) before prepare.
 await mkdir(dist, { recursive: true });
 // Every command but the hook, as a module of its own that cli.cjs imports only when one of them
 // runs (src/cli/main.ts): the hook's start-up then parses cli.cjs alone, a small part of the CLI.

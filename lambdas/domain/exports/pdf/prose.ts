@@ -1,7 +1,7 @@
 /**
  * The report's words (report.ts draws them): the cover's facts, how to verify the export, and
  * in plain sentences what it proves. Pure, so the rendered pages can be held to them: every
- * word drawn once, none lost (test/unit/export-pdf-pages.test.ts).
+ * word drawn once, none lost (test/integration/export-pdf-pages.test.ts).
  */
 import { b64uDecode, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
 
