@@ -27,7 +27,7 @@ import type { Stage } from './config.js';
 type Logger = NonNullable<DynamoDBClientConfig['logger']>;
 
 /** `api`: request-response calls with small bodies; `objects`: S3, whose bodies may be large. */
-export type SdkClientKind = 'api' | 'objects';
+type SdkClientKind = 'api' | 'objects';
 
 /**
  * Sockets per client: the sealer's fan-out, its organizations at once (domain/epochs/run-sealer.ts)
@@ -40,7 +40,7 @@ interface AgentSettings {
   readonly maxSockets: number;
 }
 
-export interface SdkClientSettings {
+interface SdkClientSettings {
   readonly maxAttempts: number;
   readonly requestHandler: {
     /** The TCP (and TLS) connection, in ms. */

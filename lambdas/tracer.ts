@@ -14,7 +14,7 @@
  */
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 
-export const tracer: Tracer | undefined =
+const tracer: Tracer | undefined =
   process.env.LEDGER_SDK_TRACING === 'false' || process.env.AWS_LAMBDA_FUNCTION_NAME === undefined
     ? undefined
     : new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger' });

@@ -55,7 +55,7 @@ export function fileCheckpoints(path: string): CheckpointStore {
   };
 }
 
-export interface StreamPollerOptions {
+interface StreamPollerOptions {
   dynamo: DynamoDBClient;
   endpoint: string;
   tableName: string;

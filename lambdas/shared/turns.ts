@@ -7,7 +7,7 @@
  * never holds up the next beyond the turns before it. Keys do not wait for each other.
  */
 
-export interface Turn<V> {
+interface Turn<V> {
   /**
    * Resolves once every earlier turn of the key has ended, with what the last of them handed
    * over; `null` if `deadline` (epoch ms) comes first.

@@ -14,7 +14,7 @@
 import type { KeyEvent } from '@agent-ledger/protocol';
 import { getItem, queryAll, strip, table, type TransactItem } from './dynamo.js';
 
-export interface KeyLogHead {
+interface KeyLogHead {
   org_id: string;
   /** events in the history: the next key_index */
   size: number;

@@ -8,7 +8,7 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '../logger.js';
 
-export type WorkerHandler<E, R> = (event: E, context: Context) => Promise<R>;
+type WorkerHandler<E, R> = (event: E, context: Context) => Promise<R>;
 
 /**
  * Wraps `fn` as the Lambda handler of the worker `id` (its worker-table.ts id).

@@ -30,7 +30,7 @@ function eventOf(record: DynamoDBRecord): EventMessage | null {
 }
 
 /** Forwards the events of `records`; returns the sequence number of the first record not forwarded, if any. */
-export async function forward(target: Queue, records: readonly DynamoDBRecord[]): Promise<string | undefined> {
+async function forward(target: Queue, records: readonly DynamoDBRecord[]): Promise<string | undefined> {
   const pending: Pending[] = [];
   for (const record of records) {
     const message = eventOf(record);

@@ -7,7 +7,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../logger.js';
 
 /** A record's handler: true when the message is done, false when it must come back later; a throw counts as false. */
-export type RecordHandler = (record: SQSRecord) => Promise<boolean>;
+type RecordHandler = (record: SQSRecord) => Promise<boolean>;
 
 export async function handleBatch(event: SQSEvent, handle: RecordHandler): Promise<SQSBatchResponse> {
   const results = await Promise.all(

@@ -68,9 +68,9 @@ export function codexHookHash(matcher: string | undefined, handler: CommandHandl
 /** `$CODEX_HOME` (default `~/.codex`): where Codex keeps config.toml. */
 export const codexHome = (env: NodeJS.ProcessEnv, home: string) => (env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex'));
 
-export type CodexTrustState = 'trusted' | 'untrusted' | 'modified' | 'disabled' | 'hook missing';
+type CodexTrustState = 'trusted' | 'untrusted' | 'modified' | 'disabled' | 'hook missing';
 
-export interface CodexTrust {
+interface CodexTrust {
   state: CodexTrustState;
   /** `<hooks.json>:pre_tool_use:<group>:<handler>`: the table name under [hooks.state]. */
   key?: string;
@@ -79,7 +79,7 @@ export interface CodexTrust {
   configPath: string;
 }
 
-export interface HookPosition {
+interface HookPosition {
   key: string;
   hash: string;
 }

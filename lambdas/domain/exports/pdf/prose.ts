@@ -10,7 +10,7 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 /** 64 hex digits as eight groups of eight, so that a person can compare them group by group. */
 const grouped = (hex: string) => hex.replace(/(.{8})(?=.)/g, '$1 ');
 
-export interface CoverFacts {
+interface CoverFacts {
   lines: { label: string; value: string }[];
   hashes: { label: string; value: string; note: string }[];
   verdict: { label: string; value: string; valid: boolean };
