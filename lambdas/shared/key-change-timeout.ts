@@ -1,8 +1,10 @@
 /**
  * How long a change to an organization's keys may take. Such a change may wait for the turns
- * of many others at the key history's one head (lambdas/domain/agents/key-log.ts): twenty at
- * once take about 1 s on the local stack, and over 8 s on a 2-core machine running a test
- * suite beside it.
+ * of many others at the key history's one head (lambdas/domain/agents/key-log.ts), so how long
+ * grows with the burst and with how loaded the machine is, not with the change itself: the
+ * routes that change keys get the longest timeout there is rather than the others' 10 s
+ * (docs/API.md "Key changes at once"; docs/COST.md "Key changes: one head per organization"
+ * estimates the rate in AWS, and test/e2e/agent-key-history.test.ts runs a burst locally).
  */
 
 /** The timeout of a route that changes keys: the longest an HTTP API integration allows (lib/api.ts). */
