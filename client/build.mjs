@@ -1,7 +1,8 @@
 // Builds the published form of @agent-ledger/client (run by `prepare` on every install and
 // by `prepack` before `npm pack`):
-//   dist/cli.cjs   the whole `agent-ledger` CLI in ONE file: a coding tool starts it on every
-//                  tool use, so it must not resolve or read a tree of modules at startup;
+//   dist/cli.cjs   the `agent-ledger` CLI with the hook in ONE file: a coding tool starts it on
+//                  every tool use, so it must not resolve or read a tree of modules at startup;
+//   dist/commands.cjs every other command, in one file that cli.cjs imports when one runs;
 //   dist/index.js  the SDK (LedgerClient, verifyReceipt, ...) for `import '@agent-ledger/client'`;
 //   dist/index.d.ts (with --types) the SDK's types, @agent-ledger/protocol's inlined, so the
 //                  tarball needs nothing but Node 20+.
@@ -33,20 +34,28 @@ const common = {
   logLevel: 'warning',
 };
 
-// dist is not emptied first: `npm pack` runs prepack (which writes index.d.ts) before prepare.
+// dist is not emptied first: `npm pack` runs prepack (which writes dist/index.d.ts) before prepare.
 await mkdir(dist, { recursive: true });
-// Every command but the hook, as CommonJS text that cli.js compiles only when one of them
-// runs (src/cli/main.ts): the hook's start-up then parses ~30 KB instead of ~650 KB.
-const commands = await build({
-  ...common,
-  format: 'cjs',
-  entryPoints: [join(root, 'src/cli/commands/index.ts')],
-  write: false,
-  outfile: 'commands.cjs',
-});
-const commandsSource = commands.outputFiles[0].text;
+// Every command but the hook, as a module of its own that cli.cjs imports only when one of them
+// runs (src/cli/main.ts): the hook's start-up then parses cli.cjs alone, a small part of the CLI.
+const commandsFile = 'commands.cjs';
+// In the CLI's bundle, main.ts's import of the commands names that shipped file instead.
+const commandsAsShippedFile = {
+  name: 'commands-as-shipped-file',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\/commands\/index\.js$/ }, (args) =>
+      args.importer === join(root, 'src/cli/main.ts') ? { path: `./${commandsFile}`, external: true } : undefined,
+    );
+  },
+};
 
 await Promise.all([
+  build({
+    ...common,
+    format: 'cjs',
+    entryPoints: [join(root, 'src/cli/commands/index.ts')],
+    outfile: join(dist, commandsFile),
+  }),
   build({
     ...common,
     // CommonJS: Node starts a CommonJS entry a few ms sooner than an ES module one.
@@ -54,8 +63,8 @@ await Promise.all([
     entryPoints: [join(root, 'src/cli/main.ts')],
     outfile: join(dist, 'cli.cjs'),
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [commandsAsShippedFile],
     define: {
-      AGENT_LEDGER_COMMANDS: JSON.stringify(commandsSource),
       AGENT_LEDGER_VERSION: JSON.stringify(version),
       // createRequire() takes a path as well as a file URL.
       'import.meta.url': '__filename',

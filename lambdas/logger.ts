@@ -33,7 +33,7 @@ export function withOwnLogger<T>(invocation: () => T): T {
   return invocationLogger.run(root.createChild(), invocation);
 }
 
-export interface AccessEntry {
+interface AccessEntry {
   method: string;
   path: string;
   status: number;

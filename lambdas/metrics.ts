@@ -34,7 +34,7 @@ export const metrics = new Metrics({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'agent-ledger',
 });
 
-export interface MetricValue {
+interface MetricValue {
   name: string;
   unit: (typeof MetricUnit)[keyof typeof MetricUnit];
   value: number;

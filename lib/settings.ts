@@ -154,8 +154,10 @@ function publicKeys(scope: Construct, key: string): string[] {
 
 /**
  * Context `sdkTracing`: bundle the X-Ray SDK so every SDK call is an X-Ray subsegment
- * (lambdas/tracer.ts, lib/bundling.ts). Off by default: it costs every function about 115 KB
- * and 35 ms of cold start, and active tracing records each invocation without it.
+ * (lambdas/tracer.ts, lib/bundling.ts). Off by default: it adds the X-Ray SDK to every
+ * function's bundle, and so to its cold start (docs/ARCHITECTURE.md, Logs and metrics), while
+ * active tracing records each invocation without it; test/infra/bundle-size.test.ts holds the
+ * bundles to leaving it out.
  */
 export function readSdkTracing(scope: Construct): boolean {
   return flag(scope, 'sdkTracing');

@@ -15,7 +15,7 @@
  */
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
-export interface IncomingRequestFacts {
+interface IncomingRequestFacts {
   method: string;
   /** The request target as received: path plus optional `?query`. */
   url: string;

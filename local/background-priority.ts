@@ -23,9 +23,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * deliveries kept the same pace: DynamoDB Local serves the same calls no faster when more of
  * them run at once; they only wait inside it, beside the API's.
  */
-export const BACKGROUND_CALLS = 2;
+const BACKGROUND_CALLS = 2;
 /** The longest a background call yields to API requests before it runs anyway. */
-export const MAX_WAIT_MS = 50;
+const MAX_WAIT_MS = 50;
 
 const background = new AsyncLocalStorage<true>();
 

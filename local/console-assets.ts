@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { SECURITY_HEADERS, cacheControl, isApiPath } from '../console/serving.js';
 
 /** console/dist of this checkout, built by `npm ci` (the console workspace's prepare). */
-export const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
+const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

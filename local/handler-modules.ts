@@ -8,7 +8,7 @@
 import type { Context } from 'aws-lambda';
 import { withOwnLogger } from '../lambdas/logger.js';
 
-export type LoadedHandler<E, R> = (event: E, context: Context) => Promise<R>;
+type LoadedHandler<E, R> = (event: E, context: Context) => Promise<R>;
 
 const lambdasDir = new URL('../lambdas/', import.meta.url);
 const cache = new Map<string, Promise<unknown>>();

@@ -30,7 +30,7 @@ export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;
 export const MAX_LAMBDA_RESPONSE_BYTES = 6 * 1024 * 1024;
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
-export interface HttpServerOptions {
+interface HttpServerOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 
-export class PortInUseError extends Error {
+class PortInUseError extends Error {
   constructor(readonly port: number) {
     super(`port ${port} is already in use; set PORT to another port (0 for any)`);
     this.name = 'PortInUseError';

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import AWSAccount from 's3rver/lib/models/account.js';
 
-export interface S3LocalOptions {
+interface S3LocalOptions {
   /** Where objects are stored (created if missing); a temp dir removed on stop when omitted. */
   directory?: string;
   /** Buckets to create (existing ones are kept). */
@@ -31,7 +31,7 @@ export interface S3LocalOptions {
   port?: number;
 }
 
-export interface S3Local {
+interface S3Local {
   endpoint: string;
   port: number;
   directory: string;

@@ -15,7 +15,7 @@ import { startSchedule, type Schedule } from './schedule.js';
 import { startStreamPoller, type CheckpointStore, type StreamPoller } from './stream-poller.js';
 import { startQueueWorkers, type QueueWorkersOptions } from './workers.js';
 
-export interface ServeOptions {
+interface ServeOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one. */
   port: number;
   /** Interval of the schedule timer (LEDGER_EPOCH_MS). */
@@ -27,7 +27,7 @@ export interface ServeOptions {
   checkpoints?: CheckpointStore;
 }
 
-export interface Serving {
+interface Serving {
   url: string;
   port: number;
   queue: MemoryQueue;

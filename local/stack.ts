@@ -22,10 +22,10 @@ import { ensureTable } from './table.js';
 import { removeWhenGone } from './watchdog.js';
 
 export const TABLE_NAME = 'ledger';
-export const DATA_BUCKET = 'ledger-data';
-export const ANCHORS_BUCKET = 'ledger-anchors';
+const DATA_BUCKET = 'ledger-data';
+const ANCHORS_BUCKET = 'ledger-anchors';
 
-export interface LocalStackOptions {
+interface LocalStackOptions {
   /** HTTP port on 127.0.0.1; 0 picks a free one. Default 3000. */
   port?: number;
   /** Where tables, objects and keys persist (unless `memory`). */

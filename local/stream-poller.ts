@@ -7,34 +7,21 @@
  *   only the new items of the worker's `itemTypes` (the event filter);
  * - the partial batch response (`batchItemFailures`) moves the checkpoint to just before the
  *   first failed record, which is retried with a growing pause; a handler that throws fails
- *   the whole batch. After MAX_ATTEMPTS the batch is given up and logged (the on-failure
+ *   the whole batch. After MAX_ATTEMPTS (stream-shard.ts) the batch is given up and logged (the on-failure
  *   destination in AWS) so the shard moves on;
  * - checkpoints (the last sequence number handled per shard) survive a stop: `npm start`
  *   keeps them in the data directory, so records committed while the stack was down are
  *   forwarded at the next start, and records already forwarded are not forwarded again.
  */
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { toLambdaRecord } from './stream-record.js';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-  type Shard,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, type Shard } from '@aws-sdk/client-dynamodb-streams';
 import { readFile, writeFile } from 'node:fs/promises';
 import type { WorkerSpec } from '../lambdas/workers/worker-spec.js';
 import { SDK_LOGGER } from '../lambdas/sdk-client-settings.js';
 import { LOCAL_CREDENTIALS } from './dynamodb-local.js';
-import { loadHandler } from './handler-modules.js';
-import { lambdaContext } from './lambda-context.js';
+import { newShardState, pollShard, type GivenUpBatch, type ShardState, type StreamSource } from './stream-shard.js';
 
 const IDLE_POLL_MS = 100;
-const MAX_ATTEMPTS = 5;
-/** GetRecords errors after which the shard is read on with a new iterator from its checkpoint. */
-const RENEWED_ITERATOR_ERRORS = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
 /** How often the shard list is read again (shards split and close now and then). */
 const SHARD_REFRESH_MS = 2_000;
 
@@ -68,7 +55,7 @@ export function fileCheckpoints(path: string): CheckpointStore {
   };
 }
 
-export interface StreamPollerOptions {
+interface StreamPollerOptions {
   dynamo: DynamoDBClient;
   endpoint: string;
   tableName: string;
@@ -81,168 +68,96 @@ export interface StreamPoller {
   drain(timeoutMs?: number): Promise<void>;
   /** Stops polling after the pass in progress. Idempotent. */
   stop(): Promise<void>;
-  /** Batches given up after MAX_ATTEMPTS (what the on-failure destination receives in AWS). */
-  readonly givenUp: { worker: string; records: number; firstSequenceNumber: string }[];
+  /** Batches given up after their last attempt (what the on-failure destination receives in AWS; stream-shard.ts). */
+  readonly givenUp: GivenUpBatch[];
 }
 
-interface ShardState {
-  iterator: string | undefined;
-  closed: boolean;
-  attempts: number;
-  retryAt: number;
+/** What the passes over the shards have seen: each shard's state, the shard list and when it was read, how many passes ran (and how many idle ones in a row). */
+interface Passes {
+  shards: Map<string, ShardState>;
+  shardList: Shard[];
+  shardsReadAt: number;
+  count: number;
+  idle: number;
 }
 
-function wanted(worker: WorkerSpec, record: StreamRecord): boolean {
-  const trigger = worker.trigger;
-  if (trigger.kind !== 'stream' || record.eventName !== 'INSERT') return false;
-  const type = record.dynamodb?.NewImage?.type?.S;
-  return type !== undefined && trigger.itemTypes.includes(type);
+/** The table's stream, and a client to read it. */
+async function openStream(options: StreamPollerOptions): Promise<Pick<StreamSource, 'streams' | 'streamArn'>> {
+  const table = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
+  const streamArn = table.Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`table ${options.tableName} has no stream (local/table.ts enables it)`);
+  // The SDK's default logger would have every GetRecords answer (up to 1,000 new images) copied and masked for nothing.
+  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, logger: SDK_LOGGER });
+  return { streams, streamArn };
+}
+
+/** Shards in an order where a parent comes before its children. */
+function ordered(list: Shard[]): Shard[] {
+  const ids = new Set(list.map((shard) => shard.ShardId));
+  const roots = list.filter((shard) => !shard.ParentShardId || !ids.has(shard.ParentShardId));
+  const result: Shard[] = [];
+  const visit = (shard: Shard) => {
+    result.push(shard);
+    for (const child of list.filter((candidate) => candidate.ParentShardId === shard.ShardId)) visit(child);
+  };
+  roots.forEach(visit);
+  return result;
+}
+
+/** Reads the shard list again when every known shard is closed or the list is older than SHARD_REFRESH_MS. */
+async function refreshShards(source: StreamSource, passes: Passes): Promise<void> {
+  const anyOpen = passes.shardList.some((shard) => !passes.shards.get(shard.ShardId!)?.closed);
+  if (anyOpen && Date.now() - passes.shardsReadAt <= SHARD_REFRESH_MS) return;
+  const described = await source.streams.send(new DescribeStreamCommand({ StreamArn: source.streamArn }));
+  passes.shardList = ordered(described.StreamDescription?.Shards ?? []);
+  passes.shardsReadAt = Date.now();
+}
+
+/** One pass: every open shard read once, in parent-first order, then the checkpoints saved. */
+async function pass(source: StreamSource, passes: Passes, checkpointStore: CheckpointStore): Promise<void> {
+  await refreshShards(source, passes);
+  let handled = 0;
+  for (const shard of passes.shardList) {
+    const id = shard.ShardId!;
+    let state = passes.shards.get(id);
+    if (!state) passes.shards.set(id, (state = newShardState()));
+    if (state.closed) continue;
+    handled += await pollShard(source, id, state);
+  }
+  await checkpointStore.save(source.checkpoints);
+  passes.count += 1;
+  // A shard waiting to retry a failed batch is not idle, however quiet this pass was.
+  const retrying = [...passes.shards.values()].some((state) => state.attempts > 0);
+  passes.idle = handled === 0 && !retrying ? passes.idle + 1 : 0;
+}
+
+/** Waits for two idle passes that both started after the call: everything committed before it was seen. */
+async function drained(passes: Passes, stopped: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  passes.shardsReadAt = -Infinity; // a shard opened since the last refresh is read too
+  const start = passes.count;
+  while (!stopped() && !(passes.count >= start + 2 && passes.idle >= 2)) {
+    if (Date.now() > deadline) throw new Error(`stream not drained within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const workers = options.workers.filter((worker) => worker.trigger.kind === 'stream');
   const checkpointStore = options.checkpoints ?? memoryCheckpoints();
   const checkpoints = await checkpointStore.load();
-  const givenUp: StreamPoller['givenUp'] = [];
-  const table = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
-  const streamArn = table.Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`table ${options.tableName} has no stream (local/table.ts enables it)`);
-  // The SDK's default logger would have every GetRecords answer (up to 1,000 new images) copied and masked for nothing.
-  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS, logger: SDK_LOGGER });
-  const shards = new Map<string, ShardState>();
+  const source: StreamSource = { ...(await openStream(options)), workers, checkpoints, givenUp: [] };
+  const passes: Passes = { shards: new Map(), shardList: [], shardsReadAt: -Infinity, count: 0, idle: 0 };
   let stopped = workers.length === 0;
-  let passes = 0;
-  let idlePasses = 0;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
-
-  async function iteratorFor(shardId: string): Promise<string | undefined> {
-    const after = checkpoints[shardId];
-    const out = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-        ...(after ? { SequenceNumber: after } : {}),
-      }),
-    );
-    return out.ShardIterator;
-  }
-
-  /** Hands `records` to each worker; returns the sequence number of the first record not handled. */
-  async function deliver(records: StreamRecord[]): Promise<string | undefined> {
-    for (const worker of workers) {
-      const batchSize = worker.trigger.kind === 'stream' ? worker.trigger.batchSize : 100;
-      const mine = records.filter((record) => wanted(worker, record));
-      for (let start = 0; start < mine.length; start += batchSize) {
-        const batch = mine.slice(start, start + batchSize);
-        try {
-          const handler = await loadHandler<DynamoDBStreamEvent, DynamoDBBatchResponse | void>('workers', worker.handler);
-          const response = await handler({ Records: batch.map((record) => toLambdaRecord(record, streamArn!, record.awsRegion ?? process.env.AWS_REGION ?? 'us-east-1')) }, lambdaContext(worker.id, worker.timeoutSeconds));
-          const failed = response?.batchItemFailures?.[0]?.itemIdentifier;
-          if (failed) return failed;
-        } catch (error) {
-          process.stderr.write(
-            `${JSON.stringify({ level: 'ERROR', source: 'local-stream', worker: worker.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })}\n`,
-          );
-          return batch[0]!.dynamodb!.SequenceNumber!;
-        }
-      }
-    }
-    return undefined;
-  }
-
-  /** One GetRecords on one shard; returns how many records it handled. */
-  async function pollShard(shardId: string, state: ShardState): Promise<number> {
-    if (Date.now() < state.retryAt) return 0;
-    state.iterator ??= await iteratorFor(shardId);
-    if (!state.iterator) {
-      state.closed = true;
-      return 0;
-    }
-    let out;
-    try {
-      out = await streams.send(new GetRecordsCommand({ ShardIterator: state.iterator, Limit: 1000 }));
-    } catch (error) {
-      // An expired iterator, or one DynamoDB Local calls trimmed although nothing aged out (it does so
-      // now and then on a fresh shard read from TRIM_HORIZON, aws/aws-sdk-java#2923): asked again from the
-      // checkpoint, the shard reads on. Keeping the iterator would fail the same way on every pass.
-      if (RENEWED_ITERATOR_ERRORS.has((error as Error).name)) {
-        state.iterator = undefined;
-        return 0;
-      }
-      throw error;
-    }
-    const records = out.Records ?? [];
-    const failedAt = records.length > 0 ? await deliver(records) : undefined;
-    if (failedAt === undefined) {
-      if (records.length > 0) checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
-      state.iterator = out.NextShardIterator;
-      state.attempts = 0;
-      if (!out.NextShardIterator) state.closed = true;
-      return records.length;
-    }
-    // Everything before the failed record is done; the failed one is retried after a pause.
-    const index = records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
-    if (index > 0) checkpoints[shardId] = records[index - 1]!.dynamodb!.SequenceNumber!;
-    state.attempts += 1;
-    if (state.attempts >= MAX_ATTEMPTS) {
-      givenUp.push({ worker: workers.map((worker) => worker.id).join(','), records: records.length - Math.max(0, index), firstSequenceNumber: failedAt });
-      process.stderr.write(`${JSON.stringify({ level: 'ERROR', source: 'local-stream', message: 'stream batch given up', sequence_number: failedAt })}\n`);
-      checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
-      state.iterator = out.NextShardIterator;
-      state.attempts = 0;
-    } else {
-      state.iterator = undefined; // re-positioned after the checkpoint
-      state.retryAt = Date.now() + 50 * 2 ** state.attempts;
-    }
-    return records.length;
-  }
-
-  /** Shards in an order where a parent comes before its children. */
-  function ordered(list: Shard[]): Shard[] {
-    const ids = new Set(list.map((shard) => shard.ShardId));
-    const roots = list.filter((shard) => !shard.ParentShardId || !ids.has(shard.ParentShardId));
-    const result: Shard[] = [];
-    const visit = (shard: Shard) => {
-      result.push(shard);
-      for (const child of list.filter((candidate) => candidate.ParentShardId === shard.ShardId)) visit(child);
-    };
-    roots.forEach(visit);
-    return result;
-  }
-
-  let shardList: Shard[] = [];
-  let shardsReadAt = -Infinity;
-
-  async function pass(): Promise<void> {
-    const anyOpen = shardList.some((shard) => !shards.get(shard.ShardId!)?.closed);
-    if (!anyOpen || Date.now() - shardsReadAt > SHARD_REFRESH_MS) {
-      const described = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-      shardList = ordered(described.StreamDescription?.Shards ?? []);
-      shardsReadAt = Date.now();
-    }
-    let handled = 0;
-    for (const shard of shardList) {
-      const id = shard.ShardId!;
-      let state = shards.get(id);
-      if (!state) shards.set(id, (state = { iterator: undefined, closed: false, attempts: 0, retryAt: 0 }));
-      if (state.closed) continue;
-      handled += await pollShard(id, state);
-    }
-    await checkpointStore.save(checkpoints);
-    passes += 1;
-    // A shard waiting to retry a failed batch is not idle, however quiet this pass was.
-    const retrying = [...shards.values()].some((state) => state.attempts > 0);
-    idlePasses = handled === 0 && !retrying ? idlePasses + 1 : 0;
-  }
 
   function schedule(delay: number): void {
     if (stopped) return;
     timer = setTimeout(() => {
       timer = undefined;
-      running = pass().then(
-        () => schedule(idlePasses > 0 ? IDLE_POLL_MS : 0),
+      running = pass(source, passes, checkpointStore).then(
+        () => schedule(passes.idle > 0 ? IDLE_POLL_MS : 0),
         (error: unknown) => {
           process.stderr.write(`${JSON.stringify({ level: 'ERROR', source: 'local-stream', table: options.tableName, error: String(error) })}\n`);
           schedule(IDLE_POLL_MS);
@@ -253,23 +168,14 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
 
   schedule(0);
   return {
-    givenUp,
-    async drain(timeoutMs = 10_000) {
-      // Two idle passes that both started after this call: everything committed before it was seen.
-      const deadline = Date.now() + timeoutMs;
-      shardsReadAt = -Infinity; // a shard opened since the last refresh is read too
-      const start = passes;
-      while (!stopped && !(passes >= start + 2 && idlePasses >= 2)) {
-        if (Date.now() > deadline) throw new Error(`stream not drained within ${timeoutMs} ms`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    givenUp: source.givenUp,
+    drain: (timeoutMs = 10_000) => drained(passes, () => stopped, timeoutMs),
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
       await running.catch(() => {});
-      streams.destroy();
+      source.streams.destroy();
     },
   };
 }

@@ -34,7 +34,7 @@ exit "$status"
 
 const OUTPUT_TAIL_BYTES = 16 * 1024;
 
-export interface Exit {
+interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
@@ -50,7 +50,7 @@ export interface WatchedProcess {
   stop(graceMs?: number): Promise<Exit>;
 }
 
-export interface WatchOptions {
+interface WatchOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** Copy the child's output to our stderr (diagnostics). */
@@ -120,7 +120,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals, group: boolean): void 
   }
 }
 
-export interface RemovalGuard {
+interface RemovalGuard {
   /** Deletes the path now and ends the guard. Idempotent. */
   release(): Promise<void>;
 }

@@ -4,8 +4,8 @@
  * same exports and reach the same verdicts on @noble/hashes and @noble/curves. Every other
  * module is shared as it is, so the console verifies with the code the service runs.
  *
- * Used by console/vite.config.ts, and by protocol/vitest.browser.config.ts, which runs the
- * protocol's vector tests again with the twins in place. Any other node: import reaching the
+ * Used by console/vite.config.ts, and by the protocol-browser project of vitest.config.ts, which
+ * runs the protocol's vector tests again with the twins in place. Any other node: import reaching the
  * browser graph from src/ fails the build rather than shipping a broken bundle.
  */
 import { dirname, join, resolve } from 'node:path';

@@ -7,7 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 
-export interface BenchHttp {
+interface BenchHttp {
   post(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   close(): void;
 }

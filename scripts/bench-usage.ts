@@ -36,14 +36,14 @@ export const PRICES = {
  * LAMBDA_MS_ASSUMED of billed duration (one read, one KMS Sign, one transaction: ~10 ms each
  * in AWS, plus the Ed25519 verify and JSON work) with receiptSigner=kms.
  */
-export const LAMBDA_MS_ASSUMED = 40;
+const LAMBDA_MS_ASSUMED = 40;
 /**
  * With receiptSigner=envelope the signature is made in process (an Ed25519 signature takes well
  * under a millisecond) instead of a KMS round trip of about 10 ms: the assumed duration drops by it.
  */
-export const LAMBDA_MS_ASSUMED_ENVELOPE = 30;
+const LAMBDA_MS_ASSUMED_ENVELOPE = 30;
 /** A KMS symmetric request (the envelope key's Decrypt, once per container cold start): $0.03 per 10,000. */
-export const KMS_SYMMETRIC_REQUEST_PER_MILLION = 3;
+const KMS_SYMMETRIC_REQUEST_PER_MILLION = 3;
 const SUBMIT_MEMORY_GB = 1;
 
 interface Tally {

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat this module reads, CPU times in clock ticks. */
-export interface ProcessStat {
+interface ProcessStat {
   pid: number;
   pgrp: number;
   /** The process's own user and system time. */

@@ -83,7 +83,7 @@ function add(spans: Map<string, Span>, key: string, start: number, end: number, 
 
 const groupTime = (span: Span): GroupTime => ({ files: span.files, tests: span.tests, wallMs: span.end - span.start, filesMs: span.filesMs });
 
-/** `test/e2e/x.test.ts` → `test/e2e`; `client/test/x.test.ts` → `client/test`; a file at the root → `.`. */
+/** `test/e2e/events-outbox.test.ts` → `test/e2e`; `client/test/cli.test.ts` → `client/test`; a file at the root → `.`. */
 function folderOf(path: string): string {
   const parts = path.split('/').slice(0, -1);
   return parts.slice(0, 2).join('/') || '.';

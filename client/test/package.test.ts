@@ -1,7 +1,8 @@
 /**
  * The published package: `npm pack` of @agent-ledger/client gives a tarball with nothing but
- * the bundled CLI, the SDK bundle and its self-contained types; installed into an empty
- * directory with no other package (offline), `agent-ledger --help` runs and the SDK imports.
+ * the bundled CLI (the hook's entry file and the other commands' module), the SDK bundle and its
+ * self-contained types; installed into an empty directory with no other package (offline),
+ * `agent-ledger --help` and a command of the other module run, and the SDK imports.
  * The tarball is built once per run for this file and test/system/package-install.test.ts
  * (test/support/packed-client.ts).
  */
@@ -20,7 +21,7 @@ describe('npm pack', () => {
     const root = mkdtempSync(join(tmpdir(), 'agent-ledger-pack-'));
     const { packed, tarball } = await packedClient();
     copyFileSync(tarball, join(root, packed.filename));
-    expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.cjs', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
+    expect(packed.files.map((file) => file.path).sort()).toEqual(['dist/cli.cjs', 'dist/commands.cjs', 'dist/index.d.ts', 'dist/index.js', 'package.json']);
 
     const app = join(root, 'app');
     mkdirSync(app);
@@ -31,6 +32,9 @@ describe('npm pack', () => {
     const help = execFileSync(join(app, 'node_modules', '.bin', 'agent-ledger'), ['--help'], { cwd: app, encoding: 'utf8' });
     expect(help).toMatch(/^agent-ledger: record what your coding agents do/);
     expect(help).toContain('agent-ledger agent init --tool FLAG');
+    // Every command but the hook lives in dist/commands.cjs, imported beside the installed cli.cjs.
+    const verifyHelp = execFileSync(join(app, 'node_modules', '.bin', 'agent-ledger'), ['verify', '--help'], { cwd: app, encoding: 'utf8' });
+    expect(verifyHelp).toMatch(/^agent-ledger verify FILE/);
     const sdk = execFileSync(process.execPath, ['--input-type=module', '-e', "const m = await import('@agent-ledger/client'); console.log(typeof m.LedgerClient, typeof m.verifyReceipt, m.GENESIS)"], { cwd: app, encoding: 'utf8' });
     expect(sdk.trim()).toBe('function function AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
 

@@ -10,7 +10,7 @@ import { allows, type Role } from './api/roles.js';
 
 type Profile = Awaited<ReturnType<typeof loadProfile>>;
 
-export interface Session {
+interface Session {
   /** undefined while loading, null when signed out. */
   profile: Profile | null | undefined;
   role: Role | null;

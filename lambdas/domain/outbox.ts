@@ -11,7 +11,7 @@
  * | operation | operation.accepted | the receipt's queue_message_id   |
  * | epoch     | epoch.created      | the epoch_id                     |
  */
-import type { EventMessage } from './events.js';
+import type { EpochCreatedData, EventMessage, OperationAcceptedData } from './events.js';
 
 type Item = Record<string, unknown>;
 
@@ -25,12 +25,12 @@ function operationAccepted(item: Item): EventMessage {
     event_id: text(item, 'queue_message_id'),
     org_id: text(item, 'org_id'),
     timestamp: number(item, 'created_at'),
-    data: { operation_id: text(item, 'operation_id'), agent_id: text(item, 'agent_id') },
+    data: { operation_id: text(item, 'operation_id'), agent_id: text(item, 'agent_id') } satisfies OperationAcceptedData,
   };
 }
 
 /** epoch.created: {epoch_id, start_time, end_time, root_hash, leaf_count}. */
-export function epochCreated(item: Item): EventMessage {
+function epochCreated(item: Item): EventMessage {
   return {
     event: 'epoch.created',
     event_id: text(item, 'epoch_id'),
@@ -42,7 +42,7 @@ export function epochCreated(item: Item): EventMessage {
       end_time: number(item, 'end_time'),
       root_hash: text(item, 'root_hash'),
       leaf_count: number(item, 'leaf_count'),
-    },
+    } satisfies EpochCreatedData,
   };
 }
 

@@ -20,7 +20,7 @@ export interface Ports {
 }
 
 /** A dependency's health for GET /v1/health/deep. */
-export interface Pingable {
+interface Pingable {
   /** Resolves when the dependency answers; rejects with the reason otherwise. */
   ping(): Promise<void>;
 }

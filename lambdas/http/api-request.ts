@@ -13,7 +13,7 @@ type RequestPart<R extends RouteSpec, K extends 'params' | 'query' | 'body'> = R
   : undefined;
 
 /** The caller a route's auth guarantees (docs/API.md §5): role-guarded routes always have an organization. */
-export type CallerFor<R extends RouteSpec> = R['auth'] extends 'public'
+type CallerFor<R extends RouteSpec> = R['auth'] extends 'public'
   ? null
   : R['auth'] extends 'optional'
     ? Caller | null

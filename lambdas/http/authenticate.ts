@@ -100,7 +100,7 @@ async function identifyCaller(event: APIGatewayProxyEventV2, now: number): Promi
 }
 
 /** docs/API.md §4: an organization member holding one of the listed roles. */
-export function requireRole(caller: Caller, roles: readonly string[]): OrgCaller {
+function requireRole(caller: Caller, roles: readonly string[]): OrgCaller {
   if (caller.orgId === null) {
     throw new LedgerError('FORBIDDEN', 'complete onboarding (join or create an organization) first');
   }

@@ -8,7 +8,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { LedgerError, isLedgerError } from '../shared/errors.js';
 import { logger } from '../logger.js';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 export function jsonHeaders(requestId: string, extra: Record<string, string> = {}): Record<string, string> {
   return {

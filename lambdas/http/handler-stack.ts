@@ -22,7 +22,7 @@ import { validatePart } from './validate-request.js';
 export type RouteFunction<R extends RouteSpec> = (request: ApiRequest<R>) => Promise<ApiResult<R>>;
 
 /** Finds the caller a route requires (authenticate.ts), or null for a public route. */
-export type Identify = (auth: RouteAuth, event: APIGatewayProxyEventV2) => Promise<Caller | null>;
+type Identify = (auth: RouteAuth, event: APIGatewayProxyEventV2) => Promise<Caller | null>;
 
 export type LambdaHttpHandler = (
   event: APIGatewayProxyEventV2,

@@ -1,5 +1,5 @@
 /** Times one dependency check, bounded so a hanging dependency reports "down" instead of hanging the caller. */
-export interface ProbeResult {
+interface ProbeResult {
   status: 'ok' | 'down';
   latency_ms: number;
   error?: string;

@@ -8,7 +8,7 @@ import { LedgerError } from '../shared/errors.js';
 
 type Part = 'params' | 'query' | 'body';
 
-export function formatIssues(part: Part, error: z.ZodError): string {
+function formatIssues(part: Part, error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => {

@@ -5,7 +5,7 @@
  */
 import type { RouteSpec } from './route-spec.js';
 
-export interface RouteMatch {
+interface RouteMatch {
   route: RouteSpec;
   pathParameters: Record<string, string>;
 }

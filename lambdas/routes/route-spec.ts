@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { Role } from '../shared/roles.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * Who may call a route (docs/API.md §4 "Auth" column, §5):
@@ -59,7 +59,7 @@ export type Resource =
   | 'queue:deliveries'
   | 'identity';
 
-export interface RouteRequest {
+interface RouteRequest {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

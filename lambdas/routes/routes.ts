@@ -37,9 +37,6 @@ export const routes = {
   ...statsRoutes,
 } satisfies Record<string, RouteSpec>;
 
-
-export type RouteKey = keyof typeof routes;
-
 /** All routes as a list, in table order. */
 export const routeList: readonly RouteSpec[] = Object.values(routes);
 

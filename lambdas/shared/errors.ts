@@ -27,9 +27,9 @@ export const ERROR_STATUS = {
   EXPORT_WITHDRAWN: 410,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface LedgerErrorOptions {
+interface LedgerErrorOptions {
   /** Overrides the code's default status; docs/API.md §7 allows 409 for VALIDATION_ERROR (conflicting state). */
   status?: number;
   /** Extra response headers, e.g. Retry-After for RATE_LIMITED. */

@@ -58,11 +58,11 @@ export interface AdminEvent {
 
 export const adminLogPartition = (orgId: string) => `ORG#${orgId}#ADMIN`;
 
-export function adminEventSortKey(createdAt: number, eventId: string): string {
+function adminEventSortKey(createdAt: number, eventId: string): string {
   return `${padMs(createdAt)}#${eventId}`;
 }
 
-export interface AdminEventInput {
+interface AdminEventInput {
   orgId: string;
   actor: string;
   action: AdminAction;

@@ -133,7 +133,7 @@ const keyPut = (key: AgentKeyItem): TransactItem => ({
   },
 });
 
-export type RegisterOutcome = 'registered' | 'exists' | 'deleted' | 'key_log_moved';
+type RegisterOutcome = 'registered' | 'exists' | 'deleted' | 'key_log_moved';
 
 /**
  * Agent, keys, admin event and key events (`keyLog`, store/key-log.ts: last, so that the
@@ -186,7 +186,7 @@ export async function updateAgentFields(
   return result.committed;
 }
 
-export interface StatusChange {
+interface StatusChange {
   orgId: string;
   agentId: string;
   from: AgentStatus;
@@ -274,7 +274,7 @@ export async function changeKeyStatus(
   return result.committed;
 }
 
-export type AddKeyOutcome = 'added' | 'kid_taken' | 'agent_unavailable';
+type AddKeyOutcome = 'added' | 'kid_taken' | 'agent_unavailable';
 
 /** Adds a key to an agent that exists and is not revoked; a kid is never reused, even after revocation. */
 export async function putNewKey(key: AgentKeyItem, event: TransactItem, keyLog: TransactItem[] = []): Promise<AddKeyOutcome> {
@@ -285,7 +285,7 @@ export async function putNewKey(key: AgentKeyItem, event: TransactItem, keyLog: 
   return 'agent_unavailable';
 }
 
-export interface AgentDeletion {
+interface AgentDeletion {
   agent: AgentItem;
   keys: AgentKeyItem[];
   assignedUserIds: string[];

@@ -13,7 +13,7 @@ import { deleteItem, getItem, table } from './dynamo.js';
 
 const keyOf = (emailHash: string) => ({ pk: `COGNITOVERIFY#${emailHash}`, sk: 'REFRESH' });
 
-export interface RefreshCiphertextItem {
+interface RefreshCiphertextItem {
   ciphertext: string;
   expires_at_s: number;
 }

@@ -36,7 +36,7 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** DynamoDB's limit of items per TransactWriteItems. */
 export const MAX_TRANSACTION_ITEMS = 100;
 /** DynamoDB's limit of keys per BatchGetItem. */
-export const MAX_BATCH_GET_KEYS = 100;
+const MAX_BATCH_GET_KEYS = 100;
 
 /** Width of zero-padded Unix ms in sort keys, so that they sort as strings do. */
 const MS_WIDTH = 13;
@@ -176,13 +176,13 @@ export async function writeIfCondition(write: () => Promise<unknown>): Promise<b
 }
 
 /** One item's reason, in request order. `item` is the old item when its condition failed (ALL_OLD). */
-export interface CancellationReason {
+interface CancellationReason {
   /** 'None', 'ConditionalCheckFailed', 'TransactionConflict', ... */
   code: string;
   item: Record<string, AttributeValue> | undefined;
 }
 
-export type TransactResult = { committed: true } | { committed: false; reasons: CancellationReason[] };
+type TransactResult = { committed: true } | { committed: false; reasons: CancellationReason[] };
 
 export const CONDITION_FAILED = 'ConditionalCheckFailed';
 export const TRANSACTION_CONFLICT = 'TransactionConflict';
@@ -190,7 +190,7 @@ export const TRANSACTION_CONFLICT = 'TransactionConflict';
 /** Reasons that describe the data (a condition) or a concurrent writer, not an infrastructure failure. */
 const EXPECTED_CODES = new Set(['None', CONDITION_FAILED, TRANSACTION_CONFLICT]);
 
-export class UnexpectedCancellationError extends Error {
+class UnexpectedCancellationError extends Error {
   constructor(readonly reasons: CancellationReason[]) {
     super(`transaction cancelled: ${reasons.map((reason) => reason.code).join(', ')}`);
     this.name = 'UnexpectedCancellationError';

@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /** A window [start, end) whose epoch carries no counts: a reader counts it from the index. */
-export type UncountedWindow = [start: number, end: number];
+type UncountedWindow = [start: number, end: number];
 
 export type SpanUnit = 'hour' | 'day';
 

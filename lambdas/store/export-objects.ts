@@ -11,7 +11,6 @@ import {
   CreateMultipartUploadCommand,
   GetObjectCommand,
   HeadObjectCommand,
-  PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -77,11 +76,6 @@ export async function objectSize(key: string): Promise<number | undefined> {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
     throw error;
   }
-}
-
-/** A whole object in one PutObject: it appears complete or not at all. */
-export async function putExportFile(key: string, bytes: Uint8Array, format: 'json' | 'pdf'): Promise<void> {
-  await s3().send(new PutObjectCommand({ Bucket: config().dataBucket, Key: key, Body: bytes, ContentType: contentTypes[format] }));
 }
 
 export async function readExportFile(key: string): Promise<Uint8Array> {

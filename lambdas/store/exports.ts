@@ -36,7 +36,7 @@ import {
   type TransactItem,
 } from './dynamo.js';
 
-export type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
+type ExportStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** The stored export: the docs/API.md §2.10 fields, progress, and the worker's bookkeeping. */
 export interface ExportItem {
@@ -70,7 +70,7 @@ export interface ExportItem {
 }
 
 /** Why a done export was withdrawn: the erasure of a payload it held (docs/API.md §2.10). */
-export interface ExportWithdrawal {
+interface ExportWithdrawal {
   /** Unix ms */
   at: number;
   /** the user who erased the payload */
@@ -81,7 +81,7 @@ export interface ExportWithdrawal {
   reason: string;
 }
 
-export const exportKeys = {
+const exportKeys = {
   partition: (orgId: string) => `ORG#${orgId}#EXPORTS`,
   export: (orgId: string, exportId: string) => ({ pk: `ORG#${orgId}#EXPORTS`, sk: `EXPORT#${exportId}` }),
 };

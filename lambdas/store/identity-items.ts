@@ -162,7 +162,7 @@ export interface MemberItem {
   display_name: string;
 }
 
-export type InvitationStatus = 'pending' | 'accepted' | 'cancelled';
+type InvitationStatus = 'pending' | 'accepted' | 'cancelled';
 
 /** docs/API.md §2.9 plus what lookups and expiry need. */
 export interface InvitationItem {

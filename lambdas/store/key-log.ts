@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import type { KeyEvent, KeyEventDraft } from '@agent-ledger/protocol';
 import { getItem, padMs, queryAll, queryPage, strip, table, type TransactItem } from './dynamo.js';
 
-export interface KeyLogHead {
+interface KeyLogHead {
   org_id: string;
   /** events in the history: the next key_index */
   size: number;

@@ -3,7 +3,7 @@
  * implementation (S3 in AWS, s3rver locally), so no port: this is the only module that talks
  * S3 for the ledger.
  */
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectVersionsCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectVersionsCommand, NoSuchKey, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { config } from '../config.js';
 import { s3 } from './clients.js';
 
@@ -43,16 +43,6 @@ export async function getJsonText(key: string): Promise<string | null> {
       if (!isBrokenStream(error) || attempt >= READ_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
-  }
-}
-
-export async function objectExists(key: string): Promise<boolean> {
-  try {
-    await s3().send(new HeadObjectCommand({ Bucket: config().dataBucket, Key: key }));
-    return true;
-  } catch (error) {
-    if (isMissing(error)) return false;
-    throw error;
   }
 }
 

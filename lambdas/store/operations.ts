@@ -55,7 +55,7 @@ export interface ExpectedHead {
 }
 
 /** The agent as the failed transaction found it (null: it no longer exists). */
-export interface AgentAtCommit {
+interface AgentAtCommit {
   status: AgentStatus | undefined;
   chainHash: string | undefined;
   seqNo: number | undefined;

@@ -18,7 +18,6 @@ export { batchGet } from './dynamo.js';
 
 export const getOrg = (orgId: string) => getItem<OrgItem>(identityKeys.org(orgId));
 export const getMember = (orgId: string, userId: string) => getItem<MemberItem>(identityKeys.member(orgId, userId));
-export const getInvitation = (orgId: string, invitationId: string) => getItem<InvitationItem>(identityKeys.invitation(orgId, invitationId));
 export const getAssignment = (orgId: string, agentId: string, userId: string) =>
   getItem<AssignmentItem>(identityKeys.assignment(orgId, agentId, userId));
 

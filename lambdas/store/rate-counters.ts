@@ -18,7 +18,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
 import { table, writeIfCondition } from './dynamo.js';
 
-export interface CounterKey {
+interface CounterKey {
   pk: string;
   sk: string;
 }

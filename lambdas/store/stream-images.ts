@@ -7,7 +7,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 
 /** The part of a stream record (Lambda's DynamoDBRecord, or a local poller's) this reads. */
-export interface StreamRecordImage {
+interface StreamRecordImage {
   eventName?: string;
   dynamodb?: { NewImage?: Record<string, unknown> };
 }

@@ -44,7 +44,7 @@ export function tokenRecordPut(minted: NewToken, replaces?: string): TransactIte
   };
 }
 
-export interface TokenEnd {
+interface TokenEnd {
   /** When the token stops working (ms). */
   graceUntil: number;
   /** DynamoDB TTL (s) of the record, as its token item's. */
@@ -82,7 +82,7 @@ export function tokenRecordEnd(orgId: string, tokenId: string, now: number, end:
 
 export const getTokenRecord = (orgId: string, tokenId: string) => getItem<TokenRecordItem>(identityKeys.tokenRecord(orgId, tokenId), INDEX_ATTRIBUTES);
 
-export interface TokenRecordPage {
+interface TokenRecordPage {
   records: TokenRecordItem[];
   /** The sort key of the last record returned when more may follow (the next page starts after it). */
   after: string | null;

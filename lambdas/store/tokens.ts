@@ -14,7 +14,7 @@ export interface NewToken {
   item: TokenItem;
 }
 
-export interface TokenOptions {
+interface TokenOptions {
   userId: string;
   now: number;
   /** Unix ms, or null for no expiry. */
@@ -33,7 +33,7 @@ export interface TokenOptions {
  * How long a token's items stay after it stopped working: so a client presenting it is told
  * it expired or was revoked (docs/API.md §7, `reason`), and the token list shows how it ended.
  */
-export const KEEP_ENDED_TOKEN_MS = 30 * 24 * 60 * 60 * 1000;
+const KEEP_ENDED_TOKEN_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** DynamoDB TTL (seconds): KEEP_ENDED_TOKEN_MS after the moment a token can no longer work, if there is one. */
 export function removalTime(endMs: number | null): number | undefined {

@@ -61,7 +61,7 @@ export interface DeliveryItem extends NewDelivery {
 }
 
 /** Log entries expire this long after the delivery was created (docs/WEBHOOKS.md). */
-export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 const deliveryKey = (orgId: string, webhookId: string, deliveryId: string) => ({
   pk: `ORG#${orgId}#WEBHOOK#${webhookId}`,
@@ -100,7 +100,7 @@ const CREATION_SETS = [
   '#type = :type',
 ];
 
-export type ClaimResult = 'claimed' | 'busy' | 'obsolete';
+type ClaimResult = 'claimed' | 'busy' | 'obsolete';
 
 /**
  * Claims scheduled attempt `attempt` (1-based) of a delivery until `leaseUntil`, creating the
@@ -187,7 +187,7 @@ export async function recordScheduledAttempt(input: {
 }
 
 /** Most attempts one delivery keeps: the schedule's plus this many manual ones; further redeliveries are refused. */
-export const MAX_ATTEMPTS_PER_DELIVERY = 30;
+const MAX_ATTEMPTS_PER_DELIVERY = 30;
 
 /**
  * Records a manual attempt (test ping, redeliver), creating the item for a ping. A success

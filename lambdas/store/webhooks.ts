@@ -47,7 +47,7 @@ export interface WebhookItem {
   failing_since?: number;
 }
 
-export const webhookKeys = {
+const webhookKeys = {
   webhook: (orgId: string, webhookId: string) => ({ pk: `ORG#${orgId}`, sk: `WEBHOOK#${webhookId}` }),
   prefix: 'WEBHOOK#',
 };

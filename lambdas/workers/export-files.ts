@@ -12,6 +12,7 @@ import { runExport } from '../domain/exports/run-export.js';
 import { logger } from '../logger.js';
 import { queue } from '../runtime/queue.js';
 import { signer } from '../runtime/signer.js';
+import { defineWorker } from './define-worker.js';
 
 /** Time kept back from the Lambda deadline for the last part and the saves (at most a quarter of the run). */
 const STOP_MARGIN_MS = 60_000;
@@ -20,10 +21,7 @@ const LEASE_MARGIN_MS = 5_000;
 /** Operations read and written per page. */
 const PAGE_SIZE = 250;
 
-export async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  logger.resetKeys();
-  logger.addContext(context);
-  logger.appendKeys({ request_id: context.awsRequestId, worker: 'ExportFiles' });
+export const handler = defineWorker('ExportFiles', async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     const message = parseJobMessage(record.body);
@@ -53,4 +51,4 @@ export async function handler(event: SQSEvent, context: Context): Promise<SQSBat
     }
   }
   return { batchItemFailures: failures };
-}
+});

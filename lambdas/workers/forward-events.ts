@@ -10,13 +10,14 @@
  * at least once on the queue, exactly once per event_id, which is what the webhook worker
  * keys deliveries on.
  */
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { EventMessage } from '../domain/events.js';
 import { eventOfNewItem } from '../domain/outbox.js';
 import { MAX_QUEUE_BATCH, type Queue } from '../domain/ports.js';
 import { logger } from '../logger.js';
 import { queue } from '../runtime/queue.js';
 import { insertedItem } from '../store/stream-images.js';
+import { defineWorker } from './define-worker.js';
 
 interface Pending {
   sequenceNumber: string;
@@ -29,7 +30,7 @@ function eventOf(record: DynamoDBRecord): EventMessage | null {
 }
 
 /** Forwards the events of `records`; returns the sequence number of the first record not forwarded, if any. */
-export async function forward(target: Queue, records: readonly DynamoDBRecord[]): Promise<string | undefined> {
+async function forward(target: Queue, records: readonly DynamoDBRecord[]): Promise<string | undefined> {
   const pending: Pending[] = [];
   for (const record of records) {
     const message = eventOf(record);
@@ -53,10 +54,7 @@ export async function forward(target: Queue, records: readonly DynamoDBRecord[])
   return undefined;
 }
 
-export async function handler(event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> {
-  logger.resetKeys();
-  if (context) logger.addContext(context);
-  logger.appendKeys({ worker: 'ForwardEvents' });
+export const handler = defineWorker('ForwardEvents', async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
   const failedAt = await forward(queue(), event.Records);
   return { batchItemFailures: failedAt === undefined ? [] : [{ itemIdentifier: failedAt }] };
-}
+});

@@ -3,16 +3,13 @@
  * once, and the ones that must come back reported as failures (partial batch response,
  * ReportBatchItemFailures), so one bad message never fails the others.
  */
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../logger.js';
 
 /** A record's handler: true when the message is done, false when it must come back later; a throw counts as false. */
-export type RecordHandler = (record: SQSRecord) => Promise<boolean>;
+type RecordHandler = (record: SQSRecord) => Promise<boolean>;
 
-export async function handleBatch(worker: string, event: SQSEvent, context: Context, handle: RecordHandler): Promise<SQSBatchResponse> {
-  logger.resetKeys();
-  logger.addContext(context);
-  logger.appendKeys({ request_id: context.awsRequestId, worker });
+export async function handleBatch(event: SQSEvent, handle: RecordHandler): Promise<SQSBatchResponse> {
   const results = await Promise.all(
     event.Records.map(async (record) => {
       try {

@@ -11,19 +11,17 @@ import { logger } from '../logger.js';
 import { MetricUnit, recordMetrics } from '../metrics.js';
 import { signer } from '../runtime/signer.js';
 import { timestampAuthority } from '../runtime/timestamp-authority.js';
+import { defineWorker } from './define-worker.js';
 
 /** Time kept back from the Lambda deadline for the follow-up writes after the last organization. */
 const STOP_MARGIN_MS = 20_000;
 /** Leases outlive the invocation by this much, so they expire only once it is certainly over. */
 const LEASE_MARGIN_MS = 60_000;
 
-export async function handler(_event: ScheduledEvent, context: Context): Promise<SealerReport> {
+export const handler = defineWorker('SealEpochs', async (_event: ScheduledEvent, context: Context): Promise<SealerReport> => {
   const started = Date.now();
   const remaining = context.getRemainingTimeInMillis();
   const { epochMs, epochGraceMs, epochSettleMs } = config();
-  logger.resetKeys();
-  logger.addContext(context);
-  logger.appendKeys({ request_id: context.awsRequestId, worker: 'SealEpochs' });
   const report = await runSealer({
     now: started,
     epochMs,
@@ -47,4 +45,4 @@ export async function handler(_event: ScheduledEvent, context: Context): Promise
     throw new Error(`epoch sealer: ${errors.length} failure(s), first: ${errors[0]}`);
   }
   return report;
-}
+});

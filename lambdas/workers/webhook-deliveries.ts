@@ -4,18 +4,19 @@
  * each with its own 10 s deadline, so a hanging endpoint holds up no other delivery; each
  * webhook is read once per batch.
  */
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { parseDeliveryMessage } from '../domain/webhooks/delivery-message.js';
 import { processDeliveryMessage, webhooksOfBatch } from '../domain/webhooks/scheduled-delivery.js';
 import { logger } from '../logger.js';
 import { encryptor } from '../runtime/encryptor.js';
 import { queue } from '../runtime/queue.js';
 import { webhookTransport } from '../runtime/webhook-transport.js';
+import { defineWorker } from './define-worker.js';
 import { handleBatch } from './queue-batch.js';
 
-export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+export const handler = defineWorker('WebhookDeliveries', (event: SQSEvent): Promise<SQSBatchResponse> => {
   const webhookOf = webhooksOfBatch();
-  return handleBatch('WebhookDeliveries', event, context, async (record) => {
+  return handleBatch(event, async (record) => {
     const message = parseDeliveryMessage(record.body);
     if (!message) {
       logger.error('deliveries message has not the shape of one; dropped', { message_id: record.messageId });
@@ -24,4 +25,4 @@ export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResp
     const result = await processDeliveryMessage({ queue: queue(), encryptor: encryptor(), webhooks: webhookTransport() }, message, webhookOf);
     return result === 'done';
   });
-}
+});

@@ -3,16 +3,17 @@
  * subscribed webhook on the deliveries queue (domain/webhooks/fan-out.ts), each organization's
  * webhooks read once per batch. It makes no HTTP request itself, so no endpoint can slow it down.
  */
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { EventMessage } from '../domain/events.js';
 import { fanOutEvent, webhookListsOfBatch } from '../domain/webhooks/fan-out.js';
 import { logger } from '../logger.js';
 import { queue } from '../runtime/queue.js';
+import { defineWorker } from './define-worker.js';
 import { handleBatch } from './queue-batch.js';
 
-export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+export const handler = defineWorker('WebhookFanout', (event: SQSEvent): Promise<SQSBatchResponse> => {
   const webhooksOf = webhookListsOfBatch();
-  return handleBatch('WebhookFanout', event, context, async (record) => {
+  return handleBatch(event, async (record) => {
     let message: EventMessage;
     try {
       message = JSON.parse(record.body) as EventMessage;
@@ -25,4 +26,4 @@ export function handler(event: SQSEvent, context: Context): Promise<SQSBatchResp
     if (deliveries > 0) logger.debug('event fanned out', { event: message.event, deliveries });
     return true;
   });
-}
+});

@@ -23,10 +23,10 @@ export const workerList: readonly WorkerSpec[] = [
     uses: ['table:read', 'table:write', 'anchors:read', 'anchors:write', 'signer'],
     // One schedule period: a longer run overlaps the next, which the per-organization lease allows.
     timeoutSeconds: 300,
-    // scripts/bench-seal.ts, sealing one epoch of 100,000 operations: the whole benchmark
-    // process peaked at 381 MB resident (sealing itself added 116 MB to a process already
-    // holding the 100,000 fixtures). 1024 MB leaves room for larger epochs and gives the
-    // hashing and JSON work 0.58 vCPU instead of 0.29 at 512 MB.
+    // A run holds an epoch's leaves while it hashes them, so its memory grows with the largest
+    // epoch (scripts/bench-seal.ts measures the peak for one of 100,000 operations). 1024 MB
+    // leaves room for larger epochs, and Lambda gives CPU in proportion to memory: the hashing
+    // and JSON work gets twice the CPU of the 512 MB default.
     memorySize: 1024,
     // Two: a run that reaches the next schedule tick may overlap it (the per-organization
     // leases make that safe), and reserved concurrency keeps API traffic from starving the

@@ -1,7 +1,8 @@
 /**
  * The browser twins of src/browser/ (browser-plugin.ts) against their Node modules: the same
- * exports, and the same answers on random and crafted inputs. vitest.browser.config.ts runs
- * the vector tests with the twins swapped in; this file compares the two side by side.
+ * exports, and the same answers on random and crafted inputs. The protocol-browser project of
+ * vitest.config.ts runs the vector tests with the twins swapped in; this file compares the two
+ * side by side.
  */
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';

@@ -18,7 +18,7 @@ import type { Invocation } from './function-host.js';
 /** HTTP API payload quota: 10 MB. */
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-export interface ApiFront {
+interface ApiFront {
   readonly url: string;
   readonly port: number;
   stop(): Promise<void>;

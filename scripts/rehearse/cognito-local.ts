@@ -22,13 +22,13 @@ import type { Json } from './assembly.js';
 import { freePort } from '../../local/free-port.js';
 
 /** One code cognito-local mailed: `username` is the pool's (a UUID where email is the sign-in alias), `destination` the address. */
-export interface MailedCode {
+interface MailedCode {
   readonly username: string;
   readonly destination: string;
   readonly code: string;
 }
 
-export interface CognitoLocal {
+interface CognitoLocal {
   readonly endpoint: string;
   createPool(properties: Record<string, Json>): Promise<string>;
   createClient(poolId: string, properties: Record<string, Json>): Promise<string>;

@@ -65,7 +65,7 @@ export interface Schedule {
   readonly functionId: string;
 }
 
-export interface TableDefinition {
+interface TableDefinition {
   readonly logicalId: string;
   readonly name: string;
   readonly arn: string;
@@ -99,7 +99,7 @@ export interface Deployment {
 }
 
 /** Ids the local engines assign (cognito-local's pool and client ids), and where the API listens. */
-export interface EngineIds {
+interface EngineIds {
   userPoolId(logicalId: string): string;
   userPoolClientId(logicalId: string): string;
   /** `127.0.0.1:PORT`: what a CloudFront distribution's DomainName and the HTTP API's endpoint stand for. */

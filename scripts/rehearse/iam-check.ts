@@ -11,7 +11,7 @@ import { evaluableContext } from './encryption-context-keys.js';
 import type { Deployment, PolicyDocument, RehearsalFunction } from './deployment.js';
 import { ACCOUNT, REGION } from './resolve.js';
 
-export interface Verdict {
+interface Verdict {
   readonly allowed: boolean;
   /** `Allowed`, `ImplicitlyDenied`, `ExplicitlyDenied`, or the simulator's validation error. */
   readonly result: string;

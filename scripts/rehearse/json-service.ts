@@ -17,7 +17,7 @@ export class ServiceError extends Error {
   }
 }
 
-export type Operations = Record<string, (input: Record<string, unknown>) => unknown>;
+type Operations = Record<string, (input: Record<string, unknown>) => unknown>;
 
 export interface JsonService {
   readonly endpoint: string;

@@ -10,7 +10,7 @@ import { createCipheriv, createDecipheriv, createPublicKey, randomBytes, sign, t
 import { generateKeyPair } from '@agent-ledger/protocol';
 import { ServiceError, startJsonService, type JsonService } from './json-service.js';
 
-export interface StandInKey {
+interface StandInKey {
   readonly arn: string;
   readonly spec: 'ECC_NIST_EDWARDS25519' | 'SYMMETRIC_DEFAULT';
 }

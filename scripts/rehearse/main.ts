@@ -26,14 +26,14 @@ import { synthesize } from './synth.js';
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The epoch the rehearsal's scenario seals within seconds, applied where the template sets these variables. */
-export const SCENARIO_SETTINGS = { LEDGER_EPOCH_MS: '4000', LEDGER_EPOCH_GRACE_MS: '1000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' } as const;
+const SCENARIO_SETTINGS = { LEDGER_EPOCH_MS: '4000', LEDGER_EPOCH_GRACE_MS: '1000', LEDGER_WEBHOOK_ALLOW_LOOPBACK: '1' } as const;
 
 /**
  * Prints the report. The least-privilege part (each function's unused grants: long, and
  * advice rather than a failure) goes to `leastPrivilegeFile`, with one line saying where, so
  * that the problems stay at the end of the output where a CI log's tail keeps them.
  */
-export function printReport(report: RehearsalReport, leastPrivilegeFile: string, print = out): void {
+function printReport(report: RehearsalReport, leastPrivilegeFile: string, print = out): void {
   print('');
   print('functions (each loaded from its bundle in cdk.out, Node ' + process.versions.node + '; Lambda runs nodejs22.x):');
   for (const fn of report.functions) {
@@ -62,7 +62,7 @@ export function printReport(report: RehearsalReport, leastPrivilegeFile: string,
 }
 
 /** Every route no request reached yet, once, without credentials: a 4xx is fine, a 5xx is a problem the report lists. */
-export async function invokeRemainingRoutes(rehearsal: Rehearsal, invoked: (functionId: string) => number): Promise<void> {
+async function invokeRemainingRoutes(rehearsal: Rehearsal, invoked: (functionId: string) => number): Promise<void> {
   for (const route of rehearsal.deployment.routes) {
     if (invoked(route.functionId) > 0) continue;
     const path = route.path === '$default' ? '/v1/no-such-route' : route.path.replace(/\{[^}]+\}/g, 'rehearsal');

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { describeRequest, type AwsRequestFacts, type ResourceNames } from './aws-requests.js';
 import type { Rewrite } from './s3-versions-standin.js';
 
-export interface RecordingFront {
+interface RecordingFront {
   readonly endpoint: string;
   stop(): Promise<void>;
 }

@@ -52,7 +52,7 @@ export interface RehearsalOptions {
   onLog?: (functionId: string, line: string) => void;
 }
 
-export interface FunctionReport {
+interface FunctionReport {
   readonly id: string;
   readonly loaded: boolean;
   readonly invocations: number;
@@ -61,7 +61,7 @@ export interface FunctionReport {
   readonly unused: readonly UnusedGrant[];
 }
 
-export interface Problem {
+interface Problem {
   readonly functionId: string;
   readonly kind: 'denied' | 'environment' | 'load' | 'invocation';
   readonly message: string;

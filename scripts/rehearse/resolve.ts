@@ -17,7 +17,7 @@ export interface Physical {
   readonly attributes: Readonly<Record<string, string>>;
 }
 
-export type PhysicalIds = (stack: StackTemplate, logicalId: string, resource: CfnResource) => Physical;
+type PhysicalIds = (stack: StackTemplate, logicalId: string, resource: CfnResource) => Physical;
 
 const PSEUDO: Record<string, string> = {
   'AWS::AccountId': ACCOUNT,

@@ -13,7 +13,7 @@ import { generateKeyPair, LedgerClient, newAgentKey, verifyReceipt, type Signing
 import { http, type HttpResult } from '../../test/support/http-client.js';
 import { signatureValid, startReceiver } from '../../test/support/webhook-receiver.js';
 
-export interface ScenarioHooks {
+interface ScenarioHooks {
   /** The verification code mailed to `email`, or undefined where no mailbox is readable (a deployed stack). */
   mailedCode(email: string): string | undefined;
   /** Closes the current epoch: runs the schedule's target (rehearsal) or waits for the real schedule. */

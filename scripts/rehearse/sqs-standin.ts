@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { QueueDefinition } from './deployment.js';
 import { ServiceError, startJsonService, type JsonService } from './json-service.js';
 
-export interface StoredMessage {
+interface StoredMessage {
   readonly messageId: string;
   readonly body: string;
   readonly md5: string;

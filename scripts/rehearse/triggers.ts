@@ -39,7 +39,7 @@ export interface Triggers {
   stop(): Promise<void>;
 }
 
-export interface TriggerOptions {
+interface TriggerOptions {
   mappings: readonly EventSourceMapping[];
   schedules: readonly Schedule[];
   queues: SqsQueues;

@@ -19,7 +19,7 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const git = (...args: string[]) => execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** The releases and their commits (releases.json), newest last in file order. */
-export function releases(): Record<string, string> {
+function releases(): Record<string, string> {
   return JSON.parse(readFileSync(join(PROJECT_ROOT, 'releases.json'), 'utf8')) as Record<string, string>;
 }
 

@@ -9,7 +9,7 @@
 import type { Assembly, CfnResource, Json } from './assembly.js';
 
 /** The stateful types and, for each, the properties whose change replaces the resource (CloudFormation resource reference, "Update requires: Replacement"). */
-export const STATEFUL: Readonly<Record<string, readonly string[]>> = {
+const STATEFUL: Readonly<Record<string, readonly string[]>> = {
   'AWS::DynamoDB::Table': ['TableName', 'KeySchema', 'LocalSecondaryIndexes'],
   'AWS::S3::Bucket': ['BucketName'],
   'AWS::KMS::Key': ['KeySpec', 'KeyUsage', 'MultiRegion'],
@@ -18,7 +18,7 @@ export const STATEFUL: Readonly<Record<string, readonly string[]>> = {
   'AWS::SQS::Queue': ['QueueName', 'FifoQueue'],
 };
 
-export interface UpgradeFinding {
+interface UpgradeFinding {
   readonly severity: 'blocker' | 'step';
   readonly stack: string;
   readonly message: string;

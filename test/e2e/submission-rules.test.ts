@@ -1,6 +1,6 @@
 // POST /v1/operations over HTTP: every submission rule of docs/API.md §4.5 with the status of
 // §7, and docs/PROTOCOL.md "Submission check order" when two rules fail at once.
-// (INTERNAL_ERROR is exercised in ledger-faults.test.ts.)
+// (INTERNAL_ERROR is exercised in submission-faults.test.ts.)
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GENESIS, payloadHash, verifyReceipt, type OperationRecord } from '@agent-ledger/protocol';
 import { recordQueue } from '../support/ledger-inspect.js';

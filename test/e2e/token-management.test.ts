@@ -2,8 +2,9 @@
  * Listing, naming, capping and revoking API tokens over HTTP (docs/API.md §4.1, §2.7, §7),
  * by each role and across organizations. Against the deploy rehearsal (test:acceptance
  * --against-rehearsal) every route is its own process, so "refused at once" there is
- * refused by a process other than the one that revoked; test/integration/token-revocation-
- * cache.test.ts shows the same against a warm caller cache in one process.
+ * refused by a process other than the one that revoked;
+ * test/integration/token-revocation-cache.test.ts shows the same against a warm caller cache in
+ * one process.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../lambdas/shared/roles.js';

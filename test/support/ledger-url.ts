@@ -1,7 +1,7 @@
 /**
  * URL mode of the e2e tests (docs/TESTING.md, Acceptance set, docs/DEPLOY.md "Rehearsal"): with
  * LEDGER_TEST_BASE_URL set, useLedgerStack (ledger-stack.ts) boots nothing and every file of
- * the acceptance set (test/acceptance-files.ts) talks to the server already running there:
+ * the acceptance set (test/acceptance/files.ts) talks to the server already running there:
  * `npm start`, `npm run rehearse -- --serve`, or a deployed stack. What the files would write
  * straight to the table (seed-identity.ts) goes over the API instead (url-identity.ts).
  *

@@ -1,6 +1,7 @@
 /**
  * Finds references in a tracked file that a fresh clone cannot follow: paths that leave the
- * repository root, and cited `.md` documents that do not exist in it. The repository must
+ * repository root, cited `.md` documents that do not exist in it, and source files named in
+ * code comments that do not exist in it. The repository must
  * stand on its own (README; docs/ARCHITECTURE.md, Conventions: citations name a file of this
  * repository or an RFC).
  *
@@ -8,6 +9,7 @@
  * run on fake files too (test/system/repository-references.test.ts).
  */
 import { posix } from 'node:path';
+import type { SourceComment } from './source-comments.js';
 
 export interface ReferenceProblem {
   file: string;
@@ -36,6 +38,17 @@ export class TrackedTree {
     const clean = path.replace(/\/+$/, '');
     return clean === '' || clean === '.' || this.files.has(clean) || this.folders.has(clean);
   }
+
+  /** Whether a tracked file's path is `path` or ends with `/path` (`store/objects.ts` for lambdas/store/objects.ts). */
+  hasTail(path: string): boolean {
+    if (!this.tails) {
+      this.tails = new Set();
+      for (const file of this.files) file.split('/').forEach((_, i, parts) => this.tails!.add(parts.slice(i).join('/')));
+    }
+    return this.tails.has(path);
+  }
+
+  private tails: Set<string> | undefined;
 }
 
 // The contract folder that used to sit beside the repository ("shared", one level above the
@@ -129,6 +142,51 @@ export function referenceProblems(file: string, text: string, tree: TrackedTree)
     seen.add(key);
     return true;
   });
+}
+
+// A source file a comment names: folders or not, then a name with the extension of a source
+// file of this repository. Not after a letter, a dot, a slash or an `@` (a URL's path, a
+// package's file, a longer name), nor followed by a letter or a slash.
+const SOURCE_PATH = /(?<![\w./~$@%\\:-])((?:\.\.?\/)*(?:[\w@.-]+\/)*\w[\w.-]*\.(?:ts|tsx|js|mjs|cjs|py|sh))(?![\w/-])/g;
+
+// Build outputs (client/dist/cli.cjs, an asset's index.mjs) are named by what makes them, and
+// are not tracked; a bare `.js` or `.mjs` name is as often a package (ipaddr.js) or a file a
+// script writes. Neither is a citation of the tree.
+const BUILD_OUTPUT = /(?:^|\/)dist\//;
+const BARE_SOURCE = /^[^/]+\.(?:ts|tsx|py|sh)$/;
+
+/** The same file under the names an import gives it: `roles.js` for roles.ts, `app.js` for app.tsx (the ES module convention). */
+const sourceNames = (path: string) => (path.endsWith('.js') ? [path, path.replace(/\.js$/, '.ts'), path.replace(/\.js$/, '.tsx')] : [path]);
+
+/**
+ * Whether a path a comment names is a tracked file. One that starts with `./` or `../`
+ * resolves from the commenting file's folder; `store/objects.ts` from there, or as the end of
+ * a tracked path (comments name the service's files from lambdas/, the protocol's from
+ * protocol/src/, ...); a bare name such as `roles.ts`, any tracked file of that name.
+ */
+function namesTrackedFile(file: string, cited: string, tree: TrackedTree): boolean {
+  return sourceNames(cited).some((name) => {
+    if (name.startsWith('./') || name.startsWith('../')) return tree.has(resolveFrom(file, name));
+    return tree.has(resolveFrom(file, name)) || tree.hasTail(name);
+  });
+}
+
+/** Paths named in a source file's comments (source-comments.ts) that no tracked file answers to. */
+export function commentPathProblems(file: string, comments: readonly SourceComment[], tree: TrackedTree): ReferenceProblem[] {
+  const problems: ReferenceProblem[] = [];
+  for (const comment of comments) {
+    comment.text.split('\n').forEach((commentLine, offset) => {
+      for (const match of commentLine.replace(URL_TEXT, ' ').matchAll(SOURCE_PATH)) {
+        const cited = match[1] ?? '';
+        if (BUILD_OUTPUT.test(cited) || (!cited.includes('/') && !BARE_SOURCE.test(cited))) continue;
+        if (leavesRoot(resolveFrom(file, cited))) continue; // referenceProblems reports it
+        if (!namesTrackedFile(file, cited, tree)) {
+          problems.push({ file, line: comment.line + offset, reference: cited, problem: 'is a file named in a comment that does not exist in the repository' });
+        }
+      }
+    });
+  }
+  return problems;
 }
 
 /** `file:line: reference problem`, one per line, for a failure message. */

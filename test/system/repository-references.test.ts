@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DocumentSections, formatProblems, referenceProblems, sectionProblems, TrackedTree } from '../support/repository-references.js';
+import { commentPathProblems, DocumentSections, formatProblems, referenceProblems, sectionProblems, TrackedTree } from '../support/repository-references.js';
+import { hasReadableComments, sourceComments } from '../support/source-comments.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,15 +29,24 @@ const sibling = ['..', 'shared', md('SPEC')].join('/');
 const missing = md('docs/NOPE');
 const notes = md('NOTES');
 
-describe('references in tracked files', () => {
-  it('finds no path outside the repository and no missing document', () => {
+/** The tracked paths and the text of every tracked text file, read once for this file's tests. */
+const tracked = (() => {
+  let read: { paths: string[]; tree: TrackedTree; texts: (readonly [string, string])[] } | undefined;
+  return () => {
+    if (read) return read;
     const paths = trackedFiles();
-    const tree = new TrackedTree(paths);
     const texts = paths
       .filter((path) => path !== 'package-lock.json' && !BINARY.test(path) && existsSync(`${ROOT}/${path}`))
       .map((path) => [path, readFileSync(`${ROOT}/${path}`)] as const)
       .filter(([, bytes]) => !bytes.includes(0))
       .map(([path, bytes]) => [path, bytes.toString('utf8')] as const);
+    return (read = { paths, tree: new TrackedTree(paths), texts });
+  };
+})();
+
+describe('references in tracked files', () => {
+  it('finds no path outside the repository and no missing document', () => {
+    const { paths, tree, texts } = tracked();
     const sections = new DocumentSections(Object.fromEntries(texts.filter(([path]) => path.endsWith('.md'))));
     // CHANGELOG.md tells what was, so it may cite a section that has moved since.
     const problems = texts.flatMap(([path, text]) => [...referenceProblems(path, text, tree), ...(path === 'CHANGELOG.md' ? [] : sectionProblems(path, text, sections))]);
@@ -44,6 +54,16 @@ describe('references in tracked files', () => {
     // The walk really read the tree: the documents it checks citations against are in it.
     expect(paths).toEqual(expect.arrayContaining(['README.md', 'docs/API.md', 'docs/PROTOCOL.md', 'test/system/repository-references.test.ts']));
   });
+
+  // Every source file is parsed for its comments: seconds of CPU, more on a loaded machine.
+  it('finds no code comment that names a file the repository does not have', () => {
+    const { tree, texts } = tracked();
+    const sources = texts.filter(([path]) => hasReadableComments(path) && !path.startsWith('client/src/generated/'));
+    const problems = sources.flatMap(([path, text]) => commentPathProblems(path, sourceComments(path, text), tree));
+    expect(formatProblems(problems)).toBe('');
+    // The walk really read source files of each kind whose comments it checks.
+    expect(sources.map(([path]) => path)).toEqual(expect.arrayContaining(['test/support/repository-references.ts', 'scripts/test-python.sh', 'python/src/agent_ledger/merkle.py']));
+  }, 120_000);
 });
 
 describe('sectionProblems', () => {
@@ -124,5 +144,28 @@ describe('referenceProblems', () => {
     expect(formatProblems(referenceProblems('lambdas/http/x.ts', code, tree))).toBe('');
     const markdown = `${md('docs/API')} §4.5, [export](${md('EXPORT')}), [api](${md('./API')}), ![a](screenshots/a.png), [top](${md('../README')}#x)\n`;
     expect(formatProblems(referenceProblems(md('docs/API'), markdown, tree))).toBe('');
+  });
+});
+
+describe('commentPathProblems', () => {
+  const tree = new TrackedTree(['lambdas/store/objects.ts', 'lambdas/http/define-handler.ts', 'local/stream-poller.ts', 'scripts/run.sh', 'console/src/app.tsx']);
+  const gone = ['lambdas', 'schemas', 'agents.ts'].join('/');
+
+  it('reports a file a line or block comment names that is not tracked, at the line it stands on', () => {
+    const code = `// the rule of ${gone}\nconst a = 1; /* first line\n   then ${['stale', 'name.ts'].join('-')} */\n`;
+    expect(commentPathProblems('lambdas/http/x.ts', sourceComments('lambdas/http/x.ts', code), tree).map((p) => [p.line, p.reference])).toEqual([
+      [1, gone],
+      [3, ['stale', 'name.ts'].join('-')],
+    ]);
+    expect(commentPathProblems('scripts/a.sh', sourceComments('scripts/a.sh', `echo 'x' # see ${gone}\n`), tree).map((p) => p.line)).toEqual([1]);
+  });
+
+  it('finds a file from the commenting folder, as the end of a tracked path, by its .js import name or by a bare name', () => {
+    const code = [
+      '// store/objects.ts, ../http/define-handler.ts, ./define-handler.js, stream-poller.ts and console/src/app.js',
+      "const s = '// not a comment: nothing.ts';",
+      '// build outputs and packages: client/dist/cli.cjs, index.mjs, ipaddr.js, https://example.com/a/b.ts',
+    ].join('\n');
+    expect(formatProblems(commentPathProblems('lambdas/http/x.ts', sourceComments('lambdas/http/x.ts', code), tree))).toBe('');
   });
 });

@@ -9,12 +9,12 @@ import { expiryText, expiryWarning, rejectedText, tokenRejection, type TokenReje
 
 type ProfileResponse = ResponseOf<'GetProfile'>;
 /** docs/API.md §4.1 GET /v1/auth/me, with the token this request came with. */
-export type Profile = Omit<ProfileResponse, 'current_organization'> & {
+type Profile = Omit<ProfileResponse, 'current_organization'> & {
   current_organization: (NonNullable<ProfileResponse['current_organization']> & { org_name?: string }) | null;
   credential?: { kind: 'session' | 'api'; token_id: string; name: string | null; expires_at: number | null };
 };
 
-export type LoginInfo =
+type LoginInfo =
   | { ok: true; profile: Profile; expiresAt: number | null | undefined; warning?: string }
   /** The service answered UNAUTHORIZED: `reason` when it said why (docs/API.md §7). */
   | { ok: false; rejected: true; reason?: TokenRejection; advice: string; error: LedgerApiError }

@@ -1,25 +1,14 @@
 /**
  * `agent-ledger`: the CLI entry point. Coding tools start the hook on every tool use, so its
- * start-up time is part of every tool call: the hook is the only command compiled at start.
- * The others are one unit that the published bundle carries as source text and compiles on
- * first use (client/build.mjs); run from source, they are an ordinary dynamic import.
+ * start-up time is part of every tool call: the hook is the only command in the entry file.
+ * The others are one module that is imported on first use: run from source it is
+ * ./commands/index.ts, and the published bundle ships it beside this file as
+ * dist/commands.cjs (client/build.mjs).
  */
-import { createRequire } from 'node:module';
 import { CliError } from './errors.js';
 import { runHook } from './commands/hook.js';
-import type * as CommandModule from './commands/index.js';
 
-/** The other commands' CommonJS bundle, as text (set by client/build.mjs). */
-declare const AGENT_LEDGER_COMMANDS: string | undefined;
-
-type Commands = typeof CommandModule;
-
-async function commands(): Promise<Commands> {
-  if (typeof AGENT_LEDGER_COMMANDS !== 'string') return import('./commands/index.js');
-  const module = { exports: {} as Commands };
-  new Function('require', 'module', 'exports', AGENT_LEDGER_COMMANDS)(createRequire(import.meta.url), module, module.exports);
-  return module.exports;
-}
+const commands = () => import('./commands/index.js');
 
 const HELP = `agent-ledger: record what your coding agents do in an agent-ledger service
 
@@ -115,7 +104,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // By name: the lazily compiled commands carry their own copy of the CliError class.
+    // By name: dist/commands.cjs is a bundle of its own and carries its own copy of the CliError class.
     if (error instanceof Error && error.name === 'CliError') {
       const { exitCode } = error as CliError;
       process.stderr.write(`agent-ledger: ${error.message}\n`);

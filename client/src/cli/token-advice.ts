@@ -7,7 +7,7 @@
 import { LedgerApiError } from '../sdk/errors.js';
 
 /** How long before its expiry the token is warned about. */
-export const WARN_BEFORE_MS = 7 * 24 * 60 * 60 * 1000;
+const WARN_BEFORE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** docs/API.md §7: why a token the service knows stopped working. */
 export type TokenRejection = 'expired' | 'revoked' | 'rotated';
@@ -21,7 +21,7 @@ export function tokensPage(serviceUrl: string): string {
 const loginCommand = (serviceUrl: string) => `\`agent-ledger login --url ${serviceUrl}\``;
 
 /** "2027-03-01 12:00 UTC" */
-export function utcMinute(unixSeconds: number): string {
+function utcMinute(unixSeconds: number): string {
   return `${new Date(unixSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
@@ -62,7 +62,7 @@ export function tokenRejection(error: unknown): TokenRejection | undefined {
 }
 
 /** What fixes a token the service refused for `reason`. */
-export function rejectionFix(reason: TokenRejection, serviceUrl: string): string {
+function rejectionFix(reason: TokenRejection, serviceUrl: string): string {
   if (reason === 'rotated') return `run ${loginCommand(serviceUrl)} with its replacement, or make a new one at ${tokensPage(serviceUrl)}`;
   return `make a new one at ${tokensPage(serviceUrl)} and run ${loginCommand(serviceUrl)}`;
 }

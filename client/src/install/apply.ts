@@ -38,7 +38,7 @@ export function applyPlan(plan: InstallPlan): InstalledFile[] {
   return written;
 }
 
-export interface UndoResult {
+interface UndoResult {
   path: string;
   outcome: 'restored' | 'removed' | 'entry removed' | 'already gone' | 'left alone';
   detail?: string;

@@ -26,7 +26,7 @@ function position(text: string, offset: number) {
 }
 
 /** The file's own indentation and line ending, so inserted lines look like their neighbours. */
-export function formattingOf(text: string): FormattingOptions {
+function formattingOf(text: string): FormattingOptions {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /\n([ \t]+)\S/.exec(text)?.[1];
   if (indent?.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
@@ -34,7 +34,7 @@ export function formattingOf(text: string): FormattingOptions {
 }
 
 /** The JSON value at `path` of `text`, or undefined. */
-export function valueAt(tree: Node | undefined, path: JSONPath): Node | undefined {
+function valueAt(tree: Node | undefined, path: JSONPath): Node | undefined {
   return tree ? findNodeAtLocation(tree, path) : undefined;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { ToolFlag } from '../tools/flags.js';
 import { readIfExists, shellQuote } from '../local/files.js';
 import { ConfigError } from './config-error.js';
-import type { ChangeKind, FileRole } from './install-record.js';
+import type { PlannedFile } from './planned-file.js';
 import { appendToArray, arrayItems, parseJsonFile } from './json-config.js';
 import { appendTomlHook } from './toml-config.js';
 import { codexHome, codexTrusts, findCodexHook, planCodexTrust } from '../tools/codex-trust.js';
@@ -31,17 +31,6 @@ export interface InstallContext {
   agentDir: string;
   /** The person's consent (`--trust`) to mark the hook trusted where the tool asks for that (Codex). */
   trust?: boolean;
-}
-
-/** One file as install will leave it. */
-export interface PlannedFile {
-  path: string;
-  kind: ChangeKind;
-  before: string | undefined;
-  after: string;
-  /** File mode when install creates it (hook scripts are executable). */
-  mode?: number;
-  role?: FileRole;
 }
 
 export interface InstallPlan {

@@ -9,7 +9,7 @@
  */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './config-error.js';
-import type { PlannedFile } from './targets.js';
+import type { PlannedFile } from './planned-file.js';
 import { readIfExists } from '../local/files.js';
 
 const begin = (agentId: string) => `# >>> agent-ledger ${agentId} (added by \`agent-ledger agent init\`; removed by \`agent-ledger agent uninstall --agent ${agentId}\`)`;

@@ -12,7 +12,7 @@ import { readIfExists, readOwnerOnly, writeFileAtomic } from './files.js';
 import type { AgentPaths } from './paths.js';
 
 export const ON_ERROR = ['deny', 'allow'] as const;
-export type OnError = (typeof ON_ERROR)[number];
+type OnError = (typeof ON_ERROR)[number];
 
 export interface AgentConfig {
   agent_id: string;
@@ -32,20 +32,20 @@ export interface AgentConfig {
   install?: InstallRecord;
 }
 
-export interface ChainState {
+interface ChainState {
   seq_no: number;
   chain_hash: string;
   /** The last accepted record's id: GET /v1/operations/:id shows it. */
   operation_id?: string;
 }
 
-export interface StatusCache {
+interface StatusCache {
   status: string;
   checked_at: number;
 }
 
 /** docs/API.md §8: the hook trusts a cached freeze status for 60 seconds. */
-export const STATUS_CACHE_TTL_MS = 60_000;
+const STATUS_CACHE_TTL_MS = 60_000;
 
 export function readConfig(paths: AgentPaths): AgentConfig {
   const text = readIfExists(paths.config);

@@ -18,7 +18,7 @@ import { sleep } from '../sdk/retry.js';
 /** Older than this, a lock is stale whoever holds it: no hook legitimately runs this long. */
 const STALE_AFTER_MS = 120_000;
 
-export interface Lock {
+interface Lock {
   release(): void;
 }
 

@@ -7,8 +7,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CliError } from '../cli/errors.js';
 
-/** The server's agent_id rule (lambdas/schemas/agents.ts): also keeps ids path-safe. */
-export const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+/** The server's agent_id rule (lambdas/routes/schemas/agents.ts): also keeps ids path-safe. */
+const AGENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 export function ledgerHome(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.AGENT_LEDGER_HOME;

@@ -11,7 +11,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import { LedgerApiError, LedgerTransportError } from './errors.js';
 
-export interface HttpRequest {
+interface HttpRequest {
   method: string;
   url: URL;
   headers?: Record<string, string>;
@@ -20,7 +20,7 @@ export interface HttpRequest {
   timeoutMs: number;
 }
 
-export interface HttpResponse {
+interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: Buffer;
@@ -63,7 +63,7 @@ function describe(error: Error & { code?: string }): string {
 }
 
 /** Retry-After (RFC 9110 §10.2.3): delay-seconds or an HTTP date; undefined when absent or unreadable. */
-export function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | undefined {
+function retryAfterMs(headers: IncomingHttpHeaders, now = Date.now()): number | undefined {
   const value = headers['retry-after'];
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { readIfExists } from '../local/files.js';
 import { ConfigError } from '../install/config-error.js';
 import { arrayItems, parseJsonFile } from '../install/json-config.js';
-import type { PlannedFile } from '../install/targets.js';
+import type { PlannedFile } from '../install/planned-file.js';
 import { appendTomlBlock, parseTomlFile, removeTomlHook } from '../install/toml-config.js';
 
 /** Codex's default timeout for a command hook (seconds). */
@@ -68,9 +68,9 @@ export function codexHookHash(matcher: string | undefined, handler: CommandHandl
 /** `$CODEX_HOME` (default `~/.codex`): where Codex keeps config.toml. */
 export const codexHome = (env: NodeJS.ProcessEnv, home: string) => (env.CODEX_HOME && env.CODEX_HOME !== '' ? env.CODEX_HOME : join(home, '.codex'));
 
-export type CodexTrustState = 'trusted' | 'untrusted' | 'modified' | 'disabled' | 'hook missing';
+type CodexTrustState = 'trusted' | 'untrusted' | 'modified' | 'disabled' | 'hook missing';
 
-export interface CodexTrust {
+interface CodexTrust {
   state: CodexTrustState;
   /** `<hooks.json>:pre_tool_use:<group>:<handler>`: the table name under [hooks.state]. */
   key?: string;
@@ -79,7 +79,7 @@ export interface CodexTrust {
   configPath: string;
 }
 
-export interface HookPosition {
+interface HookPosition {
   key: string;
   hash: string;
 }

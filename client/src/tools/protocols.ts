@@ -27,7 +27,7 @@ export interface HookAnswer {
   stderr?: string;
 }
 
-export interface RawEvent {
+interface RawEvent {
   /** stdin as read ('' when the tool sent nothing). */
   stdin: string;
   env: NodeJS.ProcessEnv;
@@ -44,7 +44,7 @@ export class EventError extends Error {
  * VS Code reads .claude/settings*.json). That tool's own hook records the call; answering
  * allow without a record here keeps one action from producing two records.
  */
-export type Decoded = ToolEvent | 'foreign';
+type Decoded = ToolEvent | 'foreign';
 
 export interface HookProtocol {
   decode(raw: RawEvent): Decoded;

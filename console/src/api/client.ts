@@ -26,7 +26,7 @@ const LEAD: Record<string, string> = {
 };
 
 /** A wait in words a person can act on: "40 seconds", "13 minutes". */
-export function waitText(seconds: number): string {
+function waitText(seconds: number): string {
   if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minutes`;

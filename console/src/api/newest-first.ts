@@ -46,7 +46,7 @@ async function readAll(body: RequestOf<'AuditQuery'>, first: Awaited<ReturnType<
   return rows;
 }
 
-export interface NewestPage {
+interface NewestPage {
   operations: Stored[];
   /** Every match of the filters. */
   total_count: number;

@@ -12,7 +12,7 @@ import { Words } from './words.js';
 
 type Stored = Pick<Schemas['StoredOperation'], 'operation_type' | 'subject' | 'action' | 'agent_id'>;
 
-export interface Summary {
+interface Summary {
   /** The tool or verb: action.verb, else the operation type. */
   verb: string;
   target: string | undefined;
@@ -60,7 +60,7 @@ export function summarize(op: Stored, integrationType?: string): Summary {
 }
 
 /** `value` cut to `max` characters with an ellipsis; the whole value on hover. */
-export function Truncated({ value, max = MAX }: { value: string | undefined; max?: number }) {
+function Truncated({ value, max = MAX }: { value: string | undefined; max?: number }) {
   if (value === undefined) return <span class="muted">—</span>;
   const short = value.length > max ? `${value.slice(0, max - 1)}…` : value;
   return (
@@ -92,7 +92,7 @@ export function WhatHappened({ summary }: { summary: Summary }) {
 }
 
 /** The three table cells every operations list shares: what happened, where, and how it ended. */
-export function SummaryCells({ op }: { op: Stored }) {
+function SummaryCells({ op }: { op: Stored }) {
   const summary = summarize(op, useIntegrationTypes().get(op.agent_id));
   return (
     <>
@@ -107,7 +107,7 @@ export function SummaryCells({ op }: { op: Stored }) {
   );
 }
 
-export const SUMMARY_COLUMNS = ['Tool or verb and target', 'Workspace', 'Outcome'];
+const SUMMARY_COLUMNS = ['Tool or verb and target', 'Workspace', 'Outcome'];
 
 /** The columns of {@link OperationCells}, in order. */
 export const OPERATION_COLUMNS = ['Received', 'Type', ...SUMMARY_COLUMNS, 'Agent', 'seq_no'];

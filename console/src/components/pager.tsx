@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { useResource } from './states.js';
 
-export function useCursors() {
+function useCursors() {
   // cursors[i] opens page i + 1; the first page has none.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const page = cursors.length - 1;

@@ -5,7 +5,7 @@
  * matches it. Without a cap, 90 days comes first rather than "No expiry": a forgotten token
  * should stop working on its own.
  */
-export interface Lifetime {
+interface Lifetime {
   label: string;
   /** null: no expiry. */
   seconds: number | null;

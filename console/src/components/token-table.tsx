@@ -52,7 +52,7 @@ export function useTokenList() {
   return { list, more, replace, reload: first.reload };
 }
 
-export type TokenList = ReturnType<typeof useTokenList>;
+type TokenList = ReturnType<typeof useTokenList>;
 
 /** "“deploy-bot” (1a2b3c4d)" or "unnamed (1a2b3c4d)": enough to tell a token from the others in a sentence. */
 const tokenWords = (token: ApiToken) => `${token.name === null ? 'unnamed' : `“${token.name}”`} (${token.token_id.slice(0, 8)})`;

@@ -12,7 +12,7 @@ import { sha256B64u } from '@agent-ledger/protocol';
 import type { Encryptor } from '../../domain/ports.js';
 import { deleteRefreshCiphertext, getRefreshCiphertext, putRefreshCiphertext } from '../../store/cognito-refresh-tokens.js';
 
-export const REFRESH_TOKEN_KEEP_SECONDS = 30 * 24 * 60 * 60;
+const REFRESH_TOKEN_KEEP_SECONDS = 30 * 24 * 60 * 60;
 
 /** Where the Cognito adapter keeps a user's refresh token until their address is verified. */
 export interface RefreshTokenStore {

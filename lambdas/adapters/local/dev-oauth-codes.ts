@@ -16,11 +16,11 @@ import { LedgerError } from '../../shared/errors.js';
 import type { SocialProvider } from '../../domain/ports.js';
 import { hasCredential, putDevCode, takeDevCode, type DevCodeItem } from '../../store/local-identity.js';
 
-export const DEV_CODE_TTL_MS = 5 * 60 * 1000;
+const DEV_CODE_TTL_MS = 5 * 60 * 1000;
 
 const codeHash = (code: string) => sha256B64u(new TextEncoder().encode(code));
 
-export interface DevGrant {
+interface DevGrant {
   provider: SocialProvider;
   email: string;
   name: string;
@@ -48,7 +48,7 @@ export async function issueDevCode(grant: DevGrant, now = Date.now()): Promise<s
 
 const badCode = () => new LedgerError('UNAUTHORIZED', 'the authorization code is invalid, expired or already used');
 
-export function pkceChallenge(verifier: string): string {
+function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 

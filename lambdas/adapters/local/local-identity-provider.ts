@@ -15,7 +15,7 @@ import { dummyHash, hashPassword, needsRehash, verifyPassword } from './password
 import { issueVerificationToken, redeemVerificationToken, sentVerificationLinks } from './verification-tokens.js';
 
 /** Path of the development provider's authorization page (routes/route-table/auth.ts). */
-export const DEV_OAUTH_AUTHORIZE_PATH = '/api/auth/dev-oauth/authorize';
+const DEV_OAUTH_AUTHORIZE_PATH = '/api/auth/dev-oauth/authorize';
 
 function identityOf(item: CredentialItem): ProviderIdentity {
   // Verified once the owner followed the link of the verification mail (confirmEmail).

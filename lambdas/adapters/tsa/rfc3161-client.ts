@@ -11,11 +11,11 @@ import { randomBytes } from 'node:crypto';
 import type { TimeStamp, TimestampAuthority } from '../../domain/ports.js';
 import { checkTimeStampResponse, timeStampRequest, TimestampError } from './rfc3161-messages.js';
 
-export const TSA_TIMEOUT_MS = 10_000;
+const TSA_TIMEOUT_MS = 10_000;
 /** A token with a certificate is a few KiB; anything far larger is not a time-stamp reply. */
 const MAX_REPLY_BYTES = 256 * 1024;
 
-export interface Rfc3161ClientOptions {
+interface Rfc3161ClientOptions {
   timeoutMs?: number;
 }
 

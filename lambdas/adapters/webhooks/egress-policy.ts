@@ -29,10 +29,10 @@ export interface EgressRules {
 }
 
 /** docs/API.md §4.9 / §8: endpoint_url is at most 2048 characters. */
-export const MAX_ENDPOINT_URL_LENGTH = 2048;
+const MAX_ENDPOINT_URL_LENGTH = 2048;
 
 /** What an address is, for the policy: `public` (global unicast), `loopback`, or the name of a forbidden kind. */
-export type AddressKind = 'public' | 'loopback' | string;
+type AddressKind = 'public' | 'loopback' | string;
 
 /** Words for ipaddr.js range names in refusal messages. */
 const RANGE_WORDS: Record<string, string> = {

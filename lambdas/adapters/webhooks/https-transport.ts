@@ -34,7 +34,7 @@ export type Resolve = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolve: Resolve = async (hostname) =>
   (await systemLookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
-export interface HttpsTransportOptions extends EgressRules {
+interface HttpsTransportOptions extends EgressRules {
   resolve: Resolve;
   /** Deadline of one attempt, connect to last byte read; docs/WEBHOOKS.md, Egress policy: 10 s. */
   timeoutMs?: number;
@@ -47,8 +47,8 @@ export interface HttpsTransportOptions extends EgressRules {
   userAgent?: string;
 }
 
-export const WEBHOOK_TIMEOUT_MS = 10_000;
-export const MAX_RESPONSE_BYTES = 64 * 1024;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
 const EXCERPT_BYTES = 1024;
 
 class Refusal extends Error {}

@@ -9,7 +9,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { READ_ALL_ROLES } from '../../shared/roles.js';
 
 /** 'all', or the ids of the agents this caller may see. */
-export type AgentScope = 'all' | ReadonlySet<string>;
+type AgentScope = 'all' | ReadonlySet<string>;
 
 async function assignmentsExist(orgId: string): Promise<boolean> {
   const org = await getOrg(orgId);

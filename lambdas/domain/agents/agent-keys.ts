@@ -23,7 +23,7 @@ import { assertProofsGiven, keyProofRequired, unprovenKeysGuard } from './key-pr
  * Keys one agent may hold over its life (revoked ones count: a kid is never reused). Keeps
  * agent revocation and deletion within one transaction (100 items).
  */
-export const MAX_KEYS_PER_AGENT = 20;
+const MAX_KEYS_PER_AGENT = 20;
 
 export async function addKey(caller: OrgCaller, agentId: string, key: NewKey, now = Date.now()): Promise<KeyView> {
   assertUsableKey(key, 'body.public_key');

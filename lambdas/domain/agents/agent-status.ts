@@ -19,7 +19,7 @@ import { RETRY, withRetries } from './optimistic.js';
 import type { Ports } from '../ports.js';
 import { announceStatusChange } from './status-events.js';
 
-export type Transition = 'freeze' | 'unfreeze' | 'revoke';
+type Transition = 'freeze' | 'unfreeze' | 'revoke';
 
 const TRANSITIONS: Record<Transition, { from: readonly AgentStatus[]; to: AgentStatus; action: AdminAction }> = {
   freeze: { from: ['active'], to: 'frozen', action: 'agent.freeze' },
@@ -28,14 +28,14 @@ const TRANSITIONS: Record<Transition, { from: readonly AgentStatus[]; to: AgentS
 };
 
 /** Why `transition` is not allowed from `status`, or null when it is. */
-export function refusal(transition: Transition, status: AgentStatus): string | null {
+function refusal(transition: Transition, status: AgentStatus): string | null {
   if (TRANSITIONS[transition].from.includes(status)) return null;
   if (status === 'revoked') return 'the agent is revoked; revoked agents cannot be changed or reactivated';
   if (transition === 'unfreeze') return `the agent is not frozen (status ${status})`;
   return `the agent is already ${status}`;
 }
 
-export interface StatusChangeResult {
+interface StatusChangeResult {
   agent: AgentView;
   previous_status: AgentStatus;
   /** Agent revocation only: the keys, all revoked. */

@@ -22,7 +22,7 @@ export interface NewKey {
   proof?: PossessionProof | undefined;
 }
 
-export interface RegisterAgentInput {
+interface RegisterAgentInput {
   agent_id: string;
   display_name?: string | undefined;
   responsible_entity?: string | undefined;

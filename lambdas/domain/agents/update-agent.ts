@@ -7,7 +7,7 @@ import { agentView, type AgentView } from './agent-view.js';
 import { findVisibleAgent } from './find-agent.js';
 import { RETRY, withRetries } from './optimistic.js';
 
-export interface UpdateAgentInput {
+interface UpdateAgentInput {
   integration_type: AgentItem['integration_type'];
   display_name?: string | undefined;
   responsible_entity?: string | null | undefined;

@@ -14,7 +14,7 @@ import { LedgerError } from '../../shared/errors.js';
 import type { OrderPosition } from '../../store/operation-index.js';
 
 /** What a cursor carries from one page to the next. */
-export interface AuditCursor {
+interface AuditCursor {
   /** The last row of the previous page. */
   after: OrderPosition;
   /** total_count, counted once on the first page. */

@@ -24,7 +24,7 @@ import { storedOperationView } from '../ledger/operation-row.js';
 import { openCursor, sealCursor, type CursorBinding } from './cursor.js';
 import { withinPageBudget } from './page-budget.js';
 
-export interface AuditQueryRequest {
+interface AuditQueryRequest {
   agent_id?: string | undefined;
   operation_type?: string | undefined;
   start_time?: number | undefined;
@@ -33,7 +33,7 @@ export interface AuditQueryRequest {
   limit: number;
 }
 
-export type StoredOperationView = ReturnType<typeof storedOperationView>;
+type StoredOperationView = ReturnType<typeof storedOperationView>;
 
 export interface AuditQueryResult {
   operations: StoredOperationView[];

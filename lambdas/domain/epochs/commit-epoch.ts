@@ -18,7 +18,7 @@ import type { MemberCandidate } from './epoch.js';
 import { epochIdFor } from './epoch-id.js';
 import { buildLeafList, leafListKey, parseLeafList, serializeLeafList, type LeafList } from './leaf-list.js';
 
-export interface EpochToCommit {
+interface EpochToCommit {
   orgId: string;
   startTime: number;
   epochMs: number;

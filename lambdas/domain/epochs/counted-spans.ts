@@ -21,7 +21,7 @@ export type Range = [from: number, to: number];
 /** Holes of one read covered at once (each is itself a read or more). */
 const HOLE_CONCURRENCY = 4;
 
-export interface SealedCover {
+interface SealedCover {
   /** The items used: each span lies wholly inside the range, and its item has counts and fits. */
   spans: SpanCountItem[];
   /**

@@ -14,7 +14,7 @@ import type { EpochCounts } from '../../store/epochs.js';
 export type { EpochCounts };
 
 /** What a count is filtered by (the time range is the caller's). */
-export interface CountFilter {
+interface CountFilter {
   agentId?: string | undefined;
   operationType?: string | undefined;
 }

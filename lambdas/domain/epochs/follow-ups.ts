@@ -23,7 +23,7 @@ export function anchorPending(item: EpochItem, tsa: TimestampAuthority | undefin
 }
 
 /** What the epoch still owes: the anchor, or nothing. */
-export function followUpStage(item: EpochItem, tsa: TimestampAuthority | undefined): FollowUpStage | undefined {
+function followUpStage(item: EpochItem, tsa: TimestampAuthority | undefined): FollowUpStage | undefined {
   return anchorPending(item, tsa) ? 'anchor' : undefined;
 }
 

@@ -17,7 +17,7 @@ import { LeafListMismatchError } from './leaf-list.js';
 import { WeightedCache } from './weighted-cache.js';
 
 /** About 130 bytes per tree node in V8, two nodes per leaf: some 65 MB at most. */
-export const MAX_CACHED_LEAVES = 250_000;
+const MAX_CACHED_LEAVES = 250_000;
 
 interface EpochTree {
   operationIds: string[];
@@ -86,7 +86,7 @@ function placeOf(row: SealedRow, epochMs: number): EpochPlace {
   return { key: `window:${startTime}`, read: () => readEpochItem(row.org_id, startTime), index: undefined, named: false };
 }
 
-export interface MerkleEvidence {
+interface MerkleEvidence {
   merkle: boolean;
   /** Absent only when the epoch's evidence itself is missing or damaged (then merkle is false). */
   proof?: InclusionProof;
@@ -127,7 +127,7 @@ async function proveIn(item: EpochItem, row: SealedRow, knownIndex: number | und
 }
 
 /** An operation's proof together with the epoch it points to (the export bundle carries both). */
-export interface ProvenMember {
+interface ProvenMember {
   proof: InclusionProof;
   epoch: Epoch;
 }

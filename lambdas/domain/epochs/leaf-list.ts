@@ -12,7 +12,7 @@
 import { merkleRootB64u } from '@agent-ledger/protocol';
 import type { Epoch, MemberCandidate } from './epoch.js';
 
-export const LEAF_LIST_FORMAT = 'agent-ledger/epoch-leaves/1';
+const LEAF_LIST_FORMAT = 'agent-ledger/epoch-leaves/1';
 
 /** The epoch's own fields (docs/API.md §2.11) minus storage bookkeeping, then the leaves. */
 export interface LeafList extends Omit<Epoch, 'store_epoch_key' | 'created_at'> {

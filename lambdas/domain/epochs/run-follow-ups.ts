@@ -13,7 +13,7 @@ import type { SealerReport, SealerRunOptions } from './sealer-run.js';
 
 const FOLLOW_UP_CONCURRENCY = 8;
 /** Older epochs whose anchor is retried per run: bounded, so a long TSA outage cannot swamp a run. */
-export const ANCHOR_RETRIES_PER_RUN = 20;
+const ANCHOR_RETRIES_PER_RUN = 20;
 const ANCHOR_CONCURRENCY = 4;
 /** After this many failures in a row the TSA is taken to be down for the rest of the run. */
 const TSA_FAILURES_TO_GIVE_UP = 2;

@@ -30,7 +30,7 @@ export interface BundleState {
   log_picture?: LogPicture;
 }
 
-export interface BundleRun {
+interface BundleRun {
   ports: Pick<Ports, 'signer'>;
   header: ExportHeader;
   state: BundleState;
@@ -49,7 +49,7 @@ export interface BundleRun {
 }
 
 /** What a run achieved: the bundle is complete under the key, or the run stopped (state saved). */
-export type BundleOutcome = { done: true; operations: number } | { done: false };
+type BundleOutcome = { done: true; operations: number } | { done: false };
 
 /** A run lost its lease: another run owns the export now and this one must write nothing more. */
 export class LeaseLostError extends Error {

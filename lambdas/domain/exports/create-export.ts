@@ -21,7 +21,7 @@ import type { Queue } from '../ports.js';
 import { exportView, type ExportQueryParams, type ExportView } from './export-view.js';
 import type { ExportJobMessage } from './job-message.js';
 
-export interface CreateExportRequest {
+interface CreateExportRequest {
   start_time: number;
   end_time: number;
   format: 'json' | 'pdf';
@@ -31,7 +31,7 @@ export interface CreateExportRequest {
 }
 
 /** Queued plus running exports an organization may have at once. */
-export const MAX_ACTIVE_EXPORTS = 5;
+const MAX_ACTIVE_EXPORTS = 5;
 
 export async function createExport(ports: { queue: Queue }, caller: OrgCaller, request: CreateExportRequest, now = Date.now()): Promise<ExportView> {
   if (request.start_time > now) throw new LedgerError('VALIDATION_ERROR', 'body.start_time: must not be in the future');

@@ -24,7 +24,7 @@ export const PDF_MAX_OPERATIONS = 25_000;
  * service key over `digest`, the SHA-256 of the rendered bytes (pdfSigningDigest), checked by
  * `agent-ledger verify report.pdf --jwks ...`.
  */
-export async function pdfSignature(digest: Uint8Array, signer: Pick<Signer, 'kid' | 'sign'>): Promise<Uint8Array> {
+async function pdfSignature(digest: Uint8Array, signer: Pick<Signer, 'kid' | 'sign'>): Promise<Uint8Array> {
   const [kid, signature] = await Promise.all([signer.kid(), signer.sign(digest)]);
   return pdfSignatureLine({ service_kid: kid, signature: b64uEncode(signature) });
 }

@@ -10,7 +10,7 @@ import type { OrgCaller } from '../auth/caller.js';
 import { exportView, queryParamsOf, type ExportView } from './export-view.js';
 
 /** How long a download URL works (docs/API.md §4.8 via S3 presigning). */
-export const DOWNLOAD_URL_SECONDS = 300;
+const DOWNLOAD_URL_SECONDS = 300;
 
 async function findExport(caller: OrgCaller, exportId: string): Promise<ExportItem> {
   const item = await readExport(caller.orgId, exportId);

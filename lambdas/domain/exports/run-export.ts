@@ -61,12 +61,12 @@ export interface ExportRunSettings {
   now?: () => number;
 }
 
-export type ExportRunOutcome = 'done' | 'failed' | 'continued' | 'busy' | 'gone';
+type ExportRunOutcome = 'done' | 'failed' | 'continued' | 'busy' | 'gone';
 
 /** Runs that end in an error before the export is given up as failed. */
-export const MAX_FAILED_RUNS = 4;
+const MAX_FAILED_RUNS = 4;
 
-export interface ExportRunPorts {
+interface ExportRunPorts {
   signer: Signer;
   queue: Queue;
 }

@@ -12,7 +12,7 @@
 import { config, publicUrl } from '../../config.js';
 import { LedgerError } from '../../shared/errors.js';
 
-export interface CallbackPolicy {
+interface CallbackPolicy {
   /** The service's public base URL: relative callbacks resolve against it, its origin is always allowed. */
   base: string;
   /** Further allowed origins (LEDGER_AUTH_CALLBACK_ORIGINS). */

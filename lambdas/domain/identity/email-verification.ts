@@ -14,7 +14,7 @@ import type { Ports, VerificationFailure, VerificationUrl } from '../ports.js';
 import { countVerificationMail } from '../rate-limit/verification-mail-throttle.js';
 import { checkCallbackUrl } from './callback-url.js';
 
-export const VERIFY_EMAIL_PATH = '/api/auth/verify-email';
+const VERIFY_EMAIL_PATH = '/api/auth/verify-email';
 
 /**
  * The verification link, carrying callbackURL when one was given (already checked). Built on

@@ -6,7 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import { LedgerError } from '../../shared/errors.js';
 import { profile, sessionUser, type Profile, type SessionUser } from './user-view.js';
 
-export interface SessionInfo {
+interface SessionInfo {
   session: { id: string; userId: string; expiresAt: string };
   user: SessionUser;
 }

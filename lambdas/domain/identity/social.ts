@@ -24,7 +24,7 @@ import { userForIdentity } from './users.js';
 
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 
-export interface StartedSocialSignIn {
+interface StartedSocialSignIn {
   url: string;
   /** For the state cookie. */
   state: string;
@@ -54,7 +54,7 @@ export async function startSocialSignIn(
   return { url: provider.authorizationUrl({ provider: input.provider, state, redirectUri: input.redirectUri, codeChallenge }), state };
 }
 
-export interface CallbackInput {
+interface CallbackInput {
   provider: SocialProvider;
   state: string;
   /** The state cookie the browser sent back. */
@@ -65,7 +65,7 @@ export interface CallbackInput {
 }
 
 /** Where to send the browser, and the session when sign-in succeeded. */
-export interface CallbackOutcome {
+interface CallbackOutcome {
   location: string;
   session?: IssuedSession;
   user?: UserItem;

@@ -19,10 +19,10 @@ import { transact, type GuardedItem } from '../../store/guarded-transact.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { forgetCachedCallers } from '../auth/caller-lookup.js';
 
-export type TokenStatus = 'active' | 'rotating' | 'rotated' | 'revoked' | 'expired';
+type TokenStatus = 'active' | 'rotating' | 'rotated' | 'revoked' | 'expired';
 
 /** docs/API.md §2.7 "API token": times in Unix seconds, like the token answers of §4.1. */
-export interface TokenView {
+interface TokenView {
   token_id: string;
   name: string | null;
   user_id: string;
@@ -37,7 +37,7 @@ export interface TokenView {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-export function tokenStatus(record: Pick<TokenRecordItem, 'revoked_by' | 'replaced_by' | 'grace_until' | 'expires_at'>, now: number): TokenStatus {
+function tokenStatus(record: Pick<TokenRecordItem, 'revoked_by' | 'replaced_by' | 'grace_until' | 'expires_at'>, now: number): TokenStatus {
   if (record.revoked_by !== undefined) return 'revoked';
   if (record.expires_at !== null && now >= record.expires_at) return 'expired';
   if (record.replaced_by !== undefined) return now < (record.grace_until ?? 0) ? 'rotating' : 'rotated';
@@ -75,7 +75,7 @@ function cursorStart(cursor: string): string {
 
 const seesAll = (caller: OrgCaller) => ADMINS.includes(caller.role);
 
-export interface TokenListQuery {
+interface TokenListQuery {
   limit?: number | undefined;
   cursor?: string | undefined;
   /** org_owner and security_admin: one member's tokens. */

@@ -25,9 +25,9 @@ import type { Caller, OrgCaller } from '../auth/caller.js';
 import { LedgerError, conflict } from '../../shared/errors.js';
 import { forgetCachedCallers } from '../auth/caller-lookup.js';
 
-export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** docs/API.md §8. */
-export const MAX_API_TOKEN_TTL_SECONDS = 31_536_000;
+const MAX_API_TOKEN_TTL_SECONDS = 31_536_000;
 
 export interface IssuedSession {
   token: string;
@@ -35,7 +35,7 @@ export interface IssuedSession {
   expiresAt: number;
 }
 
-export interface IssuedApiToken {
+interface IssuedApiToken {
   token: string;
   token_id: string;
   /** Unix seconds or null (docs/API.md §4.1). */
@@ -111,7 +111,7 @@ const tokenEvent = (caller: OrgCaller, action: 'token.create' | 'token.rotate', 
     now,
   });
 
-export interface ApiTokenRequest {
+interface ApiTokenRequest {
   ttl_seconds?: number | null | undefined;
   name?: string | undefined;
 }
@@ -162,7 +162,7 @@ function lifetimeOf(token: TokenItem): number | null {
   return Math.max(1, Math.min(MAX_API_TOKEN_TTL_SECONDS, Math.round((token.expires_at - token.created_at) / 1000)));
 }
 
-export interface RotatedApiToken extends IssuedApiToken {
+interface RotatedApiToken extends IssuedApiToken {
   previous_token_grace_until: number;
 }
 

@@ -22,7 +22,7 @@ import { receiptFromRow } from './receipt-builder.js';
 /** What storage holds of an operation's payload. */
 export type StoredPayload = { state: 'stored'; text: string } | { state: 'erased'; mark: PayloadErasure } | { state: 'missing' };
 
-export interface OperationEvidence {
+interface OperationEvidence {
   row: OperationItem;
   payload: StoredPayload;
   /** The stored receipt, unparsed members and all; null when none is stored. */

@@ -8,7 +8,7 @@ import { chainHash, recordOfStoredRow, type OperationRecord } from '@agent-ledge
 import { objectKeys, type AgentItem, type AgentKeyItem, type OperationItem } from '../../store/ledger-items.js';
 import type { PreparedRecord } from './prepared-record.js';
 
-export interface RowContext {
+interface RowContext {
   agent: AgentItem;
   key: AgentKeyItem;
   receiptId: string;

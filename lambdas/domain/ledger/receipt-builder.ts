@@ -10,7 +10,7 @@ import { finishReceipt, RECEIPT_VERSION, receiptHash, receiptSigningInput, type 
 import type { OperationItem } from '../../store/ledger-items.js';
 import type { Signer } from '../ports.js';
 
-export function unsignedReceipt(row: OperationItem): UnsignedReceipt {
+function unsignedReceipt(row: OperationItem): UnsignedReceipt {
   return {
     receipt_version: RECEIPT_VERSION,
     receipt_id: row.receipt_id,

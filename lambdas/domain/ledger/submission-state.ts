@@ -43,7 +43,7 @@ const keyId = (orgId: string, agentId: string, kid: string) => `${orgId}\0${agen
 
 const agentId_ = (orgId: string, agentId: string) => `${orgId}\0${agentId}`;
 
-export interface SubmissionState {
+interface SubmissionState {
   agent: AgentItem | null;
   key: AgentKeyItem | null;
   visible: boolean;
@@ -96,11 +96,4 @@ export async function readSubmissionState(
 export function rememberHead(orgId: string, agentId: string, agent: AgentItem | null): void {
   if (agent) heads.set(agentId_(orgId, agentId), agent);
   else heads.delete(agentId_(orgId, agentId));
-}
-
-/** Forgets the cached visibility (tests that change the cache's lifetime). */
-export function resetSubmissionStateForTests(): void {
-  visibility = undefined;
-  keys.clear();
-  heads.clear();
 }

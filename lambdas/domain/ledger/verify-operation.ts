@@ -19,14 +19,14 @@ import type { Ports } from '../ports.js';
 import { loadEvidence } from './operation-evidence.js';
 import { chainCheck, receiptCheck, signatureCheck } from './verify-checks.js';
 
-export interface VerifyChecks {
+interface VerifyChecks {
   signature: boolean;
   chain: boolean;
   receipt: boolean;
   merkle?: boolean;
 }
 
-export interface VerifyResult {
+interface VerifyResult {
   valid: boolean;
   checks: VerifyChecks;
   /** docs/PROTOCOL.md inclusion proof, once an epoch covers the operation. */

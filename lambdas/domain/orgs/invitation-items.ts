@@ -9,7 +9,7 @@ import { invitationPut } from '../../store/orgs.js';
 import type { TransactItem } from '../../store/guarded-transact.js';
 import type { Role } from '../../shared/roles.js';
 
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const KEEP_AFTER_EXPIRY_S = 30 * 24 * 60 * 60;
 
 export function newInvitation(input: { orgId: string; email: string; role: Role; inviterId: string; now: number }): InvitationItem {

@@ -22,7 +22,7 @@ export async function onboardingStatus(caller: Caller): Promise<{ onboarding_com
   return { onboarding_completed: user?.onboarding_completed ?? 0, org_id: user?.org_id ?? null };
 }
 
-export interface NewOrganization {
+interface NewOrganization {
   kind: 'personal' | 'organization';
   orgName: string;
   description?: string;

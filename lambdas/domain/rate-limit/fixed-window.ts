@@ -5,7 +5,7 @@
 import { sha256B64u } from '@agent-ledger/protocol';
 import { LedgerError } from '../../shared/errors.js';
 
-export interface Window {
+interface Window {
   start: number;
   end: number;
   /** DynamoDB TTL (Unix seconds) for the window's counter: a minute after it ends. */

@@ -34,12 +34,6 @@ export const BURST_FACTOR = 2;
 /** Processes remember this many organizations' reservations (the least recently seen go). */
 const MAX_BUCKETS = 10_000;
 
-export interface RateDecision {
-  allowed: boolean;
-  /** Seconds until a request may succeed again; set when refused. */
-  retryAfterSeconds?: number;
-}
-
 /** The most requests one shared-counter write reserves. */
 export function batchSize(rps: number): number {
   return Math.max(1, Math.floor(rps / 10));

@@ -15,7 +15,7 @@ import { counterKeys, release, reserve } from '../../store/rate-counters.js';
 import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_FAILURES = 5;
-export const FAILURE_WINDOW_SECONDS = 15 * 60;
+const FAILURE_WINDOW_SECONDS = 15 * 60;
 
 function keyAt(email: string, now: number) {
   const window = windowAt(now, FAILURE_WINDOW_SECONDS * 1000);

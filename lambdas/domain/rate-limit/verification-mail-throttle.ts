@@ -9,7 +9,7 @@ import { counterKeys, increment } from '../../store/rate-counters.js';
 import { emailCounterId, rateLimited, secondsUntil, windowAt } from './fixed-window.js';
 
 export const MAX_VERIFICATION_MAILS = 3;
-export const VERIFICATION_MAIL_WINDOW_SECONDS = 15 * 60;
+const VERIFICATION_MAIL_WINDOW_SECONDS = 15 * 60;
 
 /** Counts this request for `email`; throws RATE_LIMITED when it is over the limit. */
 export async function countVerificationMail(email: string, now = Date.now()): Promise<void> {

@@ -10,7 +10,7 @@ import { BUCKET_MS, type BucketName } from '../../shared/stats-buckets.js';
 import { bucketCounts, UNKNOWN_AGENT } from './bucket-counts.js';
 import { statusEvents, type StatusEvent } from './status-events.js';
 
-export interface ActivityRequest {
+interface ActivityRequest {
   bucket: BucketName;
   from: number;
   to: number;
@@ -18,7 +18,7 @@ export interface ActivityRequest {
   top: number;
 }
 
-export interface ActivityStats {
+interface ActivityStats {
   bucket: BucketName;
   from: number;
   to: number;

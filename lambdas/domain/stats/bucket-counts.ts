@@ -24,7 +24,7 @@ import { recentSealedUntil } from '../../store/sealer-state.js';
 import { coverSealed, type Range } from '../epochs/counted-spans.js';
 
 /** Buckets of `size` ms from `from` (inclusive) to `to` (exclusive); from and to are multiples of size. */
-export interface BucketGrid {
+interface BucketGrid {
   from: number;
   to: number;
   size: number;
@@ -34,7 +34,7 @@ export interface BucketGrid {
 export const UNKNOWN_AGENT = '';
 
 /** Per bucket, operations by agent_id. */
-export type BucketCounts = Map<string, number>[];
+type BucketCounts = Map<string, number>[];
 
 /** Index reads in flight at once (each is itself several requests). */
 const RANGE_CONCURRENCY = 4;

@@ -9,7 +9,7 @@ import { adminEventsBetween } from '../../store/admin-log.js';
 const STATUS_ACTIONS = ['agent.freeze', 'agent.unfreeze', 'agent.revoke', 'key.revoke'] as const satisfies readonly AdminAction[];
 
 /** At most this many events in one answer (docs/API.md §4.11). */
-export const MAX_STATUS_EVENTS = 500;
+const MAX_STATUS_EVENTS = 500;
 
 export interface StatusEvent {
   event_id: string;

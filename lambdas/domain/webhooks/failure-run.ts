@@ -10,7 +10,7 @@ import { logger } from '../../logger.js';
 import { DISABLE_AFTER_MS } from './retry-schedule.js';
 
 /** The admin event actor of changes the service makes by itself. */
-export const SERVICE_ACTOR = 'service';
+const SERVICE_ACTOR = 'service';
 
 /** Updates the failure run of `webhook` (as read before the attempt) after an attempt ended at `now`. */
 export async function noteDeliveryOutcome(webhook: WebhookItem, succeeded: boolean, now: number): Promise<void> {

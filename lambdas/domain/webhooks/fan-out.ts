@@ -19,7 +19,7 @@ import { deliveryBody, deliveryIdFor } from './signing.js';
 export type FanOutPorts = Pick<Ports, 'queue'>;
 
 /** An organization's webhooks, as one batch of events reads them. */
-export type WebhookLists = (orgId: string) => Promise<WebhookItem[]>;
+type WebhookLists = (orgId: string) => Promise<WebhookItem[]>;
 
 /**
  * Reads each organization's webhooks once for a batch of events (docs/COST.md, Hot path):

@@ -12,7 +12,7 @@ import type { Ports } from '../ports.js';
 import { webhookView, type WebhookView } from './webhook-view.js';
 
 /** Webhooks one organization may register: each event is fanned out to every one of them. */
-export const MAX_WEBHOOKS_PER_ORG = 25;
+const MAX_WEBHOOKS_PER_ORG = 25;
 
 /** The secret's encryption context: a ciphertext only decrypts as the secret of this webhook of this organization. */
 export const secretContext = (orgId: string, webhookId: string) => ({ org_id: orgId, webhook_id: webhookId });

@@ -10,7 +10,7 @@ const BACKOFF_SECONDS = [60, 300, 1800, 7200, 21600, 43200] as const;
 export const MAX_SCHEDULED_ATTEMPTS = BACKOFF_SECONDS.length + 1;
 
 /** Jitter: a wait is stretched by up to this fraction. */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** Seconds to wait after failed attempt `attempt` (1-based), or null after the last one. `random` is in [0, 1). */
 export function retryDelaySeconds(attempt: number, random: number = Math.random()): number | null {

@@ -21,15 +21,15 @@ import { MAX_SCHEDULED_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
 import { notSentRecord, sendAttempt } from './send-attempt.js';
 
 /** How long a claim on an attempt lasts: longer than one attempt (10 s) and its writes. */
-export const ATTEMPT_LEASE_MS = 60_000;
+const ATTEMPT_LEASE_MS = 60_000;
 
 /** `retry_later`: the attempt is claimed by a live worker; the message must come back later. */
-export type DeliveryResult = 'done' | 'retry_later';
+type DeliveryResult = 'done' | 'retry_later';
 
-export type ScheduledDeliveryPorts = Pick<Ports, 'queue' | 'encryptor' | 'webhooks'>;
+type ScheduledDeliveryPorts = Pick<Ports, 'queue' | 'encryptor' | 'webhooks'>;
 
 /** A webhook (org_id, webhook_id), as one batch of delivery messages reads it. */
-export type WebhookOf = (orgId: string, webhookId: string) => Promise<WebhookItem | undefined>;
+type WebhookOf = (orgId: string, webhookId: string) => Promise<WebhookItem | undefined>;
 
 /**
  * Reads each webhook once for a batch of delivery messages (docs/COST.md, Hot path): every

@@ -26,7 +26,7 @@ async function webhookSecret(ports: AttemptPorts, webhook: WebhookItem): Promise
   return secret;
 }
 
-export interface AttemptResult {
+interface AttemptResult {
   record: AttemptRecord;
   succeeded: boolean;
 }

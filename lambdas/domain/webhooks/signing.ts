@@ -7,7 +7,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 
-export interface DeliveryBody {
+interface DeliveryBody {
   event: string;
   delivery_id: string;
   org_id: string;

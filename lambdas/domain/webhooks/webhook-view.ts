@@ -25,7 +25,7 @@ export function webhookView(item: WebhookItem): WebhookView {
   };
 }
 
-export interface AttemptView {
+interface AttemptView {
   attempted_at: number;
   http_status: number | null;
   error: string | null;

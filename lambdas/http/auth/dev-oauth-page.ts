@@ -9,7 +9,7 @@
 import { config } from '../../config.js';
 import { LedgerError } from '../../shared/errors.js';
 
-export const DEV_CONTINUE_PATH = '/api/auth/dev-oauth/continue';
+const DEV_CONTINUE_PATH = '/api/auth/dev-oauth/continue';
 
 export function assertDevProviderEnabled(method: string, path: string): void {
   if (!config().devOAuth) throw new LedgerError('NOT_FOUND', `no route for ${method} ${path}`);
@@ -18,7 +18,7 @@ export function assertDevProviderEnabled(method: string, path: string): void {
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
-export interface ConsentRequest {
+interface ConsentRequest {
   provider: 'google' | 'github';
   redirect_uri: string;
   state: string;

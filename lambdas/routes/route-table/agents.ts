@@ -1,6 +1,6 @@
 /**
  * Agent endpoints (docs/API.md §4.3) and the key endpoints (add, retire) beyond §4.3. Roles are the
- * groups of domain/roles.ts exactly as §4.3 lists them; key management is an admin act, like
+ * groups of shared/roles.ts exactly as §4.3 lists them; key management is an admin act, like
  * revocation.
  */
 import { ADMINS, AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';

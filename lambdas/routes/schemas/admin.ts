@@ -4,7 +4,7 @@ import { unixMs } from './common.js';
 
 export const adminEventsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 
-export const adminEventSchema = z
+const adminEventSchema = z
   .object({
     event_id: z.string(),
     org_id: z.string(),

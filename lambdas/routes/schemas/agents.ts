@@ -11,25 +11,25 @@ import { unixMs } from './common.js';
  * agent_id and kid: both become part of DynamoDB keys (`ORG#<org>#AGENT#<agent_id>`,
  * `KEY#<kid>`), so `#` and anything else that could forge a key segment is excluded.
  */
-export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 export const agentIdSchema = z
   .string()
   .regex(IDENTIFIER_PATTERN, 'must be 1-128 characters of A-Z a-z 0-9 . _ : @ -, starting with a letter or digit');
 export const kidSchema = agentIdSchema;
 
-export const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
+const integrationTypeSchema = z.enum(INTEGRATION_TYPES);
 
 
 /** Free text (display name, responsible entity, reasons): bounded so items stay small. */
 const text = (max: number) => z.string().trim().min(1).max(max);
-export const reasonSchema = text(1024);
+const reasonSchema = text(1024);
 
 /**
  * A new key's proof of possession (docs/PROTOCOL.md "Proof of possession"): its signature over
  * JCS({purpose, org_id, agent_id, kid, registered_at}); the domain checks it (key-log.ts).
  */
-export const possessionProofSchema = z.strictObject({
+const possessionProofSchema = z.strictObject({
   registered_at: unixMs,
   signature: z.string().refine((value) => isB64u(value, 64), 'must be a 64-byte Ed25519 signature in unpadded base64url (86 characters)'),
 });
@@ -50,7 +50,7 @@ export const newKeySchema = z.strictObject({
 });
 
 /** Most keys one registration may carry; docs/ARCHITECTURE.md keeps a whole agent deletable in one transaction. */
-export const MAX_KEYS_PER_REGISTRATION = 10;
+const MAX_KEYS_PER_REGISTRATION = 10;
 
 export const registerAgentBody = z.strictObject({
   agent_id: agentIdSchema,
@@ -83,7 +83,7 @@ export const agentParams = z.strictObject({ agent_id: agentIdSchema });
 export const agentKeyParams = z.strictObject({ agent_id: agentIdSchema, kid: kidSchema });
 
 /** docs/API.md §2.4. responsible_entity is null when not given. */
-export const agentSchema = z
+const agentSchema = z
   .object({
     agent_id: z.string(),
     org_id: z.string(),
@@ -97,7 +97,7 @@ export const agentSchema = z
   .meta({ id: 'Agent' });
 
 /** docs/API.md §2.5. retired_at is set when the key is retired or revoked. */
-export const agentKeySchema = z
+const agentKeySchema = z
   .object({
     kid: z.string(),
     agent_id: z.string(),
@@ -114,7 +114,7 @@ export const agentKeySchema = z
   .meta({ id: 'AgentKey' });
 
 /** The agent's chain head, so a client that lost its local state can resume. */
-export const chainHeadSchema = z.object({ seq_no: z.number().int().nonnegative(), chain_hash: z.string() });
+const chainHeadSchema = z.object({ seq_no: z.number().int().nonnegative(), chain_hash: z.string() });
 
 export const agentWithKeysResponse = z.object({ agent: agentSchema, keys: z.array(agentKeySchema) });
 export const agentDetailResponse = agentWithKeysResponse.extend({ chain: chainHeadSchema });

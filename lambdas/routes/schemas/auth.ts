@@ -7,7 +7,7 @@ export const roleSchema = z.enum(ROLES).meta({ id: 'Role' });
 export const socialProviderSchema = z.enum(['google', 'github']);
 
 /** docs/API.md §2.7 session-provider user object. */
-export const sessionUserSchema = z
+const sessionUserSchema = z
   .object({
     id: z.string(),
     email: z.string(),
@@ -118,7 +118,7 @@ export const apiTokenResponse = z.object({ token: z.string(), token_id: z.string
 export const rotateResponse = apiTokenResponse.extend({ previous_token_grace_until: unixSeconds });
 
 /** docs/API.md §2.7 "API token": an API token's public facts (never the token), times in Unix seconds. */
-export const apiTokenSchema = z
+const apiTokenSchema = z
   .object({
     token_id: z.string(),
     name: z.string().nullable(),

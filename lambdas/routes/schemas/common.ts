@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { ERROR_STATUS } from '../../shared/errors.js';
 
-export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]);
+const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]);
 
 /** docs/API.md §7: every error has this body. */
 export const errorEnvelopeSchema = z

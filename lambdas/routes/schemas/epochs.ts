@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { unixMs } from './common.js';
 
 /** docs/API.md §2.11, exactly. */
-export const epochSchema = z
+const epochSchema = z
   .object({
     epoch_id: z.string(),
     org_id: z.string(),
@@ -24,7 +24,7 @@ export const epochSchema = z
   .meta({ id: 'Epoch' });
 
 /** docs/API.md §2.11 anchor: the RFC 3161 TimeStampToken, base64 (standard alphabet). */
-export const epochAnchorSchema = z
+const epochAnchorSchema = z
   .object({ tsa_url: z.string(), tsa_token: z.string(), anchored_at: unixMs })
   .meta({ id: 'EpochAnchor' });
 

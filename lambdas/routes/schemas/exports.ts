@@ -5,7 +5,7 @@ import { agentIdSchema } from './agents.js';
 import { operationTypeFilter, orderedRange } from './audit.js';
 
 /** Longest range one export may cover. */
-export const MAX_EXPORT_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
+const MAX_EXPORT_RANGE_MS = 366 * 24 * 60 * 60 * 1000;
 
 const exportTime = unixMs.max(Number.MAX_SAFE_INTEGER);
 
@@ -29,9 +29,9 @@ export const exportParams = z.strictObject({
   export_id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'must be a lower-case UUIDv7 export id'),
 });
 
-export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
-export const exportSchema = z
+const exportSchema = z
   .object({
     export_id: z.string(),
     org_id: z.string(),

@@ -6,7 +6,7 @@ import { invitationInput } from './onboarding.js';
 
 const id = z.string().min(1).max(256);
 
-export const organizationSchema = z
+const organizationSchema = z
   .object({
     org_id: z.string(),
     org_name: z.string(),
@@ -34,7 +34,7 @@ export const updateOrganizationBody = z
   });
 
 /** docs/API.md §2.8. */
-export const memberSchema = z
+const memberSchema = z
   .object({
     member_id: z.string(),
     user_id: z.string(),
@@ -50,7 +50,7 @@ export const memberParams = z.object({ user_id: id });
 export const changeRoleBody = z.object({ role: roleSchema });
 
 /** docs/API.md §2.9. */
-export const invitationSchema = z
+const invitationSchema = z
   .object({
     invitation_id: z.string(),
     email: z.string(),
@@ -62,7 +62,7 @@ export const invitationSchema = z
   })
   .meta({ id: 'Invitation' });
 /** GET /v1/invitations adds which organization invites (the invitee is not a member yet). */
-export const receivedInvitationSchema = invitationSchema.extend({ org_id: z.string(), org_name: z.string() });
+const receivedInvitationSchema = invitationSchema.extend({ org_id: z.string(), org_name: z.string() });
 export const invitationsResponse = z.object({ invitations: z.array(invitationSchema) });
 export const receivedInvitationsResponse = z.object({ invitations: z.array(receivedInvitationSchema) });
 export const invitationResponse = z.object({ invitation: invitationSchema });

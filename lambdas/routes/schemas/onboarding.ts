@@ -17,7 +17,7 @@ export const invitationInput = z.object({ email: z.email().max(256), role: roleS
  * organization (DynamoDB allows 100 items; each invitation is 2 with its admin event).
  * More can be sent afterwards with POST /v1/members/invitations.
  */
-export const MAX_ONBOARDING_INVITATIONS = 20;
+const MAX_ONBOARDING_INVITATIONS = 20;
 
 export const createOrgBody = z.object({
   org_name: z.string().trim().min(1).max(128),

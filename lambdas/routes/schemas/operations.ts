@@ -13,7 +13,7 @@ import { unixMs } from './common.js';
 import { agentIdSchema, kidSchema } from './agents.js';
 
 /** RFC 9562 §5.7 UUIDv7 in canonical lower-case form (one spelling per id: it is a key). */
-export const UUID_V7_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID_V7_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Dotted style, at least `domain.verb` (docs/API.md §2.1). */
 export const OPERATION_TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/;
@@ -45,7 +45,7 @@ const refuseProtoMember = (value: unknown, context: z.RefinementCtx): unknown =>
 const plainObject = z.record(z.string(), z.unknown());
 const jsonObject = z.preprocess(refuseProtoMember, plainObject);
 
-export const operationIdSchema = z.string().regex(UUID_V7_PATTERN, 'must be a lower-case UUIDv7');
+const operationIdSchema = z.string().regex(UUID_V7_PATTERN, 'must be a lower-case UUIDv7');
 
 /** docs/API.md §2.1, exactly. */
 export const operationRecordSchema = z.strictObject({
@@ -70,7 +70,7 @@ export const operationRecordSchema = z.strictObject({
 export const operationParams = z.strictObject({ operation_id: operationIdSchema });
 
 /** docs/API.md §2.3. */
-export const receiptSchema = z
+const receiptSchema = z
   .object({
     receipt_version: z.string().describe(`currently ${RECEIPT_VERSION}`),
     receipt_id: z.string(),
@@ -113,7 +113,7 @@ export const storedOperationSchema = z
   .meta({ id: 'StoredOperation' });
 
 /** docs/API.md §2.3, stored receipt reference. */
-export const receiptReferenceSchema = z.object({
+const receiptReferenceSchema = z.object({
   receipt_id: z.string(),
   operation_id: z.string(),
   store_receipt_key: z
@@ -131,7 +131,7 @@ export const submitResponse = z.object({ receipt: receiptSchema });
  * operation accepted now has one.
  */
 /** An erased payload's mark (POST /v1/operations/:operation_id/erase-payload): who erased it, when, why. */
-export const payloadErasureSchema = z
+const payloadErasureSchema = z
   .object({ by: z.string(), at: unixMs, reason: z.string() })
   .meta({ id: 'PayloadErasure', description: 'The payload was erased by this owner (user id), at this time, for this reason; payload_hash stays.' });
 
@@ -152,7 +152,7 @@ export const getOperationResponse = z.object({
 });
 
 /** RFC 9162 inclusion proof as docs/PROTOCOL.md "Merkle epochs" describes it. */
-export const inclusionProofSchema = z.object({
+const inclusionProofSchema = z.object({
   epoch_id: z.string(),
   leaf_index: z.number().int().nonnegative(),
   tree_size: z.number().int().positive(),

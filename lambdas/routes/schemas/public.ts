@@ -5,7 +5,7 @@ export const healthResponse = z.object({ status: z.literal('ok'), version: z.str
 
 export const dependencyNames = ['table', 'object_store', 'signer', 'queue'] as const;
 
-export const dependencyHealth = z.object({
+const dependencyHealth = z.object({
   status: z.enum(['ok', 'down']),
   latency_ms: z.number().nonnegative(),
   error: z.string().optional(),

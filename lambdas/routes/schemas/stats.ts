@@ -27,7 +27,7 @@ export const activityQuery = z
 
 const counts = z.array(z.number().int().nonnegative()).describe('one count per bucket, in the order of buckets');
 
-export const statusEventSchema = z
+const statusEventSchema = z
   .object({
     event_id: z.string(),
     action: z.enum(['agent.freeze', 'agent.unfreeze', 'agent.revoke', 'key.revoke']),

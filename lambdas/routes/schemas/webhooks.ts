@@ -18,7 +18,7 @@ export const EGRESS_POLICY =
   'dots). The same check runs at every delivery against the address actually connected to; redirects are not ' +
   'followed; each attempt has 10 s and reads at most 64 KiB of the response.';
 
-export const webhookEventSchema = z.enum(EVENT_TYPES);
+const webhookEventSchema = z.enum(EVENT_TYPES);
 
 export const registerWebhookBody = z.strictObject({
   endpoint_url: z.string().min(1).max(2048),
@@ -38,7 +38,7 @@ export const listDeliveriesQuery = z.strictObject({
 });
 
 /** docs/API.md §2.12; `disabled` when every delivery failed for 3 days (docs/WEBHOOKS.md). The secret is never returned. */
-export const webhookSchema = z
+const webhookSchema = z
   .object({
     webhook_id: z.string(),
     org_id: z.string(),
@@ -50,7 +50,7 @@ export const webhookSchema = z
   })
   .meta({ id: 'Webhook' });
 
-export const deliveryAttemptSchema = z
+const deliveryAttemptSchema = z
   .object({
     attempted_at: unixMs,
     http_status: z.number().int().nullable().describe('The endpoint\'s answer; null when there was none'),
@@ -61,7 +61,7 @@ export const deliveryAttemptSchema = z
   })
   .meta({ id: 'WebhookDeliveryAttempt' });
 
-export const deliverySchema = z
+const deliverySchema = z
   .object({
     delivery_id: z.string(),
     webhook_id: z.string(),

@@ -15,7 +15,7 @@ import { agentDir, agentFiles, ledgerHome } from '../../local/paths.js';
 import { parseOptions } from '../args.js';
 import { usageError } from '../errors.js';
 
-export const AGENT_KEYS_HELP = `agent-ledger agent keys --export [--agent ID]
+const AGENT_KEYS_HELP = `agent-ledger agent keys --export [--agent ID]
 
 Print the public keys of this machine's agents (all of them, or --agent ID), read from their
 local key files, as JSON: {"<agent id>": [{"kty": "OKP", "crv": "Ed25519", "x": ..., "kid": ...,

@@ -71,7 +71,7 @@ export async function exportCommand(args: string[]): Promise<number> {
 }
 
 /** Unix ms, or an ISO 8601 date / date-time. */
-export function parseTime(value: string, option: string): number {
+function parseTime(value: string, option: string): number {
   if (/^\d+$/.test(value)) return Number(value);
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) throw usageError(`${option} must be Unix milliseconds or an ISO 8601 date such as 2026-01-31 or 2026-01-31T12:00:00Z (got "${value}")`);

@@ -1,7 +1,8 @@
 /**
- * Every command but the hook. The published CLI carries them as one lazily compiled unit
- * (client/build.mjs): a coding tool starts the hook on every tool use, and it should not
- * pay for parsing the installers, the export verifier or the PDF reader it never runs.
+ * Every command but the hook. The published CLI ships them as one module of their own,
+ * dist/commands.cjs (client/build.mjs), imported only when one of them runs: a coding tool
+ * starts the hook on every tool use, and it should not pay for parsing the installers, the
+ * export verifier or the PDF reader it never runs.
  */
 export { login } from './login.js';
 export { agentInit } from './agent-init.js';

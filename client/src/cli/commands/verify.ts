@@ -22,7 +22,7 @@ type Jwks = { keys: Jwk[] };
  * The exit codes of `agent-ledger verify` (docs/EXPORT.md "Exit codes of agent-ledger verify").
  * 2 is every command's wrong usage (cli/errors.ts).
  */
-export const VERIFY_EXIT = {
+const VERIFY_EXIT = {
   /** every check passed, against the service keys you gave (and, for a PDF, its pages are signed by one) */
   verified: 0,
   /** a check failed: the file is not what it claims */
@@ -33,7 +33,7 @@ export const VERIFY_EXIT = {
   cannotProcess: 4,
 } as const;
 
-export const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--require-key-proofs] [--since OLDER] [--json]
+const VERIFY_HELP = `agent-ledger verify FILE [--jwks FILE|URL] [--tsa-ca FILE] [--agent-keys PINS] [--require-key-proofs] [--since OLDER] [--json]
 
 Verify a receipt (with its record), a JSON export bundle or a PDF export (docs/EXPORT.md).
 

@@ -30,7 +30,7 @@ export async function* deflatePieces(data: Uint8Array): AsyncGenerator<Uint8Arra
 }
 
 /** How many bytes `data` deflates to (the first pass). */
-export async function deflatedLength(data: Uint8Array): Promise<number> {
+async function deflatedLength(data: Uint8Array): Promise<number> {
   let length = 0;
   for await (const piece of deflatePieces(data)) length += piece.byteLength;
   return length;

@@ -7,7 +7,7 @@ import type { ExportBundle, ExportOperation, ExportVerificationReport } from '@a
 import { BODY_WIDTH, GREY, RED, type Cell, type Column } from './layout.js';
 import { iso } from './prose.js';
 
-export interface Table {
+interface Table {
   columns: Column[];
   rows: Iterable<Cell[]>;
 }
@@ -17,7 +17,7 @@ export interface Table {
  * (docs/API.md §2.1, as `agent-ledger submit --verb V --target X` and the hooks write it);
  * `subject` is where it acted (a workspace), used only when the action names no target.
  */
-export function verbAndTarget(action: string, subject: string): string {
+function verbAndTarget(action: string, subject: string): string {
   const pick = (json: string, names: string[]): string | undefined => {
     try {
       const value = JSON.parse(json) as Record<string, unknown>;

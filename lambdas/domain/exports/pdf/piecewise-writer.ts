@@ -11,7 +11,7 @@ import { CharCodes, PDFStreamWriter, type PDFContext, type PDFObject, type PDFRe
 import { DeflatedFileStream, deflatePieces } from './deflated-file.js';
 
 /** Takes the file's bytes in order; may keep the array it is given. */
-export type PdfSink = (bytes: Uint8Array) => Promise<void>;
+type PdfSink = (bytes: Uint8Array) => Promise<void>;
 
 /** What PDFStreamWriter.computeBufferSize returns (protected in pdf-lib's types, public at run time). */
 interface Layout {

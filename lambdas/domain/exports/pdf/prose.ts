@@ -1,7 +1,7 @@
 /**
  * The report's words (report.ts draws them): the cover's facts, how to verify the export, and
  * in plain sentences what it proves. Pure, so the rendered pages can be held to them: every
- * word drawn once, none lost (test/unit/export-pdf-pages.test.ts).
+ * word drawn once, none lost (test/integration/export-pdf-pages.test.ts).
  */
 import { b64uDecode, type ExportBundle, type ExportVerificationReport } from '@agent-ledger/protocol';
 
@@ -10,7 +10,7 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 /** 64 hex digits as eight groups of eight, so that a person can compare them group by group. */
 const grouped = (hex: string) => hex.replace(/(.{8})(?=.)/g, '$1 ');
 
-export interface CoverFacts {
+interface CoverFacts {
   lines: { label: string; value: string }[];
   hashes: { label: string; value: string; note: string }[];
   verdict: { label: string; value: string; valid: boolean };

@@ -15,15 +15,15 @@ import type { PDFFont, PDFPage, RGB } from 'pdf-lib';
 import { wrapWords } from './wrap.js';
 
 /** Helvetica for what it can encode (WinAnsi), the embedded Unicode font for the rest. */
-export type PdfFontRole = 'text' | 'unicode';
+type PdfFontRole = 'text' | 'unicode';
 
 /** A font embedded in the document, with its coverage. */
-export interface ReportFont {
+interface ReportFont {
   pdf: PDFFont;
   has(codePoint: number): boolean;
 }
 
-export type ReportFonts = Record<PdfFontRole, ReportFont>;
+type ReportFonts = Record<PdfFontRole, ReportFont>;
 
 interface Run {
   role: PdfFontRole;
