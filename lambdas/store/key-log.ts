@@ -7,7 +7,7 @@
  * |---------------|---------------------|-----------------------------------------|
  * | head          | ORG#<org>#KEYLOG    | HEAD                                    |
  * | key event     | ORG#<org>#KEYLOG    | EVENT#<key_index, 10 digits>            |
- * | pending drafts | ORG#<org>#KEYLOG   | PENDING#<time, ms>#<uuid>               |
+ * | pending drafts | ORG#<org>#KEYLOG   | PENDING#<agent_id>#<time, ms>#<uuid>    |
  *
  * A key change writes its drafts as one pending item in the transaction that changes the
  * keys (store/agents.ts), so a key never changes without them, and no two key changes write
@@ -42,19 +42,26 @@ const eventKey = (orgId: string, index: number) => ({ pk: partition(orgId), sk: 
 /** Strongly consistent: the sequencer and the sealer decide on it. */
 export const readKeyLogHead = (orgId: string) => getItem<KeyLogHead>(keyLogHeadKey(orgId));
 
-/** A fresh pending item's sort key; its time orders the changes that no reader saw waiting together. */
-export const newPendingSk = (now: number): string => `PENDING#${padMs(now)}#${randomUUID()}`;
+/**
+ * A fresh pending item's sort key. Under its agent, so that a change can ask whether an
+ * earlier change of the same agent still waits (agent ids never hold '#', docs/API.md §8); its
+ * time orders an agent's changes that no reader saw waiting together.
+ */
+export const newPendingSk = (agentId: string, now: number): string => `PENDING#${agentId}#${padMs(now)}#${randomUUID()}`;
 
 /** The transaction item that leaves a key change's drafts waiting to be chained. */
 export function pendingKeyEventsPut(orgId: string, sk: string, drafts: readonly KeyEventDraft[], now: number): TransactItem {
   return { Put: { TableName: table(), Item: { pk: partition(orgId), sk, org_id: orgId, drafts, created_at: now }, ConditionExpression: 'attribute_not_exists(pk)' } };
 }
 
-/** The oldest waiting changes, strongly consistent (a change that committed is always seen). */
-export async function readPendingKeyEvents(orgId: string, limit: number): Promise<PendingKeyEvents[]> {
+/**
+ * Waiting changes by agent, then time; with `agentId`, that agent's only. Strongly consistent:
+ * a change that committed is always seen.
+ */
+export async function readPendingKeyEvents(orgId: string, limit: number, agentId?: string): Promise<PendingKeyEvents[]> {
   const items = await queryPage({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :pending)',
-    ExpressionAttributeValues: { ':pk': partition(orgId), ':pending': 'PENDING#' },
+    ExpressionAttributeValues: { ':pk': partition(orgId), ':pending': agentId === undefined ? 'PENDING#' : `PENDING#${agentId}#` },
     ConsistentRead: true,
     Limit: limit,
   });

@@ -97,9 +97,9 @@ describe('keyLogChange', () => {
     const attempts = new Map<string, number>();
     // A change of another process leaves its drafts waiting; ours commits, and before our
     // sequencer appends, that process's sequencer chains its own change.
-    await transact([pendingKeyEventsPut(orgId, newPendingSk(Date.now()), [draft('elsewhere')], Date.now())]);
+    await transact([pendingKeyEventsPut(orgId, newPendingSk('elsewhere', Date.now()), [draft('elsewhere')], Date.now())]);
     await chainElsewhere(orgId);
-    await transact([pendingKeyEventsPut(orgId, newPendingSk(Date.now()), [draft('elsewhere-2')], Date.now())]);
+    await transact([pendingKeyEventsPut(orgId, newPendingSk('elsewhere-2', Date.now()), [draft('elsewhere-2')], Date.now())]);
     let raced = false;
     beforeRequest(
       (command: Loose) => command.constructor?.name === 'TransactWriteCommand' && !raced && JSON.stringify(command.input).includes('"sk":"HEAD"'),
@@ -118,7 +118,7 @@ describe('keyLogChange', () => {
     // A registration whose process stopped after its commit, on a clock a minute ahead: its
     // pending item sorts after anything made now.
     const ahead = Date.now() + 60_000;
-    await transact([pendingKeyEventsPut(orgId, newPendingSk(ahead), [draft('agent-a', 'register', ahead)], ahead)]);
+    await transact([pendingKeyEventsPut(orgId, newPendingSk('agent-a', ahead), [draft('agent-a', 'register', ahead)], ahead)]);
     expect(await change(orgId, 'agent-a', new Map())).toBe('agent-a');
     const events = await listKeyEvents(orgId);
     expect(events.map((e) => `${e.key_index} ${e.event}`)).toEqual(['0 register', '1 retire']);
@@ -126,7 +126,7 @@ describe('keyLogChange', () => {
 
   it('the sealer chains a change its process left waiting', async () => {
     const orgId = `org-${randomUUID()}`;
-    await transact([pendingKeyEventsPut(orgId, newPendingSk(Date.now()), [draft('left', 'register')], Date.now())]);
+    await transact([pendingKeyEventsPut(orgId, newPendingSk('left', Date.now()), [draft('left', 'register')], Date.now())]);
     expect(await readKeyLogHead(orgId)).toBeUndefined();
     expect(await chainPendingKeyEvents(orgId, Date.now() + 5000)).toBe(true);
     await expectUnbrokenChain(orgId, ['left']);
@@ -134,8 +134,8 @@ describe('keyLogChange', () => {
 
   it('a change that cannot chain what waits before it within its budget (25 s) is a 409 that wrote nothing', async () => {
     const orgId = `org-${randomUUID()}`;
-    // A waiting change that can never be chained: its index is taken by an event with no head.
-    await transact([pendingKeyEventsPut(orgId, newPendingSk(Date.now()), [draft('stuck')], Date.now())]);
+    // A waiting change of the same agent that can never be chained: its index is taken by an event with no head.
+    await transact([pendingKeyEventsPut(orgId, newPendingSk('late', Date.now()), [draft('late')], Date.now())]);
     await dynamo().send(new PutCommand({ TableName: table(), Item: { pk: `ORG#${orgId}#KEYLOG`, sk: 'EVENT#0000000000', planted: true } }));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     let settled = false;
@@ -153,6 +153,6 @@ describe('keyLogChange', () => {
     vi.useRealTimers();
     expect(error).toBeInstanceOf(LedgerError);
     expect(`${(error as LedgerError).status}`).toBe('409');
-    expect((await readPendingKeyEvents(orgId, 10)).map((p) => p.drafts[0]!.agent_id)).toEqual(['stuck']);
+    expect((await readPendingKeyEvents(orgId, 10)).map((p) => p.drafts[0]!.agent_id)).toEqual(['late']);
   });
 });

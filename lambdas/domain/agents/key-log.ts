@@ -6,7 +6,7 @@
  * one is recorded with `proof: null` (unproven), so the history says which keys were proven.
  */
 import { possessionProblem, type KeyEventDraft, type PossessionProof } from '@agent-ledger/protocol';
-import { newPendingSk, pendingKeyEventsPut } from '../../store/key-log.js';
+import { newPendingSk, pendingKeyEventsPut, readPendingKeyEvents } from '../../store/key-log.js';
 import type { TransactItem } from '../../store/dynamo.js';
 import { LedgerError } from '../../shared/errors.js';
 import { KEY_CHANGE_BUDGET_MS } from '../../shared/key-change-timeout.js';
@@ -48,9 +48,11 @@ export type KeyLogAppend = (drafts: readonly KeyEventDraft[], now: number) => Pr
  *   drafts are events; should the sequencer not get there in time, the next change or the
  *   sealer chains them (the sealer before it commits an epoch to the head, so every key that
  *   signed an epoch's records is in the history its log entry names);
- * - before its own commit it chains whatever is waiting, so a change that follows another it
- *   could see (a retirement after the registration that answered) always gets the later index,
- *   whatever the clocks of their processes say.
+ * - before its own commit, when an earlier change of the same agent still waits (its process
+ *   stopped, or its sequencer ran out of time), it chains what is waiting first, so a change
+ *   that follows another it could see (a retirement after the registration that answered)
+ *   always gets the later index, whatever the clocks of their processes say. Changes of other
+ *   agents need no order: no check of the key history relates two agents' events.
  * New keys first take their member's daily quota (new-key-quota.ts), given back when the
  * change does not commit. A change that cannot chain what was waiting before it within
  * KEY_CHANGE_BUDGET_MS is a 409 without having written anything.
@@ -67,8 +69,9 @@ export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend
     if (drafts.length === 0) return [];
     if (pendingSk === undefined) {
       giveBackQuota = await takeNewKeyQuota(orgId, drafts, now);
-      if (!(await chainPendingKeyEvents(orgId, deadline))) throw contended();
-      pendingSk = newPendingSk(now);
+      const agentId = drafts[0]!.agent_id;
+      if ((await readPendingKeyEvents(orgId, 1, agentId)).length > 0 && !(await chainPendingKeyEvents(orgId, deadline))) throw contended();
+      pendingSk = newPendingSk(agentId, now);
     }
     return [pendingKeyEventsPut(orgId, pendingSk, drafts, now)];
   };
