@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { protocolBrowserPlugin } from './protocol/browser-plugin.js';
 import { UNIT_FILES, WITH_MODULE_STATE, withModuleStateFiles } from './test/support/test-tiers.js';
 
 // The AWS SDK's Node 20 deprecation notice would repeat in every worker; Lambda runs Node 22.
@@ -83,9 +82,10 @@ export default defineConfig({
         },
       },
       {
-        // The console verifies in the browser with protocol/'s browser build (protocol/browser-plugin.ts):
-        // the tests of every module that uses the twins, with the node:crypto/node:buffer modules swapped in.
-        plugins: [protocolBrowserPlugin()],
+        // The console verifies in the browser with protocol/'s browser modules: the tests of every module
+        // that reaches `#platform/...` (protocol/package.json `imports`), resolved under the `browser`
+        // condition as the console's Vite build resolves them, so the @noble twins stand in for node:crypto.
+        ssr: { resolve: { conditions: ['browser'] } },
         test: {
           ...common,
           name: 'protocol-browser',

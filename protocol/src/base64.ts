@@ -4,9 +4,10 @@
  * (base64url.ts); this is only for that one field.
  *
  * As with base64url, exactly one spelling of each byte string is accepted, so a token
- * carried in an export bundle cannot be re-spelled without the bundle digest changing.
+ * carried in an export bundle cannot be re-spelled without the bundle digest changing. The
+ * raw codec is the platform's (`#platform/base64`), the rules are these on every platform.
  */
-import { Buffer } from 'node:buffer';
+import { decodeBase64, encodeBase64 } from '#platform/base64';
 import { Base64urlError } from './errors.js';
 
 const PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -18,7 +19,7 @@ const PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * b64Encode(new Uint8Array([0xfb, 0xff])); // '+/8='
  */
 export function b64Encode(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  return encodeBase64(bytes, 'base64');
 }
 
 /**
@@ -34,9 +35,9 @@ export function b64Decode(text: string): Uint8Array {
   if (typeof text !== 'string' || !PADDED.test(text)) {
     throw new Base64urlError('base64 text must be padded RFC 4648 §4 base64 without whitespace');
   }
-  const decoded = Buffer.from(text, 'base64');
-  if (decoded.toString('base64') !== text) {
+  const decoded = decodeBase64(text, 'base64');
+  if (encodeBase64(decoded, 'base64') !== text) {
     throw new Base64urlError('base64 text has non-canonical trailing bits');
   }
-  return new Uint8Array(decoded);
+  return decoded;
 }

@@ -4,14 +4,13 @@
  * Every hash, signature and key on the wire is b64u, and several of them are compared
  * as strings (chain heads, kids). A lenient decoder would accept many spellings of the
  * same bytes, so decoding here accepts exactly one spelling: the one the encoder emits.
+ * The raw codec is the platform's (`#platform/base64`: base64node.ts, base64browser.ts);
+ * the rules are these, on every platform.
  */
-import { Buffer } from 'node:buffer';
-import { isStrictB64u, strictB64uDecode, type RawB64u } from './b64ustrict.js';
+import { decodeBase64, encodeBase64 } from '#platform/base64';
+import { Base64urlError } from './errors.js';
 
-const RAW: RawB64u = {
-  decode: (text) => Buffer.from(text, 'base64url'),
-  encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url'),
-};
+const ALPHABET = /^[A-Za-z0-9_-]*$/;
 
 /**
  * Encode bytes as base64url without padding (RFC 4648 §5, docs/PROTOCOL.md `b64u`).
@@ -20,7 +19,7 @@ const RAW: RawB64u = {
  * b64uEncode(new Uint8Array([0xfb, 0xff])); // '-_8'
  */
 export function b64uEncode(bytes: Uint8Array): string {
-  return RAW.encode(bytes);
+  return encodeBase64(bytes, 'base64url');
 }
 
 /**
@@ -34,8 +33,20 @@ export function b64uEncode(bytes: Uint8Array): string {
  * b64uDecode('-_9');  // throws Base64urlError (non-canonical trailing bits)
  */
 export function b64uDecode(text: string): Uint8Array {
-  // Copy out: Buffer.from(string) may hand back a view into Node's shared pool.
-  return new Uint8Array(strictB64uDecode(text, RAW));
+  if (typeof text !== 'string') {
+    throw new Base64urlError('base64url input must be a string');
+  }
+  if (!ALPHABET.test(text)) {
+    throw new Base64urlError('base64url text contains a character outside [A-Za-z0-9_-]');
+  }
+  if (text.length % 4 === 1) {
+    throw new Base64urlError('base64url text has an impossible length');
+  }
+  const decoded = decodeBase64(text, 'base64url');
+  if (encodeBase64(decoded, 'base64url') !== text) {
+    throw new Base64urlError('base64url text has non-canonical trailing bits');
+  }
+  return decoded;
 }
 
 /**
@@ -48,5 +59,13 @@ export function b64uDecode(text: string): Uint8Array {
  * isB64u('AA==');                                           // false
  */
 export function isB64u(text: unknown, byteLength?: number): text is string {
-  return isStrictB64u(text, byteLength, b64uDecode);
+  if (typeof text !== 'string') return false;
+  // Unpadded length is fixed by the byte length: reject cheaply before decoding.
+  if (byteLength !== undefined && text.length !== Math.ceil((byteLength * 4) / 3)) return false;
+  try {
+    const bytes = b64uDecode(text);
+    return byteLength === undefined || bytes.length === byteLength;
+  } catch {
+    return false;
+  }
 }

@@ -1,8 +1,7 @@
 /**
  * A SHA-256 value as the wire carries it (docs/PROTOCOL.md "Notation": b64u of 32 bytes), decoded
- * with the precise reason when it is not one. Shared by merklehash.ts and its browser twin
- * (browser/merklehash.ts); under the browser build (browser-plugin.ts) its b64u import is the
- * browser twin's.
+ * with the precise reason when it is not one: merklehash.ts's slow path, and the Merkle
+ * proofs' decoding of the hashes they carry.
  */
 import { b64uDecode } from './base64url.js';
 import { ProtocolError } from './errors.js';

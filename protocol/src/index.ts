@@ -2,8 +2,9 @@
  * `@agent-ledger/protocol`: docs/PROTOCOL.md and docs/EXPORT.md in code, shared by the service,
  * the SDK and the offline verifier. Pure, no I/O: node:crypto and node:buffer, plus three
  * libraries that also run in a browser (@noble/curves to decode Ed25519 points for the key
- * rules, hash-wasm for a resumable SHA-256, asn1js to read RFC 3161 tokens). In a browser
- * bundle, browser-plugin.ts swaps the node: modules for their twins in src/browser/.
+ * rules, hash-wasm for a resumable SHA-256, asn1js to read RFC 3161 tokens). The few modules
+ * that need node: have a browser twin on @noble/* behind `#platform/...` (package.json
+ * `imports`), which a bundler's `browser` condition picks.
  */
 export * from './core.js';
 export * from './base64.js';

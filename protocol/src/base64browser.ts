@@ -1,30 +1,40 @@
 /**
- * RFC 4648 §4/§5 base64 for the browser twins of base64url.ts and base64.ts, which use Node's
- * Buffer. Written out because browsers have only atob/btoa (binary strings, and a lenient
- * atob) and Uint8Array.fromBase64 is not in every engine the console targets nor in Node 20,
- * where these twins are tested against the same vectors. Strictness (alphabet, padding,
- * canonical trailing bits) stays with the callers, exactly as in the Node modules.
+ * The raw RFC 4648 codec under base64.ts and base64url.ts in a browser, where package.json
+ * `imports` maps `#platform/base64` (the `browser` condition; base64node.ts is Node's).
+ * Written out because browsers have only atob/btoa (binary strings, and a lenient atob) and
+ * Uint8Array.fromBase64 is not in every engine the console targets nor in Node 20, where
+ * this codec is tested against base64node.ts. Strictness (alphabet, padding, canonical
+ * trailing bits) stays with the callers, so both platforms reach the same verdicts.
  */
+
+/** RFC 4648 §4 (`base64`, padded with `=`) or §5 (`base64url`, unpadded), as in base64node.ts. */
+export type Alphabet = 'base64' | 'base64url';
 
 const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/** `url`: the RFC 4648 §5 alphabet, unpadded; otherwise §4, padded with `=`. */
-export function encodeBase64(bytes: Uint8Array, url: boolean): string {
-  const alphabet = url ? URL_SAFE : STANDARD;
+/**
+ * The text of `bytes` in `alphabet`: RFC 4648 §5 unpadded, or §4 padded with `=`.
+ *
+ * @example
+ * encodeBase64(new Uint8Array([0xfb, 0xff]), 'base64url'); // '-_8'
+ */
+export function encodeBase64(bytes: Uint8Array, alphabet: Alphabet): string {
+  const url = alphabet === 'base64url';
+  const digits = url ? URL_SAFE : STANDARD;
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    out += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + alphabet[(n >>> 6) & 63]! + alphabet[n & 63]!;
+    out += digits[n >>> 18]! + digits[(n >>> 12) & 63]! + digits[(n >>> 6) & 63]! + digits[n & 63]!;
   }
   const rest = bytes.length - i;
   if (rest === 1) {
     const n = (bytes[i] as number) << 16;
-    out += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + (url ? '' : '==');
+    out += digits[n >>> 18]! + digits[(n >>> 12) & 63]! + (url ? '' : '==');
   } else if (rest === 2) {
     const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
-    out += alphabet[n >>> 18]! + alphabet[(n >>> 12) & 63]! + alphabet[(n >>> 6) & 63]! + (url ? '' : '=');
+    out += digits[n >>> 18]! + digits[(n >>> 12) & 63]! + digits[(n >>> 6) & 63]! + (url ? '' : '=');
   }
   return out;
 }
@@ -39,8 +49,11 @@ for (let i = 0; i < 64; i++) {
  * The bytes of base64 text in either alphabet, trailing `=` ignored, trailing bits dropped
  * (as Buffer.from does). Callers have already checked the characters; anything else is -1
  * and makes this throw.
+ *
+ * @example
+ * decodeBase64('-_8', 'base64url'); // Uint8Array [0xfb, 0xff]
  */
-export function decodeBase64(text: string): Uint8Array {
+export function decodeBase64(text: string, _alphabet: Alphabet): Uint8Array {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 0x3d) end--;
   const out = new Uint8Array(Math.floor((end * 3) / 4));

@@ -1,6 +1,7 @@
 /**
- * Browser twin of ../ed25519.ts (same functions, same verdicts): pure Ed25519 (RFC 8032
- * §5.1) on @noble/curves and @noble/hashes instead of node:crypto. Keys are {@link Ed25519Key}
+ * Pure Ed25519 (RFC 8032 §5.1) in a browser, where package.json `imports` maps
+ * `#platform/ed25519` here (the `browser` condition): the functions of ed25519node.ts with the
+ * same verdicts, on @noble/curves and @noble/hashes instead of node:crypto. Keys are {@link Ed25519Key}
  * objects where the Node module hands out KeyObjects; nothing outside this file looks inside
  * either.
  *
@@ -8,12 +9,12 @@
  * compared byte for byte with R, rather than noble's own cofactored `verify`: the two can
  * disagree on crafted signatures whose R has a small-order component, and the console must
  * reach the verdict the service and the offline verifier reach. The key and S rules of
- * docs/PROTOCOL.md (Notation) are the shared ones in ../curve.ts.
+ * docs/PROTOCOL.md (Notation) are the shared ones in curve.ts.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { assertValidPublicKey, publicKeyProblem, signatureScalarInRange } from '../curve.js';
-import { ProtocolError } from '../errors.js';
+import { assertValidPublicKey, publicKeyProblem, signatureScalarInRange } from './curve.js';
+import { ProtocolError } from './errors.js';
 import { b64uDecode, b64uEncode } from './base64url.js';
 
 const KEY_BYTES = 32;
@@ -22,7 +23,12 @@ const CACHE_MAX = 10_000;
 
 type Point = InstanceType<typeof ed25519.Point>;
 
-/** An Ed25519 key: the public half always, the seed for a private key. */
+/**
+ * An Ed25519 key: the public half always, the seed for a private key.
+ *
+ * @example
+ * publicKeyFromRaw('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo').type; // 'public'
+ */
 export class Ed25519Key {
   /** Set once the point is decoded (a public key from publicKeyFromRaw, or on first verify). */
   #point: Point | undefined;
@@ -34,7 +40,7 @@ export class Ed25519Key {
     readonly seed?: Uint8Array,
   ) {}
 
-  /** The decoded public point, or undefined when the key breaks the rules of ../curve.ts. */
+  /** The decoded public point, or undefined when the key breaks the rules of curve.ts. */
   point(): Point | undefined {
     if (this.#acceptable === undefined) {
       this.#acceptable = publicKeyProblem(this.publicRaw) === undefined;
@@ -57,7 +63,7 @@ function cacheHit(x: string): Ed25519Key | undefined {
 
 /**
  * Parse a raw Ed25519 public key (32 bytes, or their b64u) into a cached key. Throws
- * ProtocolError `INVALID_PUBLIC_KEY` exactly where ../ed25519.ts does.
+ * ProtocolError `INVALID_PUBLIC_KEY` exactly where ed25519node.ts does.
  *
  * @example
  * const key = publicKeyFromRaw('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo');
@@ -146,7 +152,7 @@ function littleEndian(bytes: Uint8Array): bigint {
 
 /**
  * Verify a pure Ed25519 signature (RFC 8032 §5.1.7). Never throws; every malformed key or
- * signature, small-order or non-canonical key and S ≥ L is false, as in ../ed25519.ts.
+ * signature, small-order or non-canonical key and S ≥ L is false, as in ed25519node.ts.
  *
  * @example
  * verify('11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', new Uint8Array(), sigB64u); // true/false
