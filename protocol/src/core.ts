@@ -4,10 +4,10 @@
  * only these; importing them from here keeps the export verifier and its ASN.1 reader out
  * of its start-up (the `agent-ledger` CLI is one bundle whose other commands load lazily).
  */
-export * from './errors.js';
-export * from './jcs.js';
-export * from './depth.js';
-export * from './base64url.js';
+export * from './errors/protocolerror.js';
+export * from './encoding/jcs.js';
+export * from './encoding/depth.js';
+export * from './encoding/base64url.js';
 export * from './hash.js';
 export * from './ed25519.js';
 export * from './curve.js';

@@ -7,7 +7,7 @@
  * `imports`), which a bundler's `browser` condition picks.
  */
 export * from './core.js';
-export * from './base64.js';
+export * from './encoding/base64.js';
 export * from './resumablesha256.js';
 export * from './timestamp/token.js';
 export * from './timestamp/oids.js';

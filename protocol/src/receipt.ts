@@ -2,10 +2,10 @@
  * The receipt (docs/API.md §2.3) the service returns for an accepted operation, its hash and
  * its signature (docs/PROTOCOL.md "Receipt").
  */
-import { b64uDecode, b64uEncode } from './base64url.js';
-import { ProtocolError } from './errors.js';
+import { b64uDecode, b64uEncode } from './encoding/base64url.js';
+import { ProtocolError } from './errors/protocolerror.js';
 import { sha256B64u } from './hash.js';
-import { canonicalBytes } from './jcs.js';
+import { canonicalBytes } from './encoding/jcs.js';
 import type { Jwk } from './jwk.js';
 import { verifyWithJwks } from './jwksverify.js';
 

@@ -15,9 +15,9 @@
  * `{"agent_id":`, so a digest of one cannot be the digest of another without a SHA-256
  * collision. Any changed byte of the pages, the attachment or the signature line fails.
  */
-import { b64uDecode, isB64u } from '../base64url.js';
+import { b64uDecode, isB64u } from '../encoding/base64url.js';
 import { sha256 } from '../hash.js';
-import { canonicalBytes } from '../jcs.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 import { verifyWithJwks } from '../jwksverify.js';
 import type { Jwk } from '../jwk.js';
 

@@ -7,7 +7,7 @@
  * Hand-written rather than a schema library: protocol/ has no schema dependency, and these
  * few flat shapes are easier to audit side by side with docs/EXPORT.md than a generic one.
  */
-import { isB64u } from '../base64url.js';
+import { isB64u } from '../encoding/base64url.js';
 
 /** A JSON type a member may have. */
 type Kind = 'string' | 'int' | 'bool' | 'object' | 'array' | 'string|null' | 'int|null' | 'any';

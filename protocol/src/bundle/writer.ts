@@ -20,10 +20,10 @@
  * a WindowSet, the epochs themselves are fetched again at the end (only the epoch query
  * knows their anchors), and the body digest is a resumable SHA-256.
  */
-import { b64uDecode, b64uEncode, isB64u } from '../base64url.js';
+import { b64uDecode, b64uEncode, isB64u } from '../encoding/base64url.js';
 import { DigestSum } from '../digestsum.js';
 import { verify } from '../ed25519.js';
-import { ProtocolError } from '../errors.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import {
   EXPORT_BUNDLE_VERSION,
   type ExportAgentKey,
@@ -35,7 +35,7 @@ import {
   type ExportSummary,
 } from './format.js';
 import { agentKeyEntry, epochEntry, operationEntry, pickFields, serviceJwkEntry } from './entries.js';
-import { canonicalBytes, canonicalize } from '../jcs.js';
+import { canonicalBytes, canonicalize } from '../encoding/jcs.js';
 import { jwkThumbprint, type Ed25519Jwk } from '../jwk.js';
 import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
 import { WindowSet } from '../windowset.js';

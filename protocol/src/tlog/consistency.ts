@@ -3,10 +3,10 @@
  * tree of size m is a prefix of the tree of size n. `verify … --since` checks one between
  * two exports' checkpoints (docs/CHECKPOINTS.md "Extending an earlier export").
  */
-import { ProtocolError } from '../errors.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import { HASH_BYTES, nodeHash } from '../merklehash.js';
 import { merkleRoot } from '../merkle.js';
-import { equalBytes } from '../bytes.js';
+import { equalBytes } from '../encoding/bytes.js';
 
 function largestPowerOfTwoBelow(n: number): number {
   let k = 1;

@@ -4,9 +4,9 @@
  * The entry names the epoch's index in the log and the root of the epoch before it, so
  * leaving an epoch out, or reordering two, changes every later entry.
  */
-import { b64uEncode } from '../base64url.js';
+import { b64uEncode } from '../encoding/base64url.js';
 import { sha256B64u } from '../hash.js';
-import { canonicalBytes } from '../jcs.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 import { leafHash } from '../merklehash.js';
 
 /** `prev_root_hash` of the entry at index 0: 32 zero bytes (docs/CHECKPOINTS.md "Entries"). */

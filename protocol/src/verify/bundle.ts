@@ -2,11 +2,11 @@
  * verifyExportBundle: every check of docs/EXPORT.md "What the verifier checks", offline,
  * from the bundle alone (and, optionally, a JWKS you trust more than the bundled one).
  */
-import { b64uDecode } from '../base64url.js';
-import { bytesAt, equalBytes } from '../bytes.js';
+import { b64uDecode } from '../encoding/base64url.js';
+import { bytesAt, equalBytes } from '../encoding/bytes.js';
 import { sha256 } from '../hash.js';
-import { canonicalBytes, canonicalEndIn } from '../jcs.js';
-import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
+import { canonicalBytes, canonicalEndIn } from '../encoding/jcs.js';
+import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../encoding/depth.js';
 import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
 import { checkKeyHistory } from './keys.js';

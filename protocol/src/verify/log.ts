@@ -6,7 +6,7 @@
  * from the epoch before it to the epoch after it, and every epoch of the bundle is one of
  * them. A missing epoch therefore shows as a missing index, named.
  */
-import { b64uDecode, b64uEncode } from '../base64url.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
 import type { ExportBundleBody, ExportEpochRecord, ExportHeader, ExportLog, ExportLogEntry } from '../bundle/format.js';
 import { EPOCH_ENTRY_SHAPE, LOG_ENTRY_SHAPE, LOG_SHAPE, isHashB64u, shapeProblem } from '../bundle/shape.js';
 import type { Jwk } from '../jwk.js';

@@ -4,7 +4,7 @@
  * on the server (docs/PROTOCOL.md "Verify endpoint"), made offline from the bundle alone.
  */
 import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from '../record.js';
-import { canonicalize } from '../jcs.js';
+import { canonicalize } from '../encoding/jcs.js';
 import { operationProblem } from '../bundle/shape.js';
 import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from './material.js';
 import type { ExportHeader, ExportOperation } from '../bundle/format.js';

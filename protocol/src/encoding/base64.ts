@@ -8,7 +8,7 @@
  * raw codec is the platform's (`#platform/base64`), the rules are these on every platform.
  */
 import { decodeBase64, encodeBase64 } from '#platform/base64';
-import { Base64urlError } from './errors.js';
+import { Base64urlError } from '../errors/protocolerror.js';
 
 const PADDED = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CanonicalizationError, ProtocolError, canonicalBytes, canonicalEndIn, canonicalize } from '../src/index.js';
-import { hex, loadVectors, utf8 } from './vectors.js';
+import { CanonicalizationError, ProtocolError, canonicalBytes, canonicalEndIn, canonicalize } from '../../src/index.js';
+import { hex, loadVectors, utf8 } from '../vectors.js';
 
 type JcsVector = { name: string; input: unknown; canonical: string };
 

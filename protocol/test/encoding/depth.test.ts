@@ -10,8 +10,8 @@ import {
   recordDepthProblem,
   verifyExportBundle,
   type ExportBundle,
-} from '../src/index.js';
-import { base, materialize } from './exportscenario.js';
+} from '../../src/index.js';
+import { base, materialize } from '../exportscenario.js';
 
 /** An object `levels` levels deep counting itself: `{a:{a:...{}}}`, built without recursion. */
 function nested(levels: number): Record<string, unknown> {

@@ -14,7 +14,7 @@
  * The walk is iterative (an explicit stack), so it can measure input of any depth without
  * itself overflowing the call stack: it is the check that runs before anything recursive.
  */
-import { ProtocolError } from './errors.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 /** Deepest level an object or array of a record may sit at; the record object is level 1. */
 export const MAX_RECORD_DEPTH = 64;

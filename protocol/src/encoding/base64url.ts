@@ -8,7 +8,7 @@
  * the rules are these, on every platform.
  */
 import { decodeBase64, encodeBase64 } from '#platform/base64';
-import { Base64urlError } from './errors.js';
+import { Base64urlError } from '../errors/protocolerror.js';
 
 const ALPHABET = /^[A-Za-z0-9_-]*$/;
 

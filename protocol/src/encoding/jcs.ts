@@ -7,7 +7,7 @@
  * coerced differently would compute different hashes for "the same" record.
  */
 import { bytesAt } from './bytes.js';
-import { CanonicalizationError } from './errors.js';
+import { CanonicalizationError } from '../errors/protocolerror.js';
 
 // In a `u` regex a surrogate range only matches *unpaired* surrogates: a well-formed pair
 // is one code point and does not match. RFC 8785 §3.2.2.2 requires rejecting lone ones

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Base64urlError, ProtocolError, b64uDecode, b64uEncode, isB64u } from '../src/index.js';
-import { utf8 } from './vectors.js';
+import { Base64urlError, ProtocolError, b64uDecode, b64uEncode, isB64u } from '../../src/index.js';
+import { utf8 } from '../vectors.js';
 
 describe('base64url', () => {
   // RFC 4648 §10 test vectors (unpadded; these contain no 62/63 digits).
