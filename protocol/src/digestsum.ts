@@ -10,7 +10,7 @@
  */
 import { b64uDecode, b64uEncode } from './encoding/base64url.js';
 import { ProtocolError } from './errors/protocolerror.js';
-import { sha256 } from './hash.js';
+import { sha256 } from './crypto/hash.js';
 import { canonicalBytes } from './encoding/jcs.js';
 
 const BYTES = 32;

@@ -7,9 +7,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { sign, verify } from './ed25519.js';
+import { sign, verify } from './crypto/ed25519.js';
 import { ProtocolError } from './errors/protocolerror.js';
-import { sha256, sha256B64u } from './hash.js';
+import { sha256, sha256B64u } from './crypto/hash.js';
 import { canonicalBytes } from './encoding/jcs.js';
 
 /** Current `op_version` (docs/PROTOCOL.md: a byte-level change is a new op_version). */

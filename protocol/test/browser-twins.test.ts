@@ -11,10 +11,10 @@ import { ed25519 as noble } from '@noble/curves/ed25519.js';
 import { describe, expect, it } from 'vitest';
 import * as nodeB64 from '../src/encoding/base64node.js';
 import * as browserB64 from '../src/encoding/base64browser.js';
-import * as nodeEd from '../src/ed25519node.js';
-import * as browserEd from '../src/ed25519browser.js';
-import * as nodeHash from '../src/sha256node.js';
-import * as browserHash from '../src/sha256browser.js';
+import * as nodeEd from '../src/crypto/ed25519node.js';
+import * as browserEd from '../src/crypto/ed25519browser.js';
+import * as nodeHash from '../src/crypto/sha256node.js';
+import * as browserHash from '../src/crypto/sha256browser.js';
 import { hex } from './vectors.js';
 
 /** package.json `imports`: each `#platform/...` name with its two targets. */

@@ -23,9 +23,9 @@ const BROWSER_TWINS = new Set(Object.values(PLATFORM).map((target) => inSrc(targ
 const WRAPPED_LIBRARIES: Record<string, string[]> = {
   'resumablesha256.ts': ['hash-wasm'],
   'timestamp/token.ts': ['asn1js'],
-  'curve.ts': ['@noble/curves/ed25519.js'],
-  'sha256browser.ts': ['@noble/hashes/sha2.js'],
-  'ed25519browser.ts': ['@noble/curves/ed25519.js', '@noble/hashes/sha2.js'],
+  'crypto/curve.ts': ['@noble/curves/ed25519.js'],
+  'crypto/sha256browser.ts': ['@noble/hashes/sha2.js'],
+  'crypto/ed25519browser.ts': ['@noble/curves/ed25519.js', '@noble/hashes/sha2.js'],
 };
 const specifiersOf = (text: string) => [...text.matchAll(/(?:import|export)[^'";]*?from\s+'([^']+)'/g)].map((m) => m[1]!);
 

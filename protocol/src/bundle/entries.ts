@@ -17,7 +17,7 @@ import {
   type ExportEpochRecord,
   type ExportOperation,
 } from './format.js';
-import type { Ed25519Jwk } from '../jwk.js';
+import type { Ed25519Jwk } from '../crypto/jwk.js';
 import { RECEIPT_FIELDS } from '../receipt.js';
 
 /**

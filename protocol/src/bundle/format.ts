@@ -10,7 +10,7 @@
  * `operations`, everything known only after them sorts after it, and `manifest` sorts
  * after `body`. That is what lets writer.ts stream the file in one pass.
  */
-import type { Ed25519Jwk } from '../jwk.js';
+import type { Ed25519Jwk } from '../crypto/jwk.js';
 import type { InclusionProof } from '../merkle.js';
 import type { Receipt } from '../receipt.js';
 import type { EpochLogEntry } from '../tlog/entry.js';

@@ -16,10 +16,10 @@
  * collision. Any changed byte of the pages, the attachment or the signature line fails.
  */
 import { b64uDecode, isB64u } from '../encoding/base64url.js';
-import { sha256 } from '../hash.js';
+import { sha256 } from '../crypto/hash.js';
 import { canonicalBytes } from '../encoding/jcs.js';
-import { verifyWithJwks } from '../jwksverify.js';
-import type { Jwk } from '../jwk.js';
+import { verifyWithJwks } from '../crypto/jwksverify.js';
+import type { Jwk } from '../crypto/jwk.js';
 
 /** What the signature line holds. */
 export type PdfSignature = { service_kid: string; signature: string };

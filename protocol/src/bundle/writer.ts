@@ -22,7 +22,7 @@
  */
 import { b64uDecode, b64uEncode, isB64u } from '../encoding/base64url.js';
 import { DigestSum } from '../digestsum.js';
-import { verify } from '../ed25519.js';
+import { verify } from '../crypto/ed25519.js';
 import { ProtocolError } from '../errors/protocolerror.js';
 import {
   EXPORT_BUNDLE_VERSION,
@@ -36,7 +36,7 @@ import {
 } from './format.js';
 import { agentKeyEntry, epochEntry, operationEntry, pickFields, serviceJwkEntry } from './entries.js';
 import { canonicalBytes, canonicalize } from '../encoding/jcs.js';
-import { jwkThumbprint, type Ed25519Jwk } from '../jwk.js';
+import { jwkThumbprint, type Ed25519Jwk } from '../crypto/jwk.js';
 import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
 import { WindowSet } from '../windowset.js';
 import { KEY_COMMITMENT_FIELDS, LOG_ENTRY_FIELDS, logOrigin, type EpochLogEntry } from '../tlog/entry.js';

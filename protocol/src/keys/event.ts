@@ -7,8 +7,8 @@
  * every later entry names, and so every checkpoint published since.
  */
 import { b64uEncode } from '../encoding/base64url.js';
-import { sha256B64u } from '../hash.js';
-import { jwkThumbprint } from '../jwk.js';
+import { sha256B64u } from '../crypto/hash.js';
+import { jwkThumbprint } from '../crypto/jwk.js';
 import { canonicalBytes } from '../encoding/jcs.js';
 import type { PossessionProof } from './possession.js';
 

@@ -8,7 +8,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { b64uEncode } from '../encoding/base64url.js';
-import { sign, verify } from '../ed25519.js';
+import { sign, verify } from '../crypto/ed25519.js';
 import { canonicalBytes } from '../encoding/jcs.js';
 
 /** Names what the signature is for, so that no other signed object can pass as a proof. */

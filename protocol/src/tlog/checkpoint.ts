@@ -16,10 +16,10 @@
  */
 import { b64Decode, b64Encode } from '../encoding/base64.js';
 import { b64uDecode, b64uEncode, isB64u } from '../encoding/base64url.js';
-import { verify } from '../ed25519.js';
+import { verify } from '../crypto/ed25519.js';
 import { ProtocolError } from '../errors/protocolerror.js';
-import { sha256 } from '../hash.js';
-import { jwkThumbprint, type Jwk } from '../jwk.js';
+import { sha256 } from '../crypto/hash.js';
+import { jwkThumbprint, type Jwk } from '../crypto/jwk.js';
 
 /** A checkpoint's text, parsed. */
 export type Checkpoint = {

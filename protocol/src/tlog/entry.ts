@@ -5,7 +5,7 @@
  * leaving an epoch out, or reordering two, changes every later entry.
  */
 import { b64uEncode } from '../encoding/base64url.js';
-import { sha256B64u } from '../hash.js';
+import { sha256B64u } from '../crypto/hash.js';
 import { canonicalBytes } from '../encoding/jcs.js';
 import { leafHash } from '../merklehash.js';
 

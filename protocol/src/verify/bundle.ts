@@ -4,7 +4,7 @@
  */
 import { b64uDecode } from '../encoding/base64url.js';
 import { bytesAt, equalBytes } from '../encoding/bytes.js';
-import { sha256 } from '../hash.js';
+import { sha256 } from '../crypto/hash.js';
 import { canonicalBytes, canonicalEndIn } from '../encoding/jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../encoding/depth.js';
 import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
@@ -29,8 +29,8 @@ import {
   isHashB64u,
   shapeProblem,
 } from '../bundle/shape.js';
-import type { Jwk } from '../jwk.js';
-import { verifyWithJwks } from '../jwksverify.js';
+import type { Jwk } from '../crypto/jwk.js';
+import { verifyWithJwks } from '../crypto/jwksverify.js';
 
 /** Options of {@link verifyExportBundle}. */
 export type VerifyExportOptions = {

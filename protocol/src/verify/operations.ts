@@ -9,7 +9,7 @@ import { operationProblem } from '../bundle/shape.js';
 import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from './material.js';
 import type { ExportHeader, ExportOperation } from '../bundle/format.js';
 import type { ReportBuilder } from './report.js';
-import type { Jwk } from '../jwk.js';
+import type { Jwk } from '../crypto/jwk.js';
 import { verifyInclusionProof } from '../merkle.js';
 import { verifyReceipt } from '../receipt.js';
 

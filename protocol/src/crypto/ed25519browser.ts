@@ -14,8 +14,8 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { assertValidPublicKey, publicKeyProblem, signatureScalarInRange } from './curve.js';
-import { ProtocolError } from './errors/protocolerror.js';
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
 
 const KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, ed25519Jwk, jwkThumbprint, publicKeyFromJwk, rawPublicKey, b64uEncode } from '../src/index.js';
-import { hex, loadVectors } from './vectors.js';
+import { ProtocolError, ed25519Jwk, jwkThumbprint, publicKeyFromJwk, rawPublicKey, b64uEncode } from '../../src/index.js';
+import { hex, loadVectors } from '../vectors.js';
 
 type ReceiptVectors = { service: { seed_hex: string; jwk: Record<string, string> } };
 

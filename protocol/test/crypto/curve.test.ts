@@ -17,8 +17,8 @@ import {
   verify,
   verifyRecordSignature,
   type OperationRecord,
-} from '../src/index.js';
-import { hex, utf8 } from './vectors.js';
+} from '../../src/index.js';
+import { hex, utf8 } from '../vectors.js';
 
 /** The eight points of small order on edwards25519, canonically encoded (y < p). */
 const SMALL_ORDER_POINTS: [string, string][] = [

@@ -4,7 +4,7 @@
  * sha256browser.ts); its wire form is the same everywhere.
  */
 import { sha256 } from '#platform/sha256';
-import { b64uEncode } from './encoding/base64url.js';
+import { b64uEncode } from '../encoding/base64url.js';
 
 export { sha256 };
 

@@ -9,8 +9,8 @@ import {
   rawPublicKey,
   sign,
   verify,
-} from '../src/index.js';
-import { hex, toHex, utf8 } from './vectors.js';
+} from '../../src/index.js';
+import { hex, toHex, utf8 } from '../vectors.js';
 
 // RFC 8032 §7.1 TEST 1 and TEST 2.
 const rfc8032 = [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256, sha256B64u } from '../src/index.js';
-import { toHex, utf8 } from './vectors.js';
+import { sha256, sha256B64u } from '../../src/index.js';
+import { toHex, utf8 } from '../vectors.js';
 import { createHash } from 'node:crypto';
 
 describe('sha256', () => {

@@ -17,8 +17,8 @@
  * for exactly this. It runs once per key (publicKeyFromRaw caches), never per signature.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { b64uDecode, isB64u } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { b64uDecode, isB64u } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 const KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;

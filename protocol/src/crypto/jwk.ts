@@ -4,11 +4,11 @@
  * `/.well-known/service/jwks.json`.
  */
 import type { KeyObject } from 'node:crypto';
-import { b64uEncode, isB64u } from './encoding/base64url.js';
+import { b64uEncode, isB64u } from '../encoding/base64url.js';
 import { publicKeyFromRaw } from './ed25519.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import { sha256B64u } from './hash.js';
-import { canonicalBytes } from './encoding/jcs.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 
 /** A public Ed25519 JWK as published in the service JWKS (docs/PROTOCOL.md "Receipt"). */
 export type Ed25519Jwk = {

@@ -5,7 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { createHash, hash as oneShotHash } from 'node:crypto';
-import { plainBytes } from './encoding/bytes.js';
+import { plainBytes } from '../encoding/bytes.js';
 
 // Concatenating small inputs and hashing once with crypto.hash is about twice as fast as
 // a createHash object per digest (measured on the Merkle hot path); large inputs are

@@ -16,10 +16,10 @@ import {
   verify as nodeVerify,
   type KeyObject,
 } from 'node:crypto';
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { plainBytes } from './encoding/bytes.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { plainBytes } from '../encoding/bytes.js';
 import { assertValidPublicKey, publicKeyProblem, signatureScalarInRange } from './curve.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 /** Raw Ed25519 public key, private seed: 32 bytes; signature: 64 bytes (RFC 8032 §5.1.5-6). */
 const KEY_BYTES = 32;
