@@ -97,9 +97,9 @@ export default defineConfig({
             'test/crypto/hash.test.ts',
             'test/crypto/jwk.test.ts',
             'test/merkle.test.ts',
-            'test/receipt.test.ts',
-            'test/record.test.ts',
-            'test/uuid.test.ts',
+            'test/ledger/receipt.test.ts',
+            'test/ledger/record.test.ts',
+            'test/ledger/uuid.test.ts',
           ],
           // Pure-JS hashing: the capacity tests (a 10,000-key cache, a 100,000-leaf tree) take seconds here.
           testTimeout: 60_000,

@@ -18,7 +18,7 @@ import {
   type ExportOperation,
 } from './format.js';
 import type { Ed25519Jwk } from '../crypto/jwk.js';
-import { RECEIPT_FIELDS } from '../receipt.js';
+import { RECEIPT_FIELDS } from '../ledger/receipt.js';
 
 /**
  * A new object with exactly `fields` of `source`, in that order.

@@ -12,10 +12,10 @@
  */
 import type { Ed25519Jwk } from '../crypto/jwk.js';
 import type { InclusionProof } from '../merkle.js';
-import type { Receipt } from '../receipt.js';
+import type { Receipt } from '../ledger/receipt.js';
 import type { EpochLogEntry } from '../tlog/entry.js';
 import type { KeyEvent } from '../keys/event.js';
-import { RECORD_FIELDS, type OperationRecord } from '../record.js';
+import { RECORD_FIELDS, type OperationRecord } from '../ledger/record.js';
 
 /** `body.bundle_version`; a change to this format is a new version (docs/EXPORT.md). */
 export const EXPORT_BUNDLE_VERSION = '1.2';

@@ -6,7 +6,7 @@
  * except through payload_hash: docs/PROTOCOL.md).
  */
 import type { StoredOperationRow } from './format.js';
-import { OP_VERSION, type OperationRecord } from '../record.js';
+import { OP_VERSION, type OperationRecord } from '../ledger/record.js';
 
 /** What of a stored row the record needs. */
 export type SignedRowFields = Pick<

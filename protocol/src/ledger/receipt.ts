@@ -2,12 +2,12 @@
  * The receipt (docs/API.md §2.3) the service returns for an accepted operation, its hash and
  * its signature (docs/PROTOCOL.md "Receipt").
  */
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
-import { sha256B64u } from './crypto/hash.js';
-import { canonicalBytes } from './encoding/jcs.js';
-import type { Jwk } from './crypto/jwk.js';
-import { verifyWithJwks } from './crypto/jwksverify.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { sha256B64u } from '../crypto/hash.js';
+import { canonicalBytes } from '../encoding/jcs.js';
+import type { Jwk } from '../crypto/jwk.js';
+import { verifyWithJwks } from '../crypto/jwksverify.js';
 
 /** Current `receipt_version` (docs/PROTOCOL.md: a byte-level change is a new version). */
 export const RECEIPT_VERSION = '1.0';

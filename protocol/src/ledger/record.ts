@@ -6,11 +6,11 @@
  * the stored row (docs/API.md §2.2) keeps them JSON-encoded and must be parsed back first.
  */
 import type { KeyObject } from 'node:crypto';
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { sign, verify } from './crypto/ed25519.js';
-import { ProtocolError } from './errors/protocolerror.js';
-import { sha256, sha256B64u } from './crypto/hash.js';
-import { canonicalBytes } from './encoding/jcs.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { sign, verify } from '../crypto/ed25519.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { sha256, sha256B64u } from '../crypto/hash.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 
 /** Current `op_version` (docs/PROTOCOL.md: a byte-level change is a new op_version). */
 export const OP_VERSION = '1.0';

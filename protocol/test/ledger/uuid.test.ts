@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { uuidv7 } from '../src/index.js';
+import { uuidv7 } from '../../src/index.js';
 
 describe('uuidv7 (RFC 9562 §5.7)', () => {
   it('is a lower-case version 7, variant 10 UUID carrying the millisecond timestamp', () => {

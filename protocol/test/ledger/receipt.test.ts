@@ -16,8 +16,8 @@ import {
   type Jwk,
   type Receipt,
   type UnsignedReceipt,
-} from '../src/index.js';
-import { hex, loadVectors } from './vectors.js';
+} from '../../src/index.js';
+import { hex, loadVectors } from '../vectors.js';
 
 type ReceiptVectors = { service: { seed_hex: string; jwk: Jwk }; receipt: Receipt };
 type RecordVectors = { records: { chain_hash: string; seq_no: number; record: { operation_id: string } }[] };

@@ -17,8 +17,8 @@ import {
   verifyRecordSignature,
   type OperationRecord,
   type UnsignedRecord,
-} from '../src/index.js';
-import { hex, loadVectors } from './vectors.js';
+} from '../../src/index.js';
+import { hex, loadVectors } from '../vectors.js';
 
 type RecordVectors = {
   genesis: string;
