@@ -96,7 +96,7 @@ export default defineConfig({
             'test/crypto/ed25519.test.ts',
             'test/crypto/hash.test.ts',
             'test/crypto/jwk.test.ts',
-            'test/merkle.test.ts',
+            'test/merkle/merkle.test.ts',
             'test/ledger/receipt.test.ts',
             'test/ledger/record.test.ts',
             'test/ledger/uuid.test.ts',

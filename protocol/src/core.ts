@@ -14,7 +14,7 @@ export * from './crypto/curve.js';
 export * from './crypto/jwk.js';
 export * from './ledger/record.js';
 export * from './ledger/receipt.js';
-export * from './merkle.js';
+export * from './merkle/merkle.js';
 export * from './ledger/uuid.js';
 export * from './crypto/jwksverify.js';
 export * from './keys/possession.js';

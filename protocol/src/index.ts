@@ -20,5 +20,6 @@ export * from './verify/bundle.js';
 export { ANCHOR_LATE_BOUND_MS, type TimeStampSignatureVerdict } from './verify/material.js';
 export * from './verify/since.js';
 export type { CheckedLog } from './verify/log.js';
+export * from './merkle/consistency.js';
 export * from './tlog/index.js';
 export * from './keys/index.js';

@@ -11,7 +11,7 @@
  * after `body`. That is what lets writer.ts stream the file in one pass.
  */
 import type { Ed25519Jwk } from '../crypto/jwk.js';
-import type { InclusionProof } from '../merkle.js';
+import type { InclusionProof } from '../merkle/merkle.js';
 import type { Receipt } from '../ledger/receipt.js';
 import type { EpochLogEntry } from '../tlog/entry.js';
 import type { KeyEvent } from '../keys/event.js';

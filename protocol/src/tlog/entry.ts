@@ -7,7 +7,7 @@
 import { b64uEncode } from '../encoding/base64url.js';
 import { sha256B64u } from '../crypto/hash.js';
 import { canonicalBytes } from '../encoding/jcs.js';
-import { leafHash } from '../merklehash.js';
+import { leafHash } from '../merkle/merklehash.js';
 
 /** `prev_root_hash` of the entry at index 0: 32 zero bytes (docs/CHECKPOINTS.md "Entries"). */
 export const GENESIS_PREV_ROOT = b64uEncode(new Uint8Array(32));

@@ -7,7 +7,7 @@
  */
 import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
 import { ProtocolError } from '../errors/protocolerror.js';
-import { nodeHash } from '../merklehash.js';
+import { nodeHash } from '../merkle/merklehash.js';
 
 /** The log tree's size and compact range, b64u hashes (what the log head stores). */
 export type LogFrontier = { size: number; hashes: string[] };

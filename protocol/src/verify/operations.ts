@@ -10,7 +10,7 @@ import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from '.
 import type { ExportHeader, ExportOperation } from '../bundle/format.js';
 import type { ReportBuilder } from './report.js';
 import type { Jwk } from '../crypto/jwk.js';
-import { verifyInclusionProof } from '../merkle.js';
+import { verifyInclusionProof } from '../merkle/merkle.js';
 import { verifyReceipt } from '../ledger/receipt.js';
 
 /** What the operation checks look things up in. */

@@ -16,8 +16,8 @@ import {
   verifyInclusion,
   verifyInclusionProof,
   type InclusionProof,
-} from '../src/index.js';
-import { loadVectors } from './vectors.js';
+} from '../../src/index.js';
+import { loadVectors } from '../vectors.js';
 
 type MerkleVector = {
   tree_size: number;

@@ -3,8 +3,8 @@
  * with the precise reason when it is not one: merklehash.ts's slow path, and the Merkle
  * proofs' decoding of the hashes they carry.
  */
-import { b64uDecode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { b64uDecode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 /** A node of the tree is a SHA-256 value. */
 export const HASH_BYTES = 32;

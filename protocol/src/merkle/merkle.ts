@@ -8,10 +8,10 @@
  * unchanged yields exactly RFC 9162's tree (split at the largest power of two < n),
  * because that tree is left-complete.
  */
-import { b64uEncode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import { HASH_BYTES, decodeHash, leafHash, nodeHash } from './merklehash.js';
-import { equalBytes } from './encoding/bytes.js';
+import { equalBytes } from '../encoding/bytes.js';
 
 export { leafHash, nodeHash };
 

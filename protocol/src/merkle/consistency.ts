@@ -4,8 +4,8 @@
  * two exports' checkpoints (docs/CHECKPOINTS.md "Extending an earlier export").
  */
 import { ProtocolError } from '../errors/protocolerror.js';
-import { HASH_BYTES, nodeHash } from '../merklehash.js';
-import { merkleRoot } from '../merkle.js';
+import { HASH_BYTES, nodeHash } from './merklehash.js';
+import { merkleRoot } from './merkle.js';
 import { equalBytes } from '../encoding/bytes.js';
 
 function largestPowerOfTwoBelow(n: number): number {

@@ -6,7 +6,7 @@
  * trees and proofs on it.
  */
 import { decodeBase64 } from '#platform/base64';
-import { sha256 } from './crypto/hash.js';
+import { sha256 } from '../crypto/hash.js';
 import { decodeHash, HASH_BYTES } from './hashvalue.js';
 
 export { decodeHash, HASH_BYTES };
