@@ -8,13 +8,13 @@
  */
 export * from './core.js';
 export * from './encoding/base64.js';
-export * from './resumablesha256.js';
+export * from './export/resumablesha256.js';
 export * from './timestamp/token.js';
 export * from './timestamp/oids.js';
-export * from './bundle/format.js';
-export * from './bundle/storedrow.js';
-export * from './bundle/writer.js';
-export * from './bundle/pdfsignature.js';
+export * from './export/format.js';
+export * from './export/storedrow.js';
+export * from './export/writer.js';
+export * from './export/pdfsignature.js';
 export * from './verify/report.js';
 export * from './verify/bundle.js';
 export { ANCHOR_LATE_BOUND_MS, type TimeStampSignatureVerdict } from './verify/material.js';

@@ -10,7 +10,7 @@ import * as api from '../src/index.js';
 
 const packageDir = new URL('../', import.meta.url);
 const srcDir = new URL('../src/', import.meta.url);
-// Every module of src/ and its folders (bundle/, verify/, timestamp/, ...).
+// Every module of src/ and its folders (encoding/, crypto/, export/, verify/, ...).
 const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts'))
   .sort();
@@ -21,7 +21,7 @@ const NODE_MODULES = new Set(Object.values(PLATFORM).map((target) => inSrc(targe
 const BROWSER_TWINS = new Set(Object.values(PLATFORM).map((target) => inSrc(target.browser)));
 /** The only third-party imports: each library behind one file, so a browser build swaps nothing else. */
 const WRAPPED_LIBRARIES: Record<string, string[]> = {
-  'resumablesha256.ts': ['hash-wasm'],
+  'export/resumablesha256.ts': ['hash-wasm'],
   'timestamp/token.ts': ['asn1js'],
   'crypto/curve.ts': ['@noble/curves/ed25519.js'],
   'crypto/sha256browser.ts': ['@noble/hashes/sha2.js'],

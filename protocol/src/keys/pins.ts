@@ -6,7 +6,7 @@
  * fails even when everything in it is consistently re-signed.
  */
 import { isB64u } from '../encoding/base64url.js';
-import { isPlainObject } from '../bundle/shape.js';
+import { isPlainObject } from '../encoding/jsonobject.js';
 import { keyThumbprint } from './event.js';
 
 /** Agent id → the pinned keys' thumbprints. */

@@ -7,7 +7,7 @@ import { bytesAt, equalBytes } from '../encoding/bytes.js';
 import { sha256 } from '../crypto/hash.js';
 import { canonicalBytes, canonicalEndIn } from '../encoding/jcs.js';
 import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../encoding/depth.js';
-import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
+import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../export/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
 import { checkKeyHistory } from './keys.js';
 import { checkKeyPossession } from './possession.js';
@@ -28,7 +28,7 @@ import {
   SUMMARY_SHAPE,
   isHashB64u,
   shapeProblem,
-} from '../bundle/shape.js';
+} from '../export/shape.js';
 import type { Jwk } from '../crypto/jwk.js';
 import { verifyWithJwks } from '../crypto/jwksverify.js';
 

@@ -5,8 +5,8 @@
  */
 import { b64Decode } from '../encoding/base64.js';
 import { b64uDecode, isB64u } from '../encoding/base64url.js';
-import { ANCHOR_SHAPE, AGENT_KEY_SHAPE, EPOCH_ENTRY_SHAPE, EPOCH_SHAPE, SERVICE_JWK_SHAPE, isHashB64u, shapeProblem } from '../bundle/shape.js';
-import type { ExportAgentKey, ExportEpochAnchor, ExportEpochRecord } from '../bundle/format.js';
+import { ANCHOR_SHAPE, AGENT_KEY_SHAPE, EPOCH_ENTRY_SHAPE, EPOCH_SHAPE, SERVICE_JWK_SHAPE, isHashB64u, shapeProblem } from '../export/shape.js';
+import type { ExportAgentKey, ExportEpochAnchor, ExportEpochRecord } from '../export/format.js';
 import type { ReportBuilder } from './report.js';
 import { jwkThumbprint, type Jwk } from '../crypto/jwk.js';
 import { ProtocolError } from '../errors/protocolerror.js';

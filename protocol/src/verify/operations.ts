@@ -5,9 +5,9 @@
  */
 import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from '../ledger/record.js';
 import { canonicalize } from '../encoding/jcs.js';
-import { operationProblem } from '../bundle/shape.js';
+import { operationProblem } from '../export/shape.js';
 import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from './material.js';
-import type { ExportHeader, ExportOperation } from '../bundle/format.js';
+import type { ExportHeader, ExportOperation } from '../export/format.js';
 import type { ReportBuilder } from './report.js';
 import type { Jwk } from '../crypto/jwk.js';
 import { verifyInclusionProof } from '../merkle/merkle.js';

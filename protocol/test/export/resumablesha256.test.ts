@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, b64Decode, b64Encode, createResumableSha256, sha256 } from '../src/index.js';
+import { ProtocolError, b64Decode, b64Encode, createResumableSha256, sha256 } from '../../src/index.js';
 
 describe('createResumableSha256', () => {
   it('equals one-shot SHA-256 across saves and loads through text at any split (fast-check)', async () => {

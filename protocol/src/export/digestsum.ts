@@ -8,10 +8,10 @@
  * This guards the writer against a wrong epoch query, not against an adversary: the
  * bundle's integrity rests on the manifest signature and the proofs, never on this sum.
  */
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
-import { sha256 } from './crypto/hash.js';
-import { canonicalBytes } from './encoding/jcs.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { sha256 } from '../crypto/hash.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 
 const BYTES = 32;
 

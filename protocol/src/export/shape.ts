@@ -8,23 +8,13 @@
  * few flat shapes are easier to audit side by side with docs/EXPORT.md than a generic one.
  */
 import { isB64u } from '../encoding/base64url.js';
+import { isPlainObject } from '../encoding/jsonobject.js';
 
 /** A JSON type a member may have. */
 type Kind = 'string' | 'int' | 'bool' | 'object' | 'array' | 'string|null' | 'int|null' | 'any';
 
 /** Member name → kind; a name ending in `?` is optional. */
 export type Shape = Record<string, Kind>;
-
-/**
- * True for a JSON object (not an array, not null).
- *
- * @example
- * isPlainObject({}); // true
- * isPlainObject([]); // false
- */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function hasKind(value: unknown, kind: Kind): boolean {
   switch (kind) {

@@ -4,8 +4,8 @@
  * with signature, chain, receipt and inclusion still passing; a mark next to a payload fails.
  */
 import { describe, expect, it } from 'vitest';
-import { b64uEncode, canonicalBytes, sha256, sign, verifyExportBundle, type ExportBundle } from '../src/index.js';
-import { base, materialize } from './exportscenario.js';
+import { b64uEncode, canonicalBytes, sha256, sign, verifyExportBundle, type ExportBundle } from '../../src/index.js';
+import { base, materialize } from '../exportscenario.js';
 
 function resign(bundle: ExportBundle): ExportBundle {
   const digest = sha256(canonicalBytes(bundle.body));

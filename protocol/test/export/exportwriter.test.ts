@@ -11,8 +11,8 @@ import {
   verifyExportBundle,
   type ExportOperation,
   type ExportWriterCheckpoint,
-} from '../src/index.js';
-import { E, T0, base, exportOf, materialize, writeBundle, type Scenario, scenarioLog } from './exportscenario.js';
+} from '../../src/index.js';
+import { E, T0, base, exportOf, materialize, writeBundle, type Scenario, scenarioLog } from '../exportscenario.js';
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 

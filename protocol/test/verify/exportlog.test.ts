@@ -7,8 +7,8 @@
  * the genuine service key (the dishonest operator).
  */
 import { describe, expect, it } from 'vitest';
-import { b64uEncode, canonicalBytes, sha256, sign, verifyExportBundle, verifyExtends, type EpochLogEntry, type ExportBundle, type ExportLog } from '../src/index.js';
-import { base, exportOf, materialize, scenarioLog, scenarioLogEntries, type Scenario } from './exportscenario.js';
+import { b64uEncode, canonicalBytes, sha256, sign, verifyExportBundle, verifyExtends, type EpochLogEntry, type ExportBundle, type ExportLog } from '../../src/index.js';
+import { base, exportOf, materialize, scenarioLog, scenarioLogEntries, type Scenario } from '../exportscenario.js';
 
 const orgLog = scenarioLogEntries;
 const exportedLog = async (s: Scenario, size: number, all: EpochLogEntry[]): Promise<ExportLog> => scenarioLog(s, size, all);

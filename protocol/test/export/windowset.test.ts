@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError } from '../src/index.js';
-import { DigestSum } from '../src/digestsum.js';
-import { WindowSet } from '../src/windowset.js';
+import { ProtocolError } from '../../src/index.js';
+import { DigestSum } from '../../src/export/digestsum.js';
+import { WindowSet } from '../../src/export/windowset.js';
 
 const E = 300_000;
 const T = 1_750_000_200_000; // aligned to E

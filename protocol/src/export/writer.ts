@@ -21,7 +21,7 @@
  * knows their anchors), and the body digest is a resumable SHA-256.
  */
 import { b64uDecode, b64uEncode, isB64u } from '../encoding/base64url.js';
-import { DigestSum } from '../digestsum.js';
+import { DigestSum } from './digestsum.js';
 import { verify } from '../crypto/ed25519.js';
 import { ProtocolError } from '../errors/protocolerror.js';
 import {
@@ -37,8 +37,8 @@ import {
 import { agentKeyEntry, epochEntry, operationEntry, pickFields, serviceJwkEntry } from './entries.js';
 import { canonicalBytes, canonicalize } from '../encoding/jcs.js';
 import { jwkThumbprint, type Ed25519Jwk } from '../crypto/jwk.js';
-import { createResumableSha256, type ResumableSha256 } from '../resumablesha256.js';
-import { WindowSet } from '../windowset.js';
+import { createResumableSha256, type ResumableSha256 } from './resumablesha256.js';
+import { WindowSet } from './windowset.js';
 import { KEY_COMMITMENT_FIELDS, LOG_ENTRY_FIELDS, logOrigin, type EpochLogEntry } from '../tlog/entry.js';
 import { KEY_EVENT_FIELDS, type KeyEvent } from '../keys/event.js';
 

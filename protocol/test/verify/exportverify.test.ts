@@ -23,8 +23,8 @@ import {
   verifyExportBundle,
   type ExportBundle,
   type ExportVerificationReport,
-} from '../src/index.js';
-import { E, T0, base, exportOf, materialize, writeBundle } from './exportscenario.js';
+} from '../../src/index.js';
+import { E, T0, base, exportOf, materialize, writeBundle } from '../exportscenario.js';
 
 const fresh = (): ExportBundle => structuredClone(materialize(base));
 const ops = (b: ExportBundle) => b.body.operations;

@@ -17,8 +17,8 @@ import {
   verifyExportBundle,
   type ExportBundle,
   type ExportVerificationReport,
-} from '../src/index.js';
-import { E, T0, base, exportOf, materialize } from './exportscenario.js';
+} from '../../src/index.js';
+import { E, T0, base, exportOf, materialize } from '../exportscenario.js';
 
 const fresh = (): ExportBundle => structuredClone(materialize(base));
 const ops = (b: ExportBundle) => b.body.operations;

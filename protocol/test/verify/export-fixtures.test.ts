@@ -2,8 +2,8 @@
 // fixtures/record-export-fixtures.ts): this verifier reaches exactly the recorded verdict and
 // failing places; the Python verifier is held to the same file (python/tests/test_conformance.py).
 import { describe, expect, it } from 'vitest';
-import { parseAgentKeyPins, verifyExportBundle } from '../src/index.js';
-import { fixtureJwks, fixturePins, loadExportFixtures } from './fixtures/export-fixtures.js';
+import { parseAgentKeyPins, verifyExportBundle } from '../../src/index.js';
+import { fixtureJwks, fixturePins, loadExportFixtures } from '../fixtures/export-fixtures.js';
 
 describe('export conformance fixtures', () => {
   const jwks = fixtureJwks();

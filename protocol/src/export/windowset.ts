@@ -11,8 +11,8 @@
  * the bitmap bounds a 366-day export with 5-minute windows at about 18 KB whatever the
  * pattern, and typical (bursty) activity needs far less.
  */
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];

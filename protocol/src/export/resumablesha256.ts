@@ -7,8 +7,8 @@
  * expose the compression state (about 120 bytes) and which runs unchanged in a browser.
  */
 import { createSHA256, type IHasher } from 'hash-wasm';
-import { b64uDecode, b64uEncode } from './encoding/base64url.js';
-import { ProtocolError } from './errors/protocolerror.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 
 /** A running SHA-256 (FIPS 180-4). */
 export interface ResumableSha256 {
