@@ -27,8 +27,8 @@ import {
   verifyInclusion,
   type EpochLogEntry,
   type Jwk,
-} from '../src/index.js';
-import { loadVectors } from './vectors.js';
+} from '../../src/index.js';
+import { loadVectors } from '../vectors.js';
 
 type Vectors = {
   service_key: { seed_hex: string; jwk: Jwk & { x: string; kid: string } };

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ProtocolError, SHA256_OID, b64Decode, b64uEncode, readTimeStampToken } from '../src/index.js';
+import { ProtocolError, SHA256_OID, b64Decode, b64uEncode, readTimeStampToken } from '../../src/index.js';
 
 type TokenFixture = { root_hash: string; tsa_token: string; anchored_at: number };
-const TSA_TOKENS: TokenFixture[] = JSON.parse(readFileSync(new URL('./fixtures/tsa-tokens.json', import.meta.url), 'utf8')).tokens;
+const TSA_TOKENS: TokenFixture[] = JSON.parse(readFileSync(new URL('../fixtures/tsa-tokens.json', import.meta.url), 'utf8')).tokens;
 
 function expectTokenError(bytes: Uint8Array, message: RegExp): void {
   let caught: unknown;

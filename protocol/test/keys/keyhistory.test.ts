@@ -21,9 +21,9 @@ import {
   type ExportBundle,
   type ExportVerificationReport,
   type KeyEvent,
-} from '../src/index.js';
-import { agentKeySpecs, agentsWith, base, buildScenario, materialize, type AgentKeySpec } from './exportscenario.js';
-import { utf8 } from './vectors.js';
+} from '../../src/index.js';
+import { agentKeySpecs, agentsWith, base, buildScenario, materialize, type AgentKeySpec } from '../exportscenario.js';
+import { utf8 } from '../vectors.js';
 
 const failed = (r: ExportVerificationReport) => r.findings.filter((f) => f.status === 'failed');
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
