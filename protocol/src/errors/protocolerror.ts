@@ -5,24 +5,20 @@
  * the SDK, the offline verifier) can map it without parsing messages. The codes are
  * protocol-level; the service maps them onto docs/API.md §7 error codes itself.
  */
+import type { ProtocolErrorCode } from './codes.js';
 
 /**
- * Base class of every error thrown by `@agent-ledger/protocol`.
- *
- * Codes used in this package: `CANONICALIZATION`, `BASE64URL`, `INVALID_PUBLIC_KEY`,
- * `INVALID_PRIVATE_KEY`, `INVALID_HASH`, `INVALID_JWK`, `EMPTY_TREE`,
- * `INDEX_OUT_OF_RANGE`, `INVALID_SIGNATURE_LENGTH`; for export bundles (docs/EXPORT.md)
- * `EXPORT_WRITER`, `INVALID_CHECKPOINT`, `INVALID_HASH_STATE`, `INVALID_WINDOW`,
- * `OVERLAPPING_WINDOWS`, `INVALID_TIMESTAMP_TOKEN`.
+ * Base class of every error thrown by `@agent-ledger/protocol`; its `code` is one of
+ * {@link ProtocolErrorCode} (errors/codes.ts says where each is raised).
  *
  * @example
  * throw new ProtocolError('INVALID_HASH', 'prev_chain_hash must be 32 bytes');
  */
 export class ProtocolError extends Error {
   /** Stable machine-readable reason, e.g. `INVALID_PUBLIC_KEY`. */
-  readonly code: string;
+  readonly code: ProtocolErrorCode;
 
-  constructor(code: string, message: string, options?: ErrorOptions) {
+  constructor(code: ProtocolErrorCode, message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'ProtocolError';
     this.code = code;
