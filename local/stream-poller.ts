@@ -5,11 +5,11 @@
  *
  * - per shard, in order, parents before their children, at most `batchSize` records a call,
  *   only the new items of the worker's `itemTypes` (the event filter);
- * - the partial batch response (`batchItemFailures`) moves the checkpoint to just before the
+ * - the partial batch response (`batchItemFailures`) moves the stream position to just before the
  *   first failed record, which is retried with a growing pause; a handler that throws fails
  *   the whole batch. After MAX_ATTEMPTS the batch is given up and logged (the on-failure
  *   destination in AWS) so the shard moves on;
- * - checkpoints (the last sequence number handled per shard) survive a stop: `npm start`
+ * - stream positions (the last sequence number handled per shard) survive a stop: `npm start`
  *   keeps them in the data directory, so records committed while the stack was down are
  *   forwarded at the next start, and records already forwarded are not forwarded again.
  */
@@ -33,29 +33,29 @@ import { lambdaContext } from './lambda-context.js';
 
 const IDLE_POLL_MS = 100;
 const MAX_ATTEMPTS = 5;
-/** GetRecords errors after which the shard is read on with a new iterator from its checkpoint. */
+/** GetRecords errors after which the shard is read on with a new iterator from its stream position. */
 const RENEWED_ITERATOR_ERRORS = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
 /** How often the shard list is read again (shards split and close now and then). */
 const SHARD_REFRESH_MS = 2_000;
 
-/** Where checkpoints are kept: in memory (tests), or a JSON file (`npm start`). */
-export interface CheckpointStore {
+/** Where the stream positions are kept: in memory (tests), or a JSON file (`npm start`). */
+export interface StreamPositionStore {
   load(): Promise<Record<string, string>>;
-  save(checkpoints: Record<string, string>): Promise<void>;
+  save(positions: Record<string, string>): Promise<void>;
 }
 
-export function memoryCheckpoints(initial: Record<string, string> = {}): CheckpointStore & { current: Record<string, string> } {
+export function memoryStreamPositions(initial: Record<string, string> = {}): StreamPositionStore & { current: Record<string, string> } {
   const store = {
     current: { ...initial },
     load: async () => ({ ...store.current }),
-    save: async (checkpoints: Record<string, string>) => {
-      store.current = { ...checkpoints };
+    save: async (positions: Record<string, string>) => {
+      store.current = { ...positions };
     },
   };
   return store;
 }
 
-export function fileCheckpoints(path: string): CheckpointStore {
+export function fileStreamPositions(path: string): StreamPositionStore {
   return {
     async load() {
       try {
@@ -64,7 +64,7 @@ export function fileCheckpoints(path: string): CheckpointStore {
         return {};
       }
     },
-    save: (checkpoints) => writeFile(path, JSON.stringify(checkpoints), { mode: 0o600 }),
+    save: (positions) => writeFile(path, JSON.stringify(positions), { mode: 0o600 }),
   };
 }
 
@@ -73,7 +73,7 @@ export interface StreamPollerOptions {
   endpoint: string;
   tableName: string;
   workers: readonly WorkerSpec[];
-  checkpoints?: CheckpointStore;
+  positions?: StreamPositionStore;
 }
 
 export interface StreamPoller {
@@ -101,8 +101,8 @@ function wanted(worker: WorkerSpec, record: StreamRecord): boolean {
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const workers = options.workers.filter((worker) => worker.trigger.kind === 'stream');
-  const checkpointStore = options.checkpoints ?? memoryCheckpoints();
-  const checkpoints = await checkpointStore.load();
+  const positionStore = options.positions ?? memoryStreamPositions();
+  const positions = await positionStore.load();
   const givenUp: StreamPoller['givenUp'] = [];
   const table = await options.dynamo.send(new DescribeTableCommand({ TableName: options.tableName }));
   const streamArn = table.Table?.LatestStreamArn;
@@ -117,7 +117,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   let running: Promise<void> = Promise.resolve();
 
   async function iteratorFor(shardId: string): Promise<string | undefined> {
-    const after = checkpoints[shardId];
+    const after = positions[shardId];
     const out = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
@@ -166,7 +166,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     } catch (error) {
       // An expired iterator, or one DynamoDB Local calls trimmed although nothing aged out (it does so
       // now and then on a fresh shard read from TRIM_HORIZON, aws/aws-sdk-java#2923): asked again from the
-      // checkpoint, the shard reads on. Keeping the iterator would fail the same way on every pass.
+      // stream position, the shard reads on. Keeping the iterator would fail the same way on every pass.
       if (RENEWED_ITERATOR_ERRORS.has((error as Error).name)) {
         state.iterator = undefined;
         return 0;
@@ -176,7 +176,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     const records = out.Records ?? [];
     const failedAt = records.length > 0 ? await deliver(records) : undefined;
     if (failedAt === undefined) {
-      if (records.length > 0) checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
+      if (records.length > 0) positions[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
       state.iterator = out.NextShardIterator;
       state.attempts = 0;
       if (!out.NextShardIterator) state.closed = true;
@@ -184,16 +184,16 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     }
     // Everything before the failed record is done; the failed one is retried after a pause.
     const index = records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
-    if (index > 0) checkpoints[shardId] = records[index - 1]!.dynamodb!.SequenceNumber!;
+    if (index > 0) positions[shardId] = records[index - 1]!.dynamodb!.SequenceNumber!;
     state.attempts += 1;
     if (state.attempts >= MAX_ATTEMPTS) {
       givenUp.push({ worker: workers.map((worker) => worker.id).join(','), records: records.length - Math.max(0, index), firstSequenceNumber: failedAt });
       process.stderr.write(`${JSON.stringify({ level: 'ERROR', source: 'local-stream', message: 'stream batch given up', sequence_number: failedAt })}\n`);
-      checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
+      positions[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
       state.iterator = out.NextShardIterator;
       state.attempts = 0;
     } else {
-      state.iterator = undefined; // re-positioned after the checkpoint
+      state.iterator = undefined; // re-positioned after the stream position
       state.retryAt = Date.now() + 50 * 2 ** state.attempts;
     }
     return records.length;
@@ -230,7 +230,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       if (state.closed) continue;
       handled += await pollShard(id, state);
     }
-    await checkpointStore.save(checkpoints);
+    await positionStore.save(positions);
     passes += 1;
     // A shard waiting to retry a failed batch is not idle, however quiet this pass was.
     const retrying = [...shards.values()].some((state) => state.attempts > 0);

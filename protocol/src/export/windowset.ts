@@ -1,9 +1,9 @@
 /**
  * A set of epoch windows `[start_time, end_time)` with a compact text form, for the export
- * writer's checkpoint (docs/EXPORT.md, "Writing in pieces").
+ * writer's resume state (docs/EXPORT.md, "Writing in pieces").
  *
  * The writer must remember which epochs the operations it wrote point to, but a year-long
- * export can point to tens of thousands of them, and its checkpoint lives on a DynamoDB
+ * export can point to tens of thousands of them, and its resume state lives on a DynamoDB
  * item (400 KB). An organization's windows never overlap (docs/PROTOCOL.md "Merkle epochs":
  * one epoch per aligned window), so a window is identified by its interval, and a set of
  * them is a list of maximal runs of adjacent windows. In text that list is delta-encoded in

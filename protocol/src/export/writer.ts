@@ -1,8 +1,10 @@
 /**
  * Writes an export bundle (docs/EXPORT.md) as a stream of canonical bytes, in one pass over
  * the operations ordered by (created_at, operation_id), pausable at any operation and
- * resumable in another process from a small JSON checkpoint (docs/EXPORT.md, "Writing in
- * pieces"). The bytes are exactly `canonicalBytes(bundle)` of the materialised bundle.
+ * resumable in another process from a small JSON resume state (docs/EXPORT.md, "Writing in
+ * pieces"). The API calls that state a checkpoint (`checkpoint()`, ExportWriterCheckpoint,
+ * `checkpoint_version`, code `INVALID_CHECKPOINT`), names kept for the stored states and the
+ * callers; it is not a C2SP log checkpoint (tlog/checkpoint.ts). The bytes are exactly `canonicalBytes(bundle)` of the materialised bundle.
  *
  * Order of calls (each returns the bytes to append to the file, possibly none):
  *
@@ -15,7 +17,8 @@
  *   const sig = await signer.sign(w.bodyDigest());
  *   w.finish({ service_kid, signature: sig });
  *
- * `w.checkpoint()` between any two calls; `ExportBundleWriter.resume(checkpoint)` goes on.
+ * `w.checkpoint()` (the resume state) between any two calls; `ExportBundleWriter.resume(state)`
+ * goes on.
  * Nothing that grows with the number of operations is kept: the set of epochs pointed to is
  * a WindowSet, the epochs themselves are fetched again at the end (only the epoch query
  * knows their anchors), and the body digest is a resumable SHA-256.
@@ -45,11 +48,11 @@ import { KEY_EVENT_FIELDS, type KeyEvent } from '../keys/event.js';
 /** Where the writer is: which call may come next. */
 export type ExportWriterPhase = 'new' | 'operations' | 'epochs' | 'signing' | 'done';
 
-/** Identifies the checkpoint layout; a change is a new number. */
+/** Identifies the layout of the resume state; a change is a new number. */
 export const EXPORT_CHECKPOINT_VERSION = 1;
 
 /**
- * Everything a writer needs to go on, as plain JSON. Its size does not grow with the number
+ * The writer's resume state: everything it needs to go on, as plain JSON. Its size does not grow with the number
  * of operations: about 1 KB plus ~80 bytes per distinct agent key plus the epoch window set
  * (at most ~18 KB for 366 days of 5-minute epochs, usually far less).
  */
@@ -99,7 +102,7 @@ const EPOCHS_CLOSE_LOG = `],${member('log')}`;
 const LOG_CLOSE = `,${member('service_jwks')}`;
 const MANIFEST_OPEN = `,${member('manifest')}`;
 
-/** Bound on the in-memory cross-check of repeated epoch references (not checkpointed). */
+/** Bound on the in-memory cross-check of repeated epoch references (not in the resume state). */
 const RECENT_EPOCHS_MAX = 4096;
 
 function writerError(message: string): ProtocolError {
@@ -202,8 +205,8 @@ export class ExportBundleWriter {
    * @example
    * const w = await ExportBundleWriter.resume(JSON.parse(item.writer_checkpoint));
    */
-  static async resume(checkpoint: ExportWriterCheckpoint): Promise<ExportBundleWriter> {
-    const state = checkedCheckpoint(checkpoint);
+  static async resume(resumeState: ExportWriterCheckpoint): Promise<ExportBundleWriter> {
+    const state = checkedResumeState(resumeState);
     const hashing = state.phase === 'new' || state.phase === 'operations' || state.phase === 'epochs';
     const hasher = hashing ? await createResumableSha256(state.sha256_state ?? undefined) : null;
     try {
@@ -236,7 +239,7 @@ export class ExportBundleWriter {
   }
 
   /**
-   * The state to store between pieces: plain JSON, a few KB (see ExportWriterCheckpoint).
+   * The resume state to store between pieces: plain JSON, a few KB (see ExportWriterCheckpoint).
    * Take it together with the bytes returned so far: resuming from it continues right
    * after them.
    *
@@ -584,8 +587,8 @@ function exactHeader(header: ExportHeader): ExportHeader {
 
 const PHASES: readonly ExportWriterPhase[] = ['new', 'operations', 'epochs', 'signing', 'done'];
 
-/** Shape check of a checkpoint read back from storage (it is our own JSON, but stored). */
-function checkedCheckpoint(cp: ExportWriterCheckpoint): ExportWriterCheckpoint {
+/** Shape check of a resume state read back from storage (it is our own JSON, but stored). */
+function checkedResumeState(cp: ExportWriterCheckpoint): ExportWriterCheckpoint {
   const bad = (what: string): never => {
     throw new ProtocolError('INVALID_CHECKPOINT', `export writer checkpoint: ${what}`);
   };
