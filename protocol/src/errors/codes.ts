@@ -31,7 +31,7 @@ export type ProtocolErrorCode =
   | 'EXPORT_WRITER'
   /**
    * A C2SP tlog-checkpoint note that does not parse (tlog/checkpoint.ts), or an export writer's
-   * stored resume state that is not one (export/writer.ts, windowset.ts, digestsum.ts).
+   * stored resume state that is not one (export/writer.ts, export/windowset.ts, export/digestsum.ts).
    */
   | 'INVALID_CHECKPOINT'
   /** A resumable SHA-256 state that is not one hash-wasm saved (export/resumablesha256.ts). */

@@ -66,7 +66,7 @@ export function logEntryHash(entry: EpochLogEntry): string {
 
 /**
  * The log tree's leaf for an entry hash: RFC 9162 `H(0x00 || entry_hash bytes)`, the same
- * leaf hashing as an epoch's operations (merklehash.ts).
+ * leaf hashing as an epoch's operations (merkle/merklehash.ts).
  *
  * @example
  * logLeafHash(logEntryHash(entry));
