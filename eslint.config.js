@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    // The console runs in a browser: the protocol's browser build (protocol/browser-plugin.ts) and the API, nothing of the service's.
+    // The console runs in a browser: the protocol's browser modules (protocol/package.json `imports`, condition `browser`) and the API, nothing of the service's.
     files: ['console/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [

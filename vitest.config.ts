@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { protocolBrowserPlugin } from './protocol/browser-plugin.js';
 import { UNIT_FILES, WITH_MODULE_STATE, withModuleStateFiles } from './test/support/test-tiers.js';
 
 // The AWS SDK's Node 20 deprecation notice would repeat in every worker; Lambda runs Node 22.
@@ -83,23 +82,24 @@ export default defineConfig({
         },
       },
       {
-        // The console verifies in the browser with protocol/'s browser build (protocol/browser-plugin.ts):
-        // the tests of every module that uses the twins, with the node:crypto/node:buffer modules swapped in.
-        plugins: [protocolBrowserPlugin()],
+        // The console verifies in the browser with protocol/'s browser modules: the tests of every module
+        // that reaches `#platform/...` (protocol/package.json `imports`), resolved under the `browser`
+        // condition as the console's Vite build resolves them, so the @noble twins stand in for node:crypto.
+        ssr: { resolve: { conditions: ['browser'] } },
         test: {
           ...common,
           name: 'protocol-browser',
           root: new URL('./protocol', import.meta.url).pathname,
           include: [
-            'test/base64url.test.ts',
-            'test/curve.test.ts',
-            'test/ed25519.test.ts',
-            'test/hash.test.ts',
-            'test/jwk.test.ts',
-            'test/merkle.test.ts',
-            'test/receipt.test.ts',
-            'test/record.test.ts',
-            'test/uuid.test.ts',
+            'test/encoding/base64url.test.ts',
+            'test/crypto/curve.test.ts',
+            'test/crypto/ed25519.test.ts',
+            'test/crypto/hash.test.ts',
+            'test/crypto/jwk.test.ts',
+            'test/merkle/merkle.test.ts',
+            'test/ledger/receipt.test.ts',
+            'test/ledger/record.test.ts',
+            'test/ledger/uuid.test.ts',
           ],
           // Pure-JS hashing: the capacity tests (a 10,000-key cache, a 100,000-leaf tree) take seconds here.
           testTimeout: 60_000,

@@ -1,17 +1,16 @@
 /**
  * The console's build: Preact (JSX through Vite's own transform, no plugin), the protocol
- * package's browser build (protocol/browser-plugin.ts) and the route table's roles, so each
+ * package's browser modules (Vite resolves protocol/package.json `imports` under the `browser`
+ * condition, so `#platform/...` is the @noble twins) and the route table's roles, so each
  * page shows only what the signed-in role may do with the same rules the server enforces.
  * `npm ci` builds it (this workspace's `prepare`); the local stack and CloudFront serve dist/.
  * The charting library (visx, written for React) runs on preact/compat: only the chart
  * module imports it, so only its lazily loaded chunk carries compat (src/charts/).
  */
 import { defineConfig } from 'vite';
-import { protocolBrowserPlugin } from '@agent-ledger/protocol/browser-plugin';
 import { routeRoles } from './build/route-roles.js';
 
 export default defineConfig({
-  plugins: [protocolBrowserPlugin()],
   define: { __ROUTE_ROLES__: JSON.stringify(routeRoles()) },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   resolve: {

@@ -50,7 +50,7 @@ export async function ensureLocalKeys(keysDir: string): Promise<LocalKeys> {
   const signerKeyFile = join(keysDir, SIGNER_KEY_FILE);
   const secretsKeyFile = join(keysDir, SECRETS_KEY_FILE);
 
-  // The protocol's generation: exporting a KeyObject generateKeyPairSync returned can deadlock on Node 20 (protocol/src/ed25519.ts).
+  // The protocol's generation: exporting a KeyObject generateKeyPairSync returned can deadlock on Node 20 (protocol/src/crypto/ed25519node.ts).
   const { privateKey } = generateKeyPair();
   const signerCreated = await createOnce(signerKeyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string);
   const secretsCreated = await createOnce(secretsKeyFile, randomBytes(32));

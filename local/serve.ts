@@ -12,7 +12,7 @@ import { yieldToApi } from './background-priority.js';
 import { applyEnv } from './env.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
-import { startStreamPoller, type CheckpointStore, type StreamPoller } from './stream-poller.js';
+import { startStreamPoller, type StreamPositionStore, type StreamPoller } from './stream-poller.js';
 import { startQueueWorkers, type QueueWorkersOptions } from './workers.js';
 
 interface ServeOptions {
@@ -23,8 +23,8 @@ interface ServeOptions {
   queueWorkers?: QueueWorkersOptions;
   /** The built console to serve (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
-  /** Where the stream poller keeps its checkpoints; in memory when omitted. */
-  checkpoints?: CheckpointStore;
+  /** Where the stream poller keeps its stream positions; in memory when omitted. */
+  positions?: StreamPositionStore;
 }
 
 interface Serving {
@@ -52,7 +52,7 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
   const dynamo = localDynamoClient(dynamoEndpoint);
   let stream: StreamPoller;
   try {
-    stream = await startStreamPoller({ dynamo, endpoint: dynamoEndpoint, tableName, workers: workerList, ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}) });
+    stream = await startStreamPoller({ dynamo, endpoint: dynamoEndpoint, tableName, workers: workerList, ...(options.positions ? { positions: options.positions } : {}) });
   } catch (error) {
     stopWorkers();
     dynamo.destroy();

@@ -17,7 +17,7 @@ import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
 import { startS3Local } from './s3-local.js';
 import { startServing } from './serve.js';
-import { fileCheckpoints } from './stream-poller.js';
+import { fileStreamPositions } from './stream-poller.js';
 import { ensureTable } from './table.js';
 import { removeWhenGone } from './watchdog.js';
 
@@ -133,7 +133,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: options.port ?? 3000,
       epochMs: config.epochMs,
       // Kept with the table, so events committed while the stack was down go out at the next start.
-      ...(options.memory ? {} : { checkpoints: fileCheckpoints(join(storageDir, 'stream-checkpoints.json')) }),
+      // The file keeps the name it had before the stream positions were called so, so that a data
+      // directory made then resumes where it stood instead of forwarding its stream again.
+      ...(options.memory ? {} : { positions: fileStreamPositions(join(storageDir, 'stream-checkpoints.json')) }),
     });
     stoppers.push(() => serving.stop());
 

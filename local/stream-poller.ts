@@ -5,11 +5,11 @@
  *
  * - per shard, in order, parents before their children, at most `batchSize` records a call,
  *   only the new items of the worker's `itemTypes` (the event filter);
- * - the partial batch response (`batchItemFailures`) moves the checkpoint to just before the
+ * - the partial batch response (`batchItemFailures`) moves the stream position to just before the
  *   first failed record, which is retried with a growing pause; a handler that throws fails
  *   the whole batch. After MAX_ATTEMPTS (stream-shard.ts) the batch is given up and logged (the on-failure
  *   destination in AWS) so the shard moves on;
- * - checkpoints (the last sequence number handled per shard) survive a stop: `npm start`
+ * - stream positions (the last sequence number handled per shard) survive a stop: `npm start`
  *   keeps them in the data directory, so records committed while the stack was down are
  *   forwarded at the next start, and records already forwarded are not forwarded again.
  */
@@ -25,24 +25,24 @@ const IDLE_POLL_MS = 100;
 /** How often the shard list is read again (shards split and close now and then). */
 const SHARD_REFRESH_MS = 2_000;
 
-/** Where checkpoints are kept: in memory (tests), or a JSON file (`npm start`). */
-export interface CheckpointStore {
+/** Where the stream positions are kept: in memory (tests), or a JSON file (`npm start`). */
+export interface StreamPositionStore {
   load(): Promise<Record<string, string>>;
-  save(checkpoints: Record<string, string>): Promise<void>;
+  save(positions: Record<string, string>): Promise<void>;
 }
 
-export function memoryCheckpoints(initial: Record<string, string> = {}): CheckpointStore & { current: Record<string, string> } {
+export function memoryStreamPositions(initial: Record<string, string> = {}): StreamPositionStore & { current: Record<string, string> } {
   const store = {
     current: { ...initial },
     load: async () => ({ ...store.current }),
-    save: async (checkpoints: Record<string, string>) => {
-      store.current = { ...checkpoints };
+    save: async (positions: Record<string, string>) => {
+      store.current = { ...positions };
     },
   };
   return store;
 }
 
-export function fileCheckpoints(path: string): CheckpointStore {
+export function fileStreamPositions(path: string): StreamPositionStore {
   return {
     async load() {
       try {
@@ -51,7 +51,7 @@ export function fileCheckpoints(path: string): CheckpointStore {
         return {};
       }
     },
-    save: (checkpoints) => writeFile(path, JSON.stringify(checkpoints), { mode: 0o600 }),
+    save: (positions) => writeFile(path, JSON.stringify(positions), { mode: 0o600 }),
   };
 }
 
@@ -60,7 +60,7 @@ interface StreamPollerOptions {
   endpoint: string;
   tableName: string;
   workers: readonly WorkerSpec[];
-  checkpoints?: CheckpointStore;
+  positions?: StreamPositionStore;
 }
 
 export interface StreamPoller {
@@ -113,8 +113,8 @@ async function refreshShards(source: StreamSource, passes: Passes): Promise<void
   passes.shardsReadAt = Date.now();
 }
 
-/** One pass: every open shard read once, in parent-first order, then the checkpoints saved. */
-async function pass(source: StreamSource, passes: Passes, checkpointStore: CheckpointStore): Promise<void> {
+/** One pass: every open shard read once, in parent-first order, then the stream positions saved. */
+async function pass(source: StreamSource, passes: Passes, positionStore: StreamPositionStore): Promise<void> {
   await refreshShards(source, passes);
   let handled = 0;
   for (const shard of passes.shardList) {
@@ -124,7 +124,7 @@ async function pass(source: StreamSource, passes: Passes, checkpointStore: Check
     if (state.closed) continue;
     handled += await pollShard(source, id, state);
   }
-  await checkpointStore.save(source.checkpoints);
+  await positionStore.save(source.positions);
   passes.count += 1;
   // A shard waiting to retry a failed batch is not idle, however quiet this pass was.
   const retrying = [...passes.shards.values()].some((state) => state.attempts > 0);
@@ -144,9 +144,9 @@ async function drained(passes: Passes, stopped: () => boolean, timeoutMs: number
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const workers = options.workers.filter((worker) => worker.trigger.kind === 'stream');
-  const checkpointStore = options.checkpoints ?? memoryCheckpoints();
-  const checkpoints = await checkpointStore.load();
-  const source: StreamSource = { ...(await openStream(options)), workers, checkpoints, givenUp: [] };
+  const positionStore = options.positions ?? memoryStreamPositions();
+  const positions = await positionStore.load();
+  const source: StreamSource = { ...(await openStream(options)), workers, positions, givenUp: [] };
   const passes: Passes = { shards: new Map(), shardList: [], shardsReadAt: -Infinity, count: 0, idle: 0 };
   let stopped = workers.length === 0;
   let timer: NodeJS.Timeout | undefined;
@@ -156,7 +156,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     if (stopped) return;
     timer = setTimeout(() => {
       timer = undefined;
-      running = pass(source, passes, checkpointStore).then(
+      running = pass(source, passes, positionStore).then(
         () => schedule(passes.idle > 0 ? IDLE_POLL_MS : 0),
         (error: unknown) => {
           process.stderr.write(`${JSON.stringify({ level: 'ERROR', source: 'local-stream', table: options.tableName, error: String(error) })}\n`);

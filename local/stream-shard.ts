@@ -1,7 +1,7 @@
 /**
  * One read of one shard of the table's stream, as the local stream poller makes it
  * (stream-poller.ts) and the DynamoDB event source does in AWS: a GetRecords from the shard's
- * checkpoint, the records handed to each worker that wants them, then the checkpoint moved past
+ * stream position, the records handed to each worker that wants them, then the stream position moved past
  * what was handled, or the first failed record retried after a growing pause and, after
  * MAX_ATTEMPTS, the batch given up so the shard moves on.
  */
@@ -19,7 +19,7 @@ import { lambdaContext } from './lambda-context.js';
 import { toLambdaRecord } from './stream-record.js';
 
 const MAX_ATTEMPTS = 5;
-/** GetRecords errors after which the shard is read on with a new iterator from its checkpoint. */
+/** GetRecords errors after which the shard is read on with a new iterator from its stream position. */
 const RENEWED_ITERATOR_ERRORS = new Set(['ExpiredIteratorException', 'TrimmedDataAccessException']);
 
 /** A batch given up after MAX_ATTEMPTS (what the on-failure destination receives in AWS). */
@@ -29,13 +29,13 @@ export interface GivenUpBatch {
   firstSequenceNumber: string;
 }
 
-/** The stream and what every shard's reads share: the workers, the checkpoints and the batches given up. */
+/** The stream and what every shard's reads share: the workers, the stream positions and the batches given up. */
 export interface StreamSource {
   streams: DynamoDBStreamsClient;
   streamArn: string;
   workers: readonly WorkerSpec[];
   /** The last sequence number handled, per shard. */
-  checkpoints: Record<string, string>;
+  positions: Record<string, string>;
   givenUp: GivenUpBatch[];
 }
 
@@ -56,9 +56,9 @@ function wanted(worker: WorkerSpec, record: StreamRecord): boolean {
   return type !== undefined && trigger.itemTypes.includes(type);
 }
 
-/** An iterator just after the shard's checkpoint, or at its start when it has none. */
+/** An iterator just after the shard's stream position, or at its start when it has none. */
 async function iteratorFor(source: StreamSource, shardId: string): Promise<string | undefined> {
-  const after = source.checkpoints[shardId];
+  const after = source.positions[shardId];
   const out = await source.streams.send(
     new GetShardIteratorCommand({
       StreamArn: source.streamArn,
@@ -93,14 +93,14 @@ async function deliver(source: StreamSource, records: StreamRecord[]): Promise<s
   return undefined;
 }
 
-/** One GetRecords; undefined when the iterator had to be dropped, to be asked again from the checkpoint. */
+/** One GetRecords; undefined when the iterator had to be dropped, to be asked again from the stream position. */
 async function readRecords(source: StreamSource, state: ShardState, iterator: string): Promise<GetRecordsCommandOutput | undefined> {
   try {
     return await source.streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
   } catch (error) {
     // An expired iterator, or one DynamoDB Local calls trimmed although nothing aged out (it does so
     // now and then on a fresh shard read from TRIM_HORIZON, aws/aws-sdk-java#2923): asked again from the
-    // checkpoint, the shard reads on. Keeping the iterator would fail the same way on every pass.
+    // stream position, the shard reads on. Keeping the iterator would fail the same way on every pass.
     if (RENEWED_ITERATOR_ERRORS.has((error as Error).name)) {
       state.iterator = undefined;
       return undefined;
@@ -109,9 +109,9 @@ async function readRecords(source: StreamSource, state: ShardState, iterator: st
   }
 }
 
-/** Every record was handled: the checkpoint moves past the last, the shard reads on (or is closed). */
+/** Every record was handled: the stream position moves past the last, the shard reads on (or is closed). */
 function advance(source: StreamSource, shardId: string, state: ShardState, records: StreamRecord[], next: string | undefined): void {
-  if (records.length > 0) source.checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
+  if (records.length > 0) source.positions[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
   state.iterator = next;
   state.attempts = 0;
   if (!next) state.closed = true;
@@ -120,16 +120,16 @@ function advance(source: StreamSource, shardId: string, state: ShardState, recor
 /** A record failed: everything before it is done; it is retried after a pause, or given up after MAX_ATTEMPTS. */
 function retryOrGiveUp(source: StreamSource, shardId: string, state: ShardState, records: StreamRecord[], failedAt: string, next: string | undefined): void {
   const index = records.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
-  if (index > 0) source.checkpoints[shardId] = records[index - 1]!.dynamodb!.SequenceNumber!;
+  if (index > 0) source.positions[shardId] = records[index - 1]!.dynamodb!.SequenceNumber!;
   state.attempts += 1;
   if (state.attempts >= MAX_ATTEMPTS) {
     source.givenUp.push({ worker: source.workers.map((worker) => worker.id).join(','), records: records.length - Math.max(0, index), firstSequenceNumber: failedAt });
     process.stderr.write(`${JSON.stringify({ level: 'ERROR', source: 'local-stream', message: 'stream batch given up', sequence_number: failedAt })}\n`);
-    source.checkpoints[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
+    source.positions[shardId] = records.at(-1)!.dynamodb!.SequenceNumber!;
     state.iterator = next;
     state.attempts = 0;
   } else {
-    state.iterator = undefined; // re-positioned after the checkpoint
+    state.iterator = undefined; // re-positioned after the stream position
     state.retryAt = Date.now() + 50 * 2 ** state.attempts;
   }
 }

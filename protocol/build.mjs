@@ -2,12 +2,14 @@
 // package of its own: `npm pack ./protocol/dist` (or `npm publish ./protocol/dist`).
 //   dist/**/*.js, *.d.ts   src/ compiled by tsc (tsconfig.build.json): ES modules, the same
 //                          code and imports as src/, so still no I/O (test/package.test.ts);
-//   dist/package.json      this package.json with `exports` on the JavaScript and the scripts
-//                          dropped; LICENSE and README.md are copied when present.
+//   dist/package.json      this package.json with `exports` and `imports` (the `#platform/...`
+//                          seam between the node: modules and their browser twins) on the
+//                          JavaScript, and the scripts dropped; LICENSE and README.md are
+//                          copied when present.
 //
 // Why a separate package root rather than conditions in this package.json: everything in the
 // repository (tsx, vitest, the esbuild bundles of the lambdas and the CLI, the console's Vite
-// build with browser-plugin.ts, tsc) resolves `@agent-ledger/protocol` to src/*.ts through the
+// build, tsc) resolves `@agent-ledger/protocol` to src/*.ts through the
 // `exports` below and needs no flag, alias or build step to see a change. A custom condition
 // would have to be passed to each of those tools (and to every child process a test starts), a
 // tsconfig `paths` entry only reaches tools that read that tsconfig, and rewriting package.json
@@ -29,6 +31,11 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { stdio: 'inherit' });
 
 const entry = (name) => ({ types: `./${name}.d.ts`, default: `./${name}.js` });
+// `./src/x.ts` in this package.json is `./x.js` (and its `./x.d.ts`) in dist/.
+const built = (path, ext) => path.replace(/^\.\/src\//, './').replace(/\.ts$/, ext);
+const platform = Object.fromEntries(
+  Object.entries(source.imports).map(([name, { browser, default: node }]) => [name, { types: built(node, '.d.ts'), browser: built(browser, '.js'), default: built(node, '.js') }]),
+);
 const published = {
   name: source.name,
   version: source.version,
@@ -39,6 +46,7 @@ const published = {
   main: './index.js',
   types: './index.d.ts',
   exports: { '.': entry('index'), './core': entry('core'), './package.json': './package.json' },
+  imports: platform,
   engines: { node: '>=20.19' },
   dependencies: source.dependencies,
 };

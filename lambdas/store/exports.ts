@@ -15,7 +15,7 @@
  * first, and a read by id is a strongly consistent point read in the caller's organization.
  *
  * The worker (domain/exports/run-export.ts) keeps its place on the item: `job` (JSON: the
- * bundle writer's checkpoint, the multipart upload and its part ETags) and a lease
+ * bundle writer's resume state, the multipart upload and its part ETags) and a lease
  * (`lease_id`, `lease_until`) that lets one run at a time write. Every write of a run is
  * conditioned on still holding its lease, so a run that lost it (it outlived the lease) can
  * change nothing.

@@ -4,17 +4,17 @@
  * only these; importing them from here keeps the export verifier and its ASN.1 reader out
  * of its start-up (the `agent-ledger` CLI is one bundle whose other commands load lazily).
  */
-export * from './errors.js';
-export * from './jcs.js';
-export * from './depth.js';
-export * from './base64url.js';
-export * from './hash.js';
-export * from './ed25519.js';
-export * from './curve.js';
-export * from './jwk.js';
-export * from './record.js';
-export * from './receipt.js';
-export * from './merkle.js';
-export * from './uuid.js';
-export * from './jwksverify.js';
+export * from './errors/protocolerror.js';
+export * from './encoding/jcs.js';
+export * from './encoding/depth.js';
+export * from './encoding/base64url.js';
+export * from './crypto/hash.js';
+export * from './crypto/ed25519.js';
+export * from './crypto/curve.js';
+export * from './crypto/jwk.js';
+export * from './ledger/record.js';
+export * from './ledger/receipt.js';
+export * from './merkle/merkle.js';
+export * from './ledger/uuid.js';
+export * from './crypto/jwksverify.js';
 export * from './keys/possession.js';

@@ -55,7 +55,7 @@ import {
   type KeyEvent,
   type KeyEventDraft,
 } from '../src/index.js';
-import { operationEntry } from '../src/bundle/entries.js';
+import { operationEntry } from '../src/export/entries.js';
 import { utf8 } from './vectors.js';
 
 export const ORG = 'org_export_test';

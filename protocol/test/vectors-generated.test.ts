@@ -63,7 +63,7 @@ describe('the committed vectors are what the protocol code generates', () => {
 
   it('the folder holds exactly the generated files and the README', () => {
     // checkpoint.json (the epoch log, docs/CHECKPOINTS.md) is written by scripts/checkpoint-vectors.ts,
-    // whose signed notes need the asynchronous signer; protocol/test/tlog.test.ts runs it.
+    // whose signed notes need the asynchronous signer; protocol/test/tlog/tlog.test.ts runs it.
     expect(readdirSync(dir).sort()).toEqual([...Object.keys(generated), 'checkpoint.json', 'README.md'].sort());
   });
 

@@ -1,7 +1,7 @@
 """The export conformance fixtures (protocol/test/fixtures/exports/): genuine bundles and
 bundles tampered with, most re-signed with the service's own key. This verifier must reach
 the recorded verdict and fail exactly the recorded places, as the TypeScript one does
-(protocol/test/export-fixtures.test.ts)."""
+(protocol/test/verify/export-fixtures.test.ts)."""
 import json
 
 import pytest

@@ -39,7 +39,7 @@ export async function startKmsStandIn(keys: readonly StandInKey[]): Promise<Json
   const material: KeyMaterial[] = keys.map((key) => {
     const id = key.arn.slice(key.arn.lastIndexOf('/') + 1);
     if (key.spec === 'SYMMETRIC_DEFAULT') return { ...key, id, secret: randomBytes(32) };
-    // The protocol's generation: it never exports a KeyObject generateKeyPairSync returned (a Node 20 deadlock, protocol/src/ed25519.ts).
+    // The protocol's generation: it never exports a KeyObject generateKeyPairSync returned (a Node 20 deadlock, protocol/src/crypto/ed25519node.ts).
     const { privateKey } = generateKeyPair();
     return { ...key, id, privateKey, publicKey: createPublicKey(privateKey) };
   });

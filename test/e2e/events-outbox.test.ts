@@ -12,14 +12,14 @@ import type { MemoryQueue } from '../../lambdas/adapters/local/memory-queue.js';
 import type { EventMessage } from '../../lambdas/domain/events.js';
 import { workerList } from '../../lambdas/workers/worker-table.js';
 import { localDynamoClient } from '../../local/dynamodb-local.js';
-import { memoryCheckpoints, startStreamPoller } from '../../local/stream-poller.js';
+import { memoryStreamPositions, startStreamPoller } from '../../local/stream-poller.js';
 import { recordQueue } from '../support/ledger-inspect.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId } from '../support/ledger-fixtures.js';
 import type { Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
-const checkpoints = memoryCheckpoints();
-const stack = useLedgerStack({ checkpoints });
+const positions = memoryStreamPositions();
+const stack = useLedgerStack({ positions });
 let orgId: string;
 let api: Api;
 let log: ReturnType<typeof recordQueue>;
@@ -44,10 +44,10 @@ function acceptedFor(operationId: string): EventMessage[] {
   return log.events().map((entry) => entry.body).filter((body) => body.event === 'operation.accepted' && body.data.operation_id === operationId);
 }
 
-/** A forwarder on the same table and checkpoints, as the event source is after a restart. */
+/** A forwarder on the same table and positions, as the event source is after a restart. */
 async function restartedForwarder() {
   const dynamo = localDynamoClient(stack.dynamoEndpoint);
-  const poller = await startStreamPoller({ dynamo, endpoint: stack.dynamoEndpoint, tableName: stack.tableName, workers: workerList, checkpoints });
+  const poller = await startStreamPoller({ dynamo, endpoint: stack.dynamoEndpoint, tableName: stack.tableName, workers: workerList, positions });
   return {
     poller,
     async stop() {
@@ -91,7 +91,7 @@ describe('the outbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(acceptedFor(res.body.receipt.operation_id)).toEqual([]);
 
-    // It comes back from its checkpoint: the committed event goes out, once.
+    // It comes back from its stream position: the committed event goes out, once.
     const first = await restartedForwarder();
     await first.poller.drain();
     await first.stop();
@@ -104,7 +104,7 @@ describe('the outbox', () => {
   });
 });
 
-/** Runs `test` with a forwarder restarted from the shared checkpoints and the queue recorded; stops it after. */
+/** Runs `test` with a forwarder restarted from the shared positions and the queue recorded; stops it after. */
 async function withForwarder(test: (forwarder: Awaited<ReturnType<typeof restartedForwarder>>, client: ClientChain) => Promise<void>) {
   log = recordQueue(stack.queue);
   const forwarder = await restartedForwarder();
@@ -115,7 +115,7 @@ async function withForwarder(test: (forwarder: Awaited<ReturnType<typeof restart
   }
 }
 
-describe('forwarding failures (a forwarder restarted from the shared checkpoints)', () => {
+describe('forwarding failures (a forwarder restarted from the shared positions)', () => {
   it('a queue outage: the batch is retried from the first unsent record, and each event goes out once', () =>
     withForwarder(async (forwarder, client) => {
       const original = stack.queue.sendBatch.bind(stack.queue) as MemoryQueue['sendBatch'];
@@ -129,7 +129,7 @@ describe('forwarding failures (a forwarder restarted from the shared checkpoints
       expect(forwarder.poller.givenUp).toEqual([]);
     }));
 
-  it('a forwarder that dies after sending, before its checkpoint: the message goes out again with the same event_id', () =>
+  it('a forwarder that dies after sending, before its stream position: the message goes out again with the same event_id', () =>
     withForwarder(async (forwarder, client) => {
       const original = stack.queue.sendBatch.bind(stack.queue) as MemoryQueue['sendBatch'];
       let died = false;
@@ -149,7 +149,7 @@ describe('forwarding failures (a forwarder restarted from the shared checkpoints
       expect(new Set(events.map((event) => event.event_id))).toEqual(new Set([res.body.receipt.queue_message_id]));
     }));
 
-  it('an iterator DynamoDB Local calls trimmed: the shard is read again from its checkpoint, and each event goes out once', () =>
+  it('an iterator DynamoDB Local calls trimmed: the shard is read again from its stream position, and each event goes out once', () =>
     withForwarder(async (forwarder, client) => {
       // DynamoDB Local now and then answers GetRecords on a fresh shard with TrimmedDataAccessException
       // (aws/aws-sdk-java#2923), and goes on answering so for that iterator; a new iterator reads on.

@@ -26,7 +26,7 @@ import { applyEnv, localEnv } from '../../local/env.js';
 import { ensureLocalKeys } from '../../local/keys.js';
 import { ensureBuckets, localS3Client } from '../../local/s3-local.js';
 import type { Schedule } from '../../local/schedule.js';
-import type { CheckpointStore, StreamPoller } from '../../local/stream-poller.js';
+import type { StreamPositionStore, StreamPoller } from '../../local/stream-poller.js';
 import { startServing } from '../../local/serve.js';
 import { ensureTable } from '../../local/table.js';
 import { removeWhenGone } from '../../local/watchdog.js';
@@ -39,8 +39,8 @@ export interface TestStackOptions {
   visibilityTimeoutMs?: number;
   /** The built console the server serves (default console/dist). */
   consoleDir?: string;
-  /** Where the stream poller keeps its checkpoints (a test that restarts the forwarder shares them); in memory by default. */
-  checkpoints?: CheckpointStore;
+  /** Where the stream poller keeps its stream positions (a test that restarts the forwarder shares them); in memory by default. */
+  positions?: StreamPositionStore;
 }
 
 export interface TestStack {
@@ -93,7 +93,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
         ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
-        ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
+        ...(options.positions ? { positions: options.positions } : {}),
       });
     } catch (error) {
       restoreEnv();

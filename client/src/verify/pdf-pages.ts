@@ -1,6 +1,6 @@
 /**
  * The verdict on a PDF export's pages (docs/EXPORT.md "The PDF's pages"): the service signs
- * the PDF's bytes (protocol/src/bundle/pdfsignature.ts), so a page painted over, or any other
+ * the PDF's bytes (protocol/src/export/pdfsignature.ts), so a page painted over, or any other
  * changed byte, fails; a PDF without the signature line is reported as pages not verified.
  */
 import { verifyPdfSignature, type Jwk } from '@agent-ledger/protocol';

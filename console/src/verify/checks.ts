@@ -1,6 +1,6 @@
 /**
- * Verifies one operation in the browser with the protocol package (its browser build,
- * protocol/browser-plugin.ts), from evidence fetched separately: the stored row and payload,
+ * Verifies one operation in the browser with the protocol package (its browser twins, which
+ * Vite picks by the `browser` condition of protocol/package.json `imports`), from evidence fetched separately: the stored row and payload,
  * the agent's key, the predecessor's row, the signed receipt and the service's JWKS, the
  * inclusion proof against the epoch's own root, and the epoch's RFC 3161 token. Nothing here
  * takes the service's word for a verdict (docs/PROTOCOL.md; the checks of the Verify endpoint,

@@ -16,7 +16,7 @@
  *
  * No key pair is generated in process: the seed comes from KMS and is imported with the
  * protocol's privateKeyFromSeed (which never exports a generated KeyObject, the Node 20
- * deadlock protocol/src/ed25519.ts generateKeyPair describes).
+ * deadlock protocol/src/crypto/ed25519node.ts generateKeyPair describes).
  */
 import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { b64uEncode, ed25519Jwk, privateKeyFromSeed, rawPublicKey, sign, type Ed25519Jwk } from '@agent-ledger/protocol';

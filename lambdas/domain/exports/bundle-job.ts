@@ -4,9 +4,9 @@
  * with its evidence (domain/ledger/evidence.ts); then the agent keys, the epochs the proofs
  * point to, the service JWKS and the signed manifest (ExportBundleWriter).
  *
- * After every part uploaded, `save` stores the writer's checkpoint with the upload's part
+ * After every part uploaded, `save` stores the writer's resume state with the upload's part
  * ETags; the next run resumes from the last saved state and writes exactly the bytes after
- * it. Nothing outside the checkpoint decides what is written next: the next page starts
+ * it. Nothing outside the resume state decides what is written next: the next page starts
  * after the writer's last operation, so an operation is written once however often a run
  * stops or crashes.
  */
@@ -141,7 +141,7 @@ export async function writeBundle(run: BundleRun): Promise<BundleOutcome> {
 /**
  * The operations after the writer's last one, page by page with their evidence, each page's
  * read started as soon as the one before it is handed out. A page read ahead and not taken
- * (the run stops at its deadline) is dropped; the next run reads from its own checkpoint.
+ * (the run stops at its deadline) is dropped; the next run reads from its own resume state.
  */
 class EvidencePages {
   private readonly scan: OperationScan;
@@ -185,9 +185,9 @@ async function completeOrConfirm(upload: UploadState): Promise<void> {
 
 /**
  * Offers every epoch of the organization in the writer's range, a day of windows per read,
- * until the writer has all the epochs the proofs point to. Not checkpointed in between: the
- * epochs are few next to the operations, and a resumed run starts again where the last saved
- * checkpoint left the writer.
+ * until the writer has all the epochs the proofs point to. No resume state is saved in between:
+ * the epochs are few next to the operations, and a resumed run starts again where the last
+ * saved resume state left the writer.
  */
 async function writeEpochs(orgId: string, writer: ExportBundleWriter, sink: PartSink): Promise<void> {
   let from = writer.phase === 'epochs' ? writer.epochRange()?.from : undefined;

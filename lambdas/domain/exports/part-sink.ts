@@ -2,9 +2,9 @@
  * The bytes of an export file on their way to an S3 multipart upload (docs/EXPORT.md,
  * "Writing in pieces"): appended to a buffer, uploaded as the next part once the buffer
  * holds at least a part's size (S3: every part but the last at least 5 MiB). After each
- * part the caller stores the writer's checkpoint with the part ETags; a run that stops
+ * part the caller stores the writer's resume state with the part ETags; a run that stops
  * before that loses only the unsent buffer, which the next run writes again from the same
- * checkpoint, byte for byte, under the same part number.
+ * resume state, byte for byte, under the same part number.
  */
 import { startUpload, uploadPart } from '../../store/export-objects.js';
 

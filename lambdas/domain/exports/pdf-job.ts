@@ -20,7 +20,7 @@ import { renderExportPdf } from './pdf/report.js';
 export const PDF_MAX_OPERATIONS = 25_000;
 
 /**
- * The line that ends a signed PDF (protocol/src/bundle/pdfsignature.ts): Ed25519 by the current
+ * The line that ends a signed PDF (protocol/src/export/pdfsignature.ts): Ed25519 by the current
  * service key over `digest`, the SHA-256 of the rendered bytes (pdfSigningDigest), checked by
  * `agent-ledger verify report.pdf --jwks ...`.
  */

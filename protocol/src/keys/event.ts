@@ -6,10 +6,10 @@
  * log's checkpoints commit to the entries: replacing a key after the fact changes the head
  * every later entry names, and so every checkpoint published since.
  */
-import { b64uEncode } from '../base64url.js';
-import { sha256B64u } from '../hash.js';
-import { jwkThumbprint } from '../jwk.js';
-import { canonicalBytes } from '../jcs.js';
+import { b64uEncode } from '../encoding/base64url.js';
+import { sha256B64u } from '../crypto/hash.js';
+import { jwkThumbprint } from '../crypto/jwk.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 import type { PossessionProof } from './possession.js';
 
 /** What happened to the key: `register` (with its agent), `add`, `retire`, `revoke`, `delete` (its agent was deleted). */

@@ -5,8 +5,8 @@
  * or its RFC 7638 thumbprint. Against pins, an export whose keys the service replaced
  * fails even when everything in it is consistently re-signed.
  */
-import { isB64u } from '../base64url.js';
-import { isPlainObject } from '../bundle/shape.js';
+import { isB64u } from '../encoding/base64url.js';
+import { isPlainObject } from '../encoding/jsonobject.js';
 import { keyThumbprint } from './event.js';
 
 /** Agent id → the pinned keys' thumbprints. */

@@ -7,9 +7,9 @@
  * too, which is what an auditor's pins (pins.ts) catch.
  */
 import type { KeyObject } from 'node:crypto';
-import { b64uEncode } from '../base64url.js';
-import { sign, verify } from '../ed25519.js';
-import { canonicalBytes } from '../jcs.js';
+import { b64uEncode } from '../encoding/base64url.js';
+import { sign, verify } from '../crypto/ed25519.js';
+import { canonicalBytes } from '../encoding/jcs.js';
 
 /** Names what the signature is for, so that no other signed object can pass as a proof. */
 export const POSSESSION_PURPOSE = 'agent-ledger key possession v1';

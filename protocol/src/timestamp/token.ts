@@ -17,7 +17,7 @@
  *   MessageImprint ::= SEQUENCE { hashAlgorithm AlgorithmIdentifier, hashedMessage OCTET STRING }
  */
 import * as asn1js from 'asn1js';
-import { ProtocolError } from '../errors.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import { TIMESTAMP_OIDS } from './oids.js';
 
 const OID = TIMESTAMP_OIDS;

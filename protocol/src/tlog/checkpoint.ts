@@ -14,12 +14,12 @@
  * origin. A verifier ignores signature lines of keys it does not know and accepts the note
  * when one known key's signature verifies and none fails.
  */
-import { b64Decode, b64Encode } from '../base64.js';
-import { b64uDecode, b64uEncode, isB64u } from '../base64url.js';
-import { verify } from '../ed25519.js';
-import { ProtocolError } from '../errors.js';
-import { sha256 } from '../hash.js';
-import { jwkThumbprint, type Jwk } from '../jwk.js';
+import { b64Decode, b64Encode } from '../encoding/base64.js';
+import { b64uDecode, b64uEncode, isB64u } from '../encoding/base64url.js';
+import { verify } from '../crypto/ed25519.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { sha256 } from '../crypto/hash.js';
+import { jwkThumbprint, type Jwk } from '../crypto/jwk.js';
 
 /** A checkpoint's text, parsed. */
 export type Checkpoint = {

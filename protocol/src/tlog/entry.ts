@@ -4,10 +4,10 @@
  * The entry names the epoch's index in the log and the root of the epoch before it, so
  * leaving an epoch out, or reordering two, changes every later entry.
  */
-import { b64uEncode } from '../base64url.js';
-import { sha256B64u } from '../hash.js';
-import { canonicalBytes } from '../jcs.js';
-import { leafHash } from '../merklehash.js';
+import { b64uEncode } from '../encoding/base64url.js';
+import { sha256B64u } from '../crypto/hash.js';
+import { canonicalBytes } from '../encoding/jcs.js';
+import { leafHash } from '../merkle/merklehash.js';
 
 /** `prev_root_hash` of the entry at index 0: 32 zero bytes (docs/CHECKPOINTS.md "Entries"). */
 export const GENESIS_PREV_ROOT = b64uEncode(new Uint8Array(32));
@@ -66,7 +66,7 @@ export function logEntryHash(entry: EpochLogEntry): string {
 
 /**
  * The log tree's leaf for an entry hash: RFC 9162 `H(0x00 || entry_hash bytes)`, the same
- * leaf hashing as an epoch's operations (merklehash.ts).
+ * leaf hashing as an epoch's operations (merkle/merklehash.ts).
  *
  * @example
  * logLeafHash(logEntryHash(entry));

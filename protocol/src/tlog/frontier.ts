@@ -5,9 +5,9 @@
  * The sealer keeps this list with the log head, so sealing an epoch costs O(log n) hashes
  * whatever the log's length (docs/CHECKPOINTS.md "Service").
  */
-import { b64uDecode, b64uEncode } from '../base64url.js';
-import { ProtocolError } from '../errors.js';
-import { nodeHash } from '../merklehash.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { ProtocolError } from '../errors/protocolerror.js';
+import { nodeHash } from '../merkle/merklehash.js';
 
 /** The log tree's size and compact range, b64u hashes (what the log head stores). */
 export type LogFrontier = { size: number; hashes: string[] };

@@ -2,12 +2,12 @@
  * verifyExportBundle: every check of docs/EXPORT.md "What the verifier checks", offline,
  * from the bundle alone (and, optionally, a JWKS you trust more than the bundled one).
  */
-import { b64uDecode } from '../base64url.js';
-import { bytesAt, equalBytes } from '../bytes.js';
-import { sha256 } from '../hash.js';
-import { canonicalBytes, canonicalEndIn } from '../jcs.js';
-import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../depth.js';
-import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../bundle/format.js';
+import { b64uDecode } from '../encoding/base64url.js';
+import { bytesAt, equalBytes } from '../encoding/bytes.js';
+import { sha256 } from '../crypto/hash.js';
+import { canonicalBytes, canonicalEndIn } from '../encoding/jcs.js';
+import { MAX_BUNDLE_DEPTH, deepestPathOver } from '../encoding/depth.js';
+import { READABLE_BUNDLE_VERSIONS, type ExportBundle, type ExportHeader, type ExportOperation, type ExportSummary } from '../export/format.js';
 import { checkEpochLog, type CheckedLog } from './log.js';
 import { checkKeyHistory } from './keys.js';
 import { checkKeyPossession } from './possession.js';
@@ -28,9 +28,9 @@ import {
   SUMMARY_SHAPE,
   isHashB64u,
   shapeProblem,
-} from '../bundle/shape.js';
-import type { Jwk } from '../jwk.js';
-import { verifyWithJwks } from '../jwksverify.js';
+} from '../export/shape.js';
+import type { Jwk } from '../crypto/jwk.js';
+import { verifyWithJwks } from '../crypto/jwksverify.js';
 
 /** Options of {@link verifyExportBundle}. */
 export type VerifyExportOptions = {

@@ -15,7 +15,7 @@
  * agent_id filter other agents' leaves): those checks are then "not covered", once, at the
  * filter that turned them off.
  */
-import type { ExportHeader, ExportOperation } from '../bundle/format.js';
+import type { ExportHeader, ExportOperation } from '../export/format.js';
 import type { IndexedEpoch } from './material.js';
 import type { ReportBuilder } from './report.js';
 

@@ -7,11 +7,11 @@
  * mismatched. A key the service put in place of an agent's own fails here against pins;
  * against an earlier export it fails in since.ts.
  */
-import { isB64u } from '../base64url.js';
-import { KEY_HISTORY_BUNDLE_VERSIONS, type ExportBundleBody, type ExportHeader, type ExportLogEntry, type ExportOperation } from '../bundle/format.js';
-import { KEY_EVENT_SHAPE, isHashB64u, shapeProblem } from '../bundle/shape.js';
-import { publicKeyProblem } from '../curve.js';
-import { b64uDecode } from '../base64url.js';
+import { isB64u } from '../encoding/base64url.js';
+import { KEY_HISTORY_BUNDLE_VERSIONS, type ExportBundleBody, type ExportHeader, type ExportLogEntry, type ExportOperation } from '../export/format.js';
+import { KEY_EVENT_SHAPE, isHashB64u, shapeProblem } from '../export/shape.js';
+import { publicKeyProblem } from '../crypto/curve.js';
+import { b64uDecode } from '../encoding/base64url.js';
 import { GENESIS_KEY_EVENT, KEY_EVENT_KINDS, KEY_START_KINDS, keyEventHash, keyThumbprint, type KeyEvent } from '../keys/event.js';
 import { foldKeyHistory, keyUseProblem, type KeyHistory } from '../keys/history.js';
 import { pinStatus, type AgentKeyPins } from '../keys/pins.js';

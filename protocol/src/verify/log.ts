@@ -6,11 +6,11 @@
  * from the epoch before it to the epoch after it, and every epoch of the bundle is one of
  * them. A missing epoch therefore shows as a missing index, named.
  */
-import { b64uDecode, b64uEncode } from '../base64url.js';
-import type { ExportBundleBody, ExportEpochRecord, ExportHeader, ExportLog, ExportLogEntry } from '../bundle/format.js';
-import { EPOCH_ENTRY_SHAPE, LOG_ENTRY_SHAPE, LOG_SHAPE, isHashB64u, shapeProblem } from '../bundle/shape.js';
-import type { Jwk } from '../jwk.js';
-import { merkleRoot, verifyInclusion } from '../merkle.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import type { ExportBundleBody, ExportEpochRecord, ExportHeader, ExportLog, ExportLogEntry } from '../export/format.js';
+import { EPOCH_ENTRY_SHAPE, LOG_ENTRY_SHAPE, LOG_SHAPE, isHashB64u, shapeProblem } from '../export/shape.js';
+import type { Jwk } from '../crypto/jwk.js';
+import { merkleRoot, verifyInclusion } from '../merkle/merkle.js';
 import { verifyCheckpoint, type Checkpoint } from '../tlog/checkpoint.js';
 import { GENESIS_PREV_ROOT, logEntryHash, logLeafHash, logOrigin } from '../tlog/entry.js';
 import type { ReportBuilder } from './report.js';

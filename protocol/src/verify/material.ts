@@ -3,15 +3,15 @@
  * keys and the epochs with their RFC 3161 anchors. Each part is indexed for the operation
  * checks; whether every key and epoch is actually used is judged after the operations.
  */
-import { b64Decode } from '../base64.js';
-import { b64uDecode, isB64u } from '../base64url.js';
-import { ANCHOR_SHAPE, AGENT_KEY_SHAPE, EPOCH_ENTRY_SHAPE, EPOCH_SHAPE, SERVICE_JWK_SHAPE, isHashB64u, shapeProblem } from '../bundle/shape.js';
-import type { ExportAgentKey, ExportEpochAnchor, ExportEpochRecord } from '../bundle/format.js';
+import { b64Decode } from '../encoding/base64.js';
+import { b64uDecode, isB64u } from '../encoding/base64url.js';
+import { ANCHOR_SHAPE, AGENT_KEY_SHAPE, EPOCH_ENTRY_SHAPE, EPOCH_SHAPE, SERVICE_JWK_SHAPE, isHashB64u, shapeProblem } from '../export/shape.js';
+import type { ExportAgentKey, ExportEpochAnchor, ExportEpochRecord } from '../export/format.js';
 import type { ReportBuilder } from './report.js';
-import { jwkThumbprint, type Jwk } from '../jwk.js';
-import { ProtocolError } from '../errors.js';
+import { jwkThumbprint, type Jwk } from '../crypto/jwk.js';
+import { ProtocolError } from '../errors/protocolerror.js';
 import { SHA256_OID, readTimeStampToken } from '../timestamp/token.js';
-import { publicKeyProblem } from '../curve.js';
+import { publicKeyProblem } from '../crypto/curve.js';
 
 /**
  * How long after its epoch's window ends an anchor's genTime may be and still count as on

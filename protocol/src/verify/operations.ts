@@ -3,15 +3,15 @@
  * checks"), and of the chain links between them: what POST /v1/operations/:id/verify does
  * on the server (docs/PROTOCOL.md "Verify endpoint"), made offline from the bundle alone.
  */
-import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from '../record.js';
-import { canonicalize } from '../jcs.js';
-import { operationProblem } from '../bundle/shape.js';
+import { GENESIS, chainHash, payloadHash, verifyRecordSignature, type OperationRecord } from '../ledger/record.js';
+import { canonicalize } from '../encoding/jcs.js';
+import { operationProblem } from '../export/shape.js';
 import { agentKeyIndex, kidProblem, type IndexedEpoch, type IndexedKey } from './material.js';
-import type { ExportHeader, ExportOperation } from '../bundle/format.js';
+import type { ExportHeader, ExportOperation } from '../export/format.js';
 import type { ReportBuilder } from './report.js';
-import type { Jwk } from '../jwk.js';
-import { verifyInclusionProof } from '../merkle.js';
-import { verifyReceipt } from '../receipt.js';
+import type { Jwk } from '../crypto/jwk.js';
+import { verifyInclusionProof } from '../merkle/merkle.js';
+import { verifyReceipt } from '../ledger/receipt.js';
 
 /** What the operation checks look things up in. */
 export type OperationContext = {

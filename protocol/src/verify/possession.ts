@@ -9,7 +9,7 @@
  * when the auditor requires proofs (`agent-ledger verify --require-key-proofs`). A bundle's
  * `possession_proven` member of an agent key, where present, must say what the history says.
  */
-import { KEY_HISTORY_BUNDLE_VERSIONS, type ExportBundleBody } from '../bundle/format.js';
+import { KEY_HISTORY_BUNDLE_VERSIONS, type ExportBundleBody } from '../export/format.js';
 import { KEY_START_KINDS, type KeyEvent } from '../keys/event.js';
 import { agentKeyIndex, type IndexedKey } from './material.js';
 import type { ReportBuilder } from './report.js';

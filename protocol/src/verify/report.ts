@@ -6,7 +6,7 @@
  * `cannot_process` says why and no check is made, so "could not read" is never reported as
  * "tampered".
  */
-import type { ExportHeader } from '../bundle/format.js';
+import type { ExportHeader } from '../export/format.js';
 import type { PinStatus } from '../keys/pins.js';
 
 /**

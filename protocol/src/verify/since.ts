@@ -9,8 +9,8 @@
  * history (bundle 1.2) must extend the older one's event by event: an agent whose key was
  * replaced, or whose key event was dropped, fails, named (docs/EXPORT.md "Key history").
  */
-import { b64uDecode, b64uEncode } from '../base64url.js';
-import { consistencyProof, verifyConsistency } from '../tlog/consistency.js';
+import { b64uDecode, b64uEncode } from '../encoding/base64url.js';
+import { consistencyProof, verifyConsistency } from '../merkle/consistency.js';
 import { logEntryHash, logLeafHash } from '../tlog/entry.js';
 import type { CheckedLog } from './log.js';
 import { GENESIS_KEY_EVENT, keyEventHash, type KeyEvent } from '../keys/event.js';
