@@ -31,7 +31,7 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { stdio: 'inherit' });
 
 const entry = (name) => ({ types: `./${name}.d.ts`, default: `./${name}.js` });
-// `./src/x.ts` in this package.json is `./x.js` (and its `./x.d.ts`) in dist/.
+// A source path under ./src/ in this package.json names its built .js (and .d.ts) beside it in dist/.
 const built = (path, ext) => path.replace(/^\.\/src\//, './').replace(/\.ts$/, ext);
 const platform = Object.fromEntries(
   Object.entries(source.imports).map(([name, { browser, default: node }]) => [name, { types: built(node, '.d.ts'), browser: built(browser, '.js'), default: built(node, '.js') }]),
