@@ -788,26 +788,6 @@ export type paths = {
         patch: operations["UpdateAgent"];
         trace?: never;
     };
-    "/v1/agents/{agent_id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).
-         * @description Roles: org_owner, security_admin, compliance_auditor. Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per organization are kept per UTC day, each for 90 days. Another organization's agent is NOT_FOUND.
-         */
-        get: operations["ListAgentAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/agents/{agent_id}/freeze": {
         parameters: {
             query?: never;
@@ -902,6 +882,26 @@ export type paths = {
          * @description Roles: org_owner, security_admin.
          */
         post: operations["RetireAgentKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agent_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).
+         * @description Roles: org_owner, security_admin, compliance_auditor. Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per organization are kept per UTC day, each for 90 days. Another organization's agent is NOT_FOUND.
+         */
+        get: operations["ListAgentAttempts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3462,44 +3462,6 @@ export interface operations {
             };
         };
     };
-    ListAgentAttempts: {
-        parameters: {
-            query?: {
-                limit?: number;
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                agent_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        attempts: components["schemas"]["RefusedAttempt"][];
-                        /** @description present only when older attempts follow */
-                        cursor?: string;
-                    };
-                };
-            };
-            /** @description Error (docs/API.md §7) */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     FreezeAgent: {
         parameters: {
             query?: never;
@@ -3699,6 +3661,44 @@ export interface operations {
                 content: {
                     "application/json": {
                         key: components["schemas"]["AgentKey"];
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListAgentAttempts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: components["schemas"]["RefusedAttempt"][];
+                        /** @description present only when older attempts follow */
+                        cursor?: string;
                     };
                 };
             };

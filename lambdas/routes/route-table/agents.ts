@@ -61,22 +61,6 @@ export const agentRoutes = {
     response: { status: 200, body: agentDetailResponse },
     uses: ['table:read'],
   }),
-  listAgentAttempts: route({
-    id: 'ListAgentAttempts',
-    method: 'GET',
-    path: '/v1/agents/{agent_id}/attempts',
-    handler: 'agents/attempts',
-    // The roles that list operations (the audit query, docs/API.md §4.6): attempts are the agent's records too.
-    auth: AUDITORS,
-    summary: "The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).",
-    description:
-      'Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), ' +
-      'the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per ' +
-      'organization are kept per UTC day, each for 90 days. Another organization\'s agent is NOT_FOUND.',
-    request: { params: agentParams, query: attemptsQuery },
-    response: { status: 200, body: attemptsResponse },
-    uses: ['table:read'],
-  }),
   updateAgent: route({
     id: 'UpdateAgent',
     method: 'PATCH',
@@ -157,5 +141,21 @@ export const agentRoutes = {
     response: { status: 200, body: keyResponse },
     uses: ['table:write'],
     timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
+  }),
+  listAgentAttempts: route({
+    id: 'ListAgentAttempts',
+    method: 'GET',
+    path: '/v1/agents/{agent_id}/attempts',
+    handler: 'agents/attempts',
+    // The roles that list operations (the audit query, docs/API.md §4.6): attempts are the agent's records too.
+    auth: AUDITORS,
+    summary: "The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).",
+    description:
+      'Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), ' +
+      'the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per ' +
+      'organization are kept per UTC day, each for 90 days. Another organization\'s agent is NOT_FOUND.',
+    request: { params: agentParams, query: attemptsQuery },
+    response: { status: 200, body: attemptsResponse },
+    uses: ['table:read'],
   }),
 };
