@@ -6,11 +6,14 @@
  * A record that does not verify, and every malformed body, keeps nothing; the log is bounded
  * per agent and day (LEDGER_ATTEMPTS_PER_AGENT_PER_DAY, 5 here), paged newest first, readable
  * by the roles that list operations, and another organization's agent is NOT_FOUND.
- * `last_seen_at` on the agent follows accepted records and kept attempts.
+ * `last_seen_at` on the agent follows accepted records and kept attempts. A failed write of
+ * the attempt (injected on the server's table client) leaves the refusal as it was.
  */
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyRecordSignature, type OperationRecord } from '@agent-ledger/protocol';
+import { dynamo } from '../../lambdas/store/clients.js';
 import { ClientChain, newKey, registerAgent, uniqueAgentId, type TestKey } from '../support/ledger-fixtures.js';
 import type { Api, Loose } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
@@ -32,6 +35,9 @@ beforeAll(async () => {
   ]);
   ({ orgId, api: { org_owner: owner, integration_engineer: engineer, compliance_auditor: auditor, readonly_investigator: investigator } } = seeded);
   stranger = other.api.org_owner;
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 /** A registered agent with keys k1 (its chain's) and k2, one record accepted, so it has a head. */
@@ -117,6 +123,28 @@ describe('a refusal for standing keeps the attempt', () => {
 });
 
 describe('what keeps nothing', () => {
+  it('a table failure while keeping the attempt leaves the refusal unchanged (never a 500), and the next attempt is kept', async () => {
+    const { agentId, chain } = await seenAgent();
+    await freeze(agentId);
+    const client = dynamo();
+    const original = client.send.bind(client);
+    const isAttemptWrite = (command: unknown) =>
+      command instanceof TransactWriteCommand && JSON.stringify(command.input.TransactItems).includes('"attempt_guard"');
+    let injected = 0;
+    vi.spyOn(client, 'send').mockImplementation(async (command: Loose, ...rest: Loose[]) => {
+      if (isAttemptWrite(command) && ++injected) throw Object.assign(new Error('injected: the table is unavailable'), { name: 'InternalServerError' });
+      return original(command, ...rest);
+    });
+    const lost = chain.record();
+    expectRefusal(await engineer('POST', '/v1/operations', lost), 403, 'AGENT_FROZEN', `agent ${agentId} is frozen`);
+    vi.restoreAllMocks();
+    expect(injected).toBe(1);
+    expect((await attempts(agentId)).body).toEqual({ attempts: [] });
+    const kept = chain.record();
+    expectRefusal(await engineer('POST', '/v1/operations', kept), 403, 'AGENT_FROZEN', `agent ${agentId} is frozen`);
+    expect((await attempts(agentId)).body.attempts.map((a: Loose) => a.operation_id)).toEqual([kept.operation_id]);
+  });
+
   it('a bad signature, a wrong payload hash, another agent\'s key and 200 concurrent garbage bodies for a frozen agent are refused as before and keep nothing', { timeout: 120_000 }, async () => {
     const { agentId, chain } = await seenAgent();
     const other = uniqueAgentId('other');

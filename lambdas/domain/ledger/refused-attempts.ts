@@ -86,9 +86,14 @@ async function keep(prepared: PreparedRecord, agent: AgentItem, key: AgentKeyIte
     return;
   }
   const expiresAtS = Math.ceil((receivedAt + ATTEMPT_RETENTION_DAYS * DAY_MS) / 1000);
-  if (!(await putAttempt(attemptOf(prepared, key.kid, refusal, receivedAt), expiresAtS))) {
-    // Kept already (the same operation_id sent again): its slots go back.
-    await Promise.all(slots.map((slot) => release(slot, 'attempts')));
+  const giveBack = () => Promise.all(slots.map((slot) => release(slot, 'attempts')));
+  // Kept already (the same operation_id sent again), or not written: its slots go back.
+  const kept = await putAttempt(attemptOf(prepared, key.kid, refusal, receivedAt), expiresAtS).catch(async (error: unknown) => {
+    await giveBack();
+    throw error;
+  });
+  if (!kept) {
+    await giveBack();
     return;
   }
   await noteAttempt(orgId, agentId, receivedAt);
