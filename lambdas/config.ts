@@ -63,6 +63,12 @@ export interface Config {
   rateLimitRps: number;
   /** LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY: agent keys one member may register per UTC day (docs/API.md §8). */
   newKeysPerMemberPerDay: number;
+  /**
+   * LEDGER_ATTEMPTS_PER_AGENT_PER_DAY and LEDGER_ATTEMPTS_PER_ORG_PER_DAY: refused attempts
+   * kept per agent and per organization per UTC day (docs/API.md §4.3 "Refused attempts").
+   */
+  attemptsPerAgentPerDay: number;
+  attemptsPerOrgPerDay: number;
   maxPayloadBytes: number;
   /**
    * LEDGER_INLINE_PAYLOAD_BYTES: canonical payloads up to this size are kept in the operation
@@ -312,6 +318,8 @@ export function parseConfig(env: Env): Config {
     tsaUrl: env.LEDGER_TSA_URL || undefined,
     rateLimitRps: positiveInt(env, 'LEDGER_RATE_LIMIT_RPS', 100),
     newKeysPerMemberPerDay: positiveInt(env, 'LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY', 2000),
+    attemptsPerAgentPerDay: positiveInt(env, 'LEDGER_ATTEMPTS_PER_AGENT_PER_DAY', 1000),
+    attemptsPerOrgPerDay: positiveInt(env, 'LEDGER_ATTEMPTS_PER_ORG_PER_DAY', 10_000),
     // docs/API.md §8 leaves the maximum payload size open; docs/PROTOCOL.md fixes the default at 256 KiB.
     maxPayloadBytes: positiveInt(env, 'LEDGER_MAX_PAYLOAD_BYTES', 256 * 1024),
     inlinePayloadBytes: nonNegativeInt(env, 'LEDGER_INLINE_PAYLOAD_BYTES', 1024),

@@ -22,4 +22,6 @@ export const MetricNames = {
   WebhookAttemptLatency: 'WebhookAttemptLatency',
   /** A webhook delivery given up after its last attempt (and dead-lettered); no dimension beyond `service`. */
   WebhookDeliveriesFailed: 'WebhookDeliveriesFailed',
+  /** A refused submission kept in its agent's attempts log (domain/ledger/refused-attempts.ts); no dimension beyond `service`. */
+  AttemptsKept: 'AttemptsKept',
 } as const;

@@ -17,6 +17,7 @@
  * | WebhookAttemptLatency    | Milliseconds | outcome         | each scheduled delivery attempt    |
  * | WebhookDeliveriesFailed  | Count        | (service)       | deliveries given up after the last attempt (dead-lettered) |
  * | KmsThrottles             | Count        | (service)       | each KMS call refused as throttled after the SDK's retries (adapters/aws/kms-throttles.ts) |
+ * | AttemptsKept             | Count        | (service)       | each refused submission kept in its agent's attempts log (domain/ledger/refused-attempts.ts) |
  *
  * The CDK alarms (lib/alarms.ts) and dashboard (lib/dashboard.ts) watch these metrics by the
  * names of metric-names.ts, with the dimensions listed here: a metric recorded with other

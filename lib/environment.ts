@@ -26,6 +26,8 @@ export function functionEnvironment(resources: LedgerResources, settings: Ledger
     LEDGER_EPOCH_GRACE_MS: String(settings.epochGraceMs),
     LEDGER_RATE_LIMIT_RPS: String(settings.rateLimitRps),
     LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY: String(settings.newKeysPerMemberPerDay),
+    LEDGER_ATTEMPTS_PER_AGENT_PER_DAY: String(settings.attemptsPerAgentPerDay),
+    LEDGER_ATTEMPTS_PER_ORG_PER_DAY: String(settings.attemptsPerOrgPerDay),
     LEDGER_MAX_PAYLOAD_BYTES: String(settings.maxPayloadBytes),
     // Stack traces of the minified bundles point at the TypeScript sources.
     NODE_OPTIONS: '--enable-source-maps',

@@ -24,6 +24,9 @@ export interface LedgerSettings {
   readonly rateLimitRps: number;
   /** New agent keys one member may register per UTC day (docs/API.md §8): bounds the key history. */
   readonly newKeysPerMemberPerDay: number;
+  /** Refused attempts kept per agent and per organization per UTC day (docs/API.md §4.3 "Refused attempts"). */
+  readonly attemptsPerAgentPerDay: number;
+  readonly attemptsPerOrgPerDay: number;
   /** Largest accepted payload (docs/API.md §8 leaves it open; docs/PROTOCOL.md default 256 KiB). */
   readonly maxPayloadBytes: number;
   /**
@@ -79,6 +82,8 @@ export const DEFAULT_SETTINGS: LedgerSettings = {
   epochGraceMs: 60_000,
   rateLimitRps: 100,
   newKeysPerMemberPerDay: 2000,
+  attemptsPerAgentPerDay: 1000,
+  attemptsPerOrgPerDay: 10_000,
   maxPayloadBytes: 256 * 1024,
   retiredServiceKeys: [],
   receiptSigner: 'kms',
@@ -171,6 +176,8 @@ export function readSettings(scope: Construct): LedgerSettings {
     epochGraceMs: integer(scope, 'epochGraceMs', DEFAULT_SETTINGS.epochGraceMs, 0),
     rateLimitRps: integer(scope, 'rateLimitRps', DEFAULT_SETTINGS.rateLimitRps, 1),
     newKeysPerMemberPerDay: integer(scope, 'newKeysPerMemberPerDay', DEFAULT_SETTINGS.newKeysPerMemberPerDay, 1),
+    attemptsPerAgentPerDay: integer(scope, 'attemptsPerAgentPerDay', DEFAULT_SETTINGS.attemptsPerAgentPerDay, 1),
+    attemptsPerOrgPerDay: integer(scope, 'attemptsPerOrgPerDay', DEFAULT_SETTINGS.attemptsPerOrgPerDay, 1),
     maxPayloadBytes: integer(scope, 'maxPayloadBytes', DEFAULT_SETTINGS.maxPayloadBytes, 1),
     retiredServiceKeys: publicKeys(scope, 'retiredServiceKeys'),
     receiptSigner: oneOf(scope, 'receiptSigner', RECEIPT_SIGNER_MODES, DEFAULT_SETTINGS.receiptSigner),

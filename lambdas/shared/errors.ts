@@ -29,6 +29,11 @@ export const ERROR_STATUS = {
 
 type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Refusals for the sender's standing (docs/API.md §4.5 rules 2 and 3): the ones a refused attempt is kept for (§4.3 "Refused attempts"). */
+export const STANDING_CODES = ['AGENT_FROZEN', 'AGENT_REVOKED', 'KEY_REVOKED', 'KEY_RETIRED'] as const satisfies readonly ErrorCode[];
+export type StandingCode = (typeof STANDING_CODES)[number];
+export const isStandingCode = (code: string): code is StandingCode => (STANDING_CODES as readonly string[]).includes(code);
+
 interface LedgerErrorOptions {
   /** Overrides the code's default status; docs/API.md §7 allows 409 for VALIDATION_ERROR (conflicting state). */
   status?: number;

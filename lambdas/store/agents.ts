@@ -81,6 +81,26 @@ export async function raiseFence(orgId: string, agentId: string, until: number):
 }
 
 /**
+ * Notes a kept refused attempt on the agent (ledger-items.ts AgentItem.last_attempt_at), never
+ * moving it back. Only that attribute is written, and no submission conditions on it, so like
+ * raiseFence it can at most meet a submission's transaction (TransactionConflict, which the
+ * submission retries).
+ */
+export async function noteAttempt(orgId: string, agentId: string, at: number): Promise<void> {
+  await writeIfCondition(() =>
+    dynamo().send(
+      new UpdateCommand({
+        TableName: table(),
+        Key: ledgerKeys.agent(orgId, agentId),
+        UpdateExpression: 'SET last_attempt_at = :at',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_attempt_at) OR last_attempt_at < :at)',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    ),
+  );
+}
+
+/**
  * The organizations with an agent whose last accepted operation falls in a window starting at
  * or after `since` (the agents' activity entries in gsi3, ledger-items.ts), each once.
  */

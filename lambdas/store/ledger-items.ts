@@ -9,6 +9,8 @@
  * | agent key   | ORG#<org>#AGENT#<agent>              | KEY#<kid>          | |
  * | operation   | ORG#<org>#OP#<operation_id>          | OP                 | gsi2 org time order (sharded by agent), ops_by_agent / ops_by_type / ops_by_agent_type time order |
  * | nonce       | ORG#<org>#AGENT#<agent>#NONCE#<nonce> | NONCE             | |
+ * | attempt     | ORG#<org>#AGENT#<agent>#ATTEMPTS     | AT#<received_at>#<operation_id> | a refused submission kept (store/attempts.ts); TTL expires_at_s |
+ * | attempt guard | ORG#<org>#AGENT#<agent>#ATTEMPTS   | OP#<operation_id>  | keeps one attempt per operation_id; TTL expires_at_s |
  *
  * The operation is keyed by id (not by agent and seq) so that GET after a submission is a
  * strongly consistent point read and an operation_id is unique per organization by a plain
@@ -48,6 +50,11 @@ export const ledgerKeys = {
   keyPrefix: 'KEY#',
   operation: (orgId: string, operationId: string) => ({ pk: `ORG#${orgId}#OP#${operationId}`, sk: 'OP' }),
   nonce: (orgId: string, agentId: string, nonce: string) => ({ pk: `ORG#${orgId}#AGENT#${agentId}#NONCE#${nonce}`, sk: 'NONCE' }),
+  /** An agent's refused attempts, newest first by `<received_at>#<operation_id>` (docs/API.md §4.3 "Refused attempts"). */
+  attemptPartition: (orgId: string, agentId: string) => `ORG#${orgId}#AGENT#${agentId}#ATTEMPTS`,
+  attemptPrefix: 'AT#',
+  attempt: (orgId: string, agentId: string, position: string) => ({ pk: ledgerKeys.attemptPartition(orgId, agentId), sk: `AT#${position}` }),
+  attemptGuard: (orgId: string, agentId: string, operationId: string) => ({ pk: ledgerKeys.attemptPartition(orgId, agentId), sk: `OP#${operationId}` }),
   /** gsi2: an organization's operations in (created_at, operation_id) order, the epoch leaf order (docs/PROTOCOL.md), one shard per agent. */
   orgTimeIndex: (orgId: string, agentId: string, createdAt: number, operationId: string) => ({
     gsi2pk: ledgerKeys.orgTimePartition(orgId, opsIndexShard(agentId)),
@@ -124,6 +131,11 @@ export interface AgentItem {
    * first operation, and on agents whose operations predate the field.
    */
   latest_created_at?: number;
+  /**
+   * When the agent's last refused attempt was kept (store/attempts.ts); with latest_created_at
+   * it makes the agent's last_seen_at (docs/API.md §2.4). No submission conditions on it.
+   */
+  last_attempt_at?: number;
   /**
    * Bumped by every key change in the same transaction; a submission conditions on it, so a
    * key revoked or retired while the submission was in flight can never sign it in.
@@ -213,7 +225,7 @@ export interface OperationItem {
   leaf_index?: number;
 }
 
-export const TYPE = { agent: 'agent', tombstone: 'agent_tombstone', key: 'agent_key', operation: 'operation', nonce: 'nonce' } as const;
+export const TYPE = { agent: 'agent', tombstone: 'agent_tombstone', key: 'agent_key', operation: 'operation', nonce: 'nonce', attempt: 'attempt', attemptGuard: 'attempt_guard' } as const;
 
 /** An erased payload's mark (POST /v1/operations/:id/erase-payload). */
 export interface PayloadErasure {

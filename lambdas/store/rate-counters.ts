@@ -13,12 +13,14 @@
  * | verification mails | VERIFYMAIL#<sha256 of email>    | <window start, ms>    |
  * | per client address | CLIENT#<action>#<sha256 of ip>  | <window start, ms>    |
  * | new keys of a member | ORG#<org_id>#NEWKEYS#<user_id> | <day start, ms>       |
+ * | kept attempts of an agent | ORG#<org_id>#ATTEMPTS#<agent_id> | <day start, ms> |
+ * | kept attempts of an org | ORG#<org_id>#ATTEMPTS          | <day start, ms>       |
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from './clients.js';
 import { table, writeIfCondition } from './dynamo.js';
 
-interface CounterKey {
+export interface CounterKey {
   pk: string;
   sk: string;
 }
@@ -29,6 +31,8 @@ export const counterKeys = {
   verificationMails: (emailHash: string, windowStart: number): CounterKey => ({ pk: `VERIFYMAIL#${emailHash}`, sk: String(windowStart) }),
   clientAddress: (action: string, addressHash: string, windowStart: number): CounterKey => ({ pk: `CLIENT#${action}#${addressHash}`, sk: String(windowStart) }),
   newKeys: (orgId: string, userId: string, windowStart: number): CounterKey => ({ pk: `ORG#${orgId}#NEWKEYS#${userId}`, sk: String(windowStart) }),
+  agentAttempts: (orgId: string, agentId: string, windowStart: number): CounterKey => ({ pk: `ORG#${orgId}#ATTEMPTS#${agentId}`, sk: String(windowStart) }),
+  orgAttempts: (orgId: string, windowStart: number): CounterKey => ({ pk: `ORG#${orgId}#ATTEMPTS`, sk: String(windowStart) }),
 };
 
 /**

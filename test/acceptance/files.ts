@@ -49,6 +49,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'export-fairness.test.ts': 'seeds operations straight into the table',
   'export-worker-crash.test.ts': 'kills an export worker process mid-export',
   'exports.test.ts': 'seeds backdated operations and seals on demand through the in-process schedule',
+  'refused-attempts.test.ts': 'needs a bound of 5 kept attempts per agent and day (LEDGER_ATTEMPTS_PER_AGENT_PER_DAY=5), and a rate limit that lets 200 concurrent submissions through (LEDGER_RATE_LIMIT_RPS=100000)',
   'key-history-bounds.test.ts': 'needs a quota of 30 new agent keys per member and day (LEDGER_NEW_KEYS_PER_MEMBER_PER_DAY=30), and reads the key events from the table',
   'key-end-after-accepted.test.ts': "submits records from inside the server's table client, just before a key change's transaction goes out",
   'key-possession-shown.test.ts': 'removes and forges possession_proven straight in the table, as an insider with table write access',

@@ -888,6 +888,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agent_id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).
+         * @description Roles: org_owner, security_admin, compliance_auditor. Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per organization are kept per UTC day, each for 90 days. Another organization's agent is NOT_FOUND.
+         */
+        get: operations["ListAgentAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operations": {
         parameters: {
             query?: never;
@@ -1565,6 +1585,8 @@ export type components = {
             status: "active" | "frozen" | "revoked";
             created_at: number;
             updated_at: number;
+            /** @description When the agent's last accepted record or kept refused attempt was received; null when never. Added after the original contract. */
+            last_seen_at?: number | null;
         };
         AgentKey: {
             kid: string;
@@ -1578,6 +1600,20 @@ export type components = {
             retired_at: number | null;
             /** @description Whether the key's registration carried a proof of possession (docs/PROTOCOL.md "Proof of possession"); null only for a key stored before this field existed, in a response other than GET /v1/agents/:agent_id (which reads its key event). */
             possession_proven: boolean | null;
+        };
+        RefusedAttempt: {
+            operation_id: string;
+            agent_id: string;
+            kid: string;
+            /** @enum {string} */
+            refused_code: "AGENT_FROZEN" | "AGENT_REVOKED" | "KEY_REVOKED" | "KEY_RETIRED";
+            refused_message: string;
+            received_at: number;
+            /** @description the signed record (docs/API.md §2.1); payload absent when it was not kept */
+            record: {
+                [key: string]: unknown;
+            };
+            payload_hash: string;
         };
         Receipt: {
             /** @description currently 1.0 */
@@ -3625,6 +3661,44 @@ export interface operations {
                 content: {
                     "application/json": {
                         key: components["schemas"]["AgentKey"];
+                    };
+                };
+            };
+            /** @description Error (docs/API.md §7) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ListAgentAttempts: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                agent_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: components["schemas"]["RefusedAttempt"][];
+                        /** @description present only when older attempts follow */
+                        cursor?: string;
                     };
                 };
             };

@@ -10,6 +10,8 @@ export interface AgentView {
   status: AgentItem['status'];
   created_at: number;
   updated_at: number;
+  /** docs/API.md §2.4: the agent's last accepted record or kept refused attempt, null when never seen. */
+  last_seen_at: number | null;
 }
 
 export interface KeyView {
@@ -24,6 +26,12 @@ export interface KeyView {
   possession_proven: boolean | null;
 }
 
+/** The later of the newest accepted record's created_at and the last kept attempt (ledger-items.ts AgentItem). */
+function lastSeenAt(item: AgentItem): number | null {
+  const seen = [item.latest_created_at, item.last_attempt_at].filter((at): at is number => at !== undefined);
+  return seen.length === 0 ? null : Math.max(...seen);
+}
+
 export function agentView(item: AgentItem): AgentView {
   return {
     agent_id: item.agent_id,
@@ -34,6 +42,7 @@ export function agentView(item: AgentItem): AgentView {
     status: item.status,
     created_at: item.created_at,
     updated_at: item.updated_at,
+    last_seen_at: lastSeenAt(item),
   };
 }
 

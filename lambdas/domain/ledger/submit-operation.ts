@@ -5,6 +5,7 @@
  *   1. shape (route schema), org_id = caller's org (FORBIDDEN), canonical form
  *   2-3. agent and key (submission-state.ts: one strongly consistent read on a warm process)
  *   4-6. payload size, payload hash + signature, freshness (pure, record-checks.ts)
+ *   (a refusal for the agent's standing keeps the signed attempt: refused-attempts.ts)
  *   7-8. nonce and chain head: the three-item transaction (store/operations.ts). When the head
  *        read already differs from prev_chain_hash, the answer is known without writing
  *        anything: REPLAY_DETECTED if the nonce was used, else PREV_HASH_MISMATCH.
@@ -43,6 +44,7 @@ import { SignerBusyError, SignerUnavailableError, type Ports } from '../ports.js
 import { rateLimited } from '../rate-limit/fixed-window.js';
 import { buildRow } from './operation-row.js';
 import { prepareRecord, type PreparedRecord } from './prepared-record.js';
+import { keepRefusedAttempt } from './refused-attempts.js';
 import { signReceipt, withReceipt } from './receipt-builder.js';
 import { checkAgent, checkFreshness, checkIntegrity, checkKey, checkPayloadSize } from './record-checks.js';
 import { readSubmissionState, rememberHead } from './submission-state.js';
@@ -139,8 +141,12 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
       checkFreshness(prepared, receivedAt);
     } catch (refusal) {
       // A refusal is answered on fresh state only (docs/PROTOCOL.md check order): the cached head
-      // may be behind a status or key change that outranks it.
-      if (state.fresh) throw refusal;
+      // may be behind a status or key change that outranks it. A final refusal for the agent's
+      // standing keeps the attempt (refused-attempts.ts), the answer unchanged.
+      if (state.fresh) {
+        await keepRefusedAttempt(prepared, state, refusal, receivedAt);
+        throw refusal;
+      }
       fresh = true;
       round -= 1;
       continue;
@@ -180,7 +186,11 @@ export async function submitOperation(ports: Pick<Ports, 'signer'>, caller: OrgC
       checkFreshness(prepared, receivedAt);
       continue;
     }
-    if (outcome !== 'again') throw outcome;
+    if (outcome !== 'again') {
+      // A freeze or revocation that won the race against this commit is a final refusal too.
+      await keepRefusedAttempt(prepared, state, outcome, receivedAt);
+      throw outcome;
+    }
   }
   // Known not to be committed (every round's transaction was cancelled), so not the 500 whose
   // outcome is unknown (docs/API.md §7): the client submits the same record again.

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getDelivery, listDeliveries, logPosition, recordManualAttempt, type NewDelivery } from '../../store/webhook-deliveries.js';
-import { conflict, LedgerError, notFound } from '../../shared/errors.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import { decodePageCursor, encodePageCursor } from '../../shared/page-cursor.js';
 import type { OrgCaller } from '../auth/caller.js';
 import { noteDeliveryOutcome } from './failure-run.js';
 import { findWebhook } from './manage-webhooks.js';
@@ -14,33 +15,19 @@ import { sendAttempt, type AttemptPorts } from './send-attempt.js';
 import { deliveryBody } from './signing.js';
 import { deliveryView, type DeliveryView } from './webhook-view.js';
 
-/** Opaque to clients: the log position of the last delivery of the previous page. */
+/** Opaque to clients: the log position of the last delivery of the previous page (shared/page-cursor.ts). */
 const CURSOR_PREFIX = 'd1.';
-const POSITION = /^\d{13}#[0-9a-f-]{36}$/;
-
-function encodeCursor(position: string): string {
-  return Buffer.from(`${CURSOR_PREFIX}${position}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const position = text.slice(CURSOR_PREFIX.length);
-  if (!text.startsWith(CURSOR_PREFIX) || !POSITION.test(position)) {
-    throw new LedgerError('VALIDATION_ERROR', 'query.cursor: not a cursor from a previous page');
-  }
-  return position;
-}
 
 export async function listDeliveryViews(
   caller: OrgCaller,
   webhookId: string,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ deliveries: DeliveryView[]; cursor?: string }> {
-  const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const before = page.cursor === undefined ? undefined : decodePageCursor(CURSOR_PREFIX, page.cursor);
   await findWebhook(caller, webhookId);
   const { deliveries, more } = await listDeliveries(caller.orgId, webhookId, page.limit, before);
   const last = deliveries.at(-1);
-  return { deliveries: deliveries.map(deliveryView), ...(more && last ? { cursor: encodeCursor(logPosition(last)) } : {}) };
+  return { deliveries: deliveries.map(deliveryView), ...(more && last ? { cursor: encodePageCursor(CURSOR_PREFIX, logPosition(last)) } : {}) };
 }
 
 async function sendManually(ports: AttemptPorts, caller: OrgCaller, webhookId: string, delivery: NewDelivery): Promise<DeliveryView> {

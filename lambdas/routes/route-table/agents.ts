@@ -3,7 +3,7 @@
  * groups of shared/roles.ts exactly as §4.3 lists them; key management is an admin act, like
  * revocation.
  */
-import { ADMINS, AGENT_WRITERS, ALL_ROLES } from '../../shared/roles.js';
+import { ADMINS, AGENT_WRITERS, ALL_ROLES, AUDITORS } from '../../shared/roles.js';
 import { route } from '../route-spec.js';
 import { KEY_CHANGE_TIMEOUT_SECONDS } from '../../shared/key-change-timeout.js';
 import {
@@ -13,6 +13,8 @@ import {
   agentParams,
   agentResponse,
   agentWithKeysResponse,
+  attemptsQuery,
+  attemptsResponse,
   deletedResponse,
   keyResponse,
   newKeySchema,
@@ -139,5 +141,21 @@ export const agentRoutes = {
     response: { status: 200, body: keyResponse },
     uses: ['table:write'],
     timeoutSeconds: KEY_CHANGE_TIMEOUT_SECONDS,
+  }),
+  listAgentAttempts: route({
+    id: 'ListAgentAttempts',
+    method: 'GET',
+    path: '/v1/agents/{agent_id}/attempts',
+    handler: 'agents/attempts',
+    // The roles that list operations (the audit query, docs/API.md §4.6): attempts are the agent's records too.
+    auth: AUDITORS,
+    summary: "The agent's refused attempts (AGENT_FROZEN, AGENT_REVOKED, KEY_REVOKED, KEY_RETIRED with a valid signature), newest first (limit 1-100, default 50, and cursor).",
+    description:
+      'Each attempt is the signed record as submitted (its payload only when within LEDGER_INLINE_PAYLOAD_BYTES; payload_hash always), ' +
+      'the refusal it got and the server time. At most LEDGER_ATTEMPTS_PER_AGENT_PER_DAY per agent and LEDGER_ATTEMPTS_PER_ORG_PER_DAY per ' +
+      'organization are kept per UTC day, each for 90 days. Another organization\'s agent is NOT_FOUND.',
+    request: { params: agentParams, query: attemptsQuery },
+    response: { status: 200, body: attemptsResponse },
+    uses: ['table:read'],
   }),
 };

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { isB64u } from '@agent-ledger/protocol';
 import { AGENT_STATUSES, INTEGRATION_TYPES, KEY_STATUSES } from '../../shared/agent-types.js';
+import { STANDING_CODES } from '../../shared/errors.js';
 import { unixMs } from './common.js';
 
 /**
@@ -93,6 +94,9 @@ const agentSchema = z
     status: z.enum(AGENT_STATUSES),
     created_at: unixMs,
     updated_at: unixMs,
+    last_seen_at: unixMs.nullable().optional().meta({
+      description: "When the agent's last accepted record or kept refused attempt was received; null when never. Added after the original contract.",
+    }),
   })
   .meta({ id: 'Agent' });
 
@@ -125,3 +129,25 @@ export const keyResponse = z.object({ key: agentKeySchema });
 /** Revoke answers {key} for a key (docs/API.md §4.3), and the agent with its revoked keys for an agent. */
 export const revokeResponse = z.union([keyResponse, statusChangeResponse.extend({ keys: z.array(agentKeySchema) })]);
 export const deletedResponse = z.object({ deleted: z.literal(true) });
+
+/** GET /v1/agents/:agent_id/attempts (docs/API.md §4.3 "Refused attempts"). */
+export const attemptsQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().min(1).max(128).optional(),
+});
+
+/** docs/API.md §2.14: the record as submitted, its payload left out when it was over LEDGER_INLINE_PAYLOAD_BYTES. */
+export const attemptSchema = z
+  .object({
+    operation_id: z.string(),
+    agent_id: z.string(),
+    kid: z.string(),
+    refused_code: z.enum(STANDING_CODES),
+    refused_message: z.string(),
+    received_at: unixMs,
+    record: z.record(z.string(), z.unknown()).describe('the signed record (docs/API.md §2.1); payload absent when it was not kept'),
+    payload_hash: z.string(),
+  })
+  .meta({ id: 'RefusedAttempt' });
+
+export const attemptsResponse = z.object({ attempts: z.array(attemptSchema), cursor: z.string().optional().describe('present only when older attempts follow') });
