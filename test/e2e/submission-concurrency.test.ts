@@ -107,7 +107,9 @@ describe('many agents in parallel', () => {
 });
 
 describe('state changes while a submission is in flight', () => {
-  const isSubmission = (command: Loose) => command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && 'Put' in (command.input.TransactItems[2] ?? {});
+  // A submission's transaction: the operation row (sk OP), the agent's head and the nonce
+  // (store/operations.ts submissionWrites); the key history's appends are three items too.
+  const isSubmission = (command: Loose) => command instanceof TransactWriteCommand && command.input.TransactItems?.length === 3 && command.input.TransactItems[0]?.Put?.Item?.sk === 'OP';
   /** Runs `change` once, just before the submission's transaction reaches the table. */
   function beforeCommit(change: () => Promise<unknown>) {
     beforeRequest(isSubmission, change);

@@ -8,6 +8,7 @@
 import { possessionProblem, type KeyEventDraft, type PossessionProof } from '@agent-ledger/protocol';
 import { newPendingSk, pendingKeyEventsPut, readPendingKeyEvents } from '../../store/key-log.js';
 import type { TransactItem } from '../../store/dynamo.js';
+import { logger } from '../../logger.js';
 import { LedgerError } from '../../shared/errors.js';
 import { KEY_CHANGE_BUDGET_MS } from '../../shared/key-change-timeout.js';
 import { chainPendingKeyEvents } from './key-sequencer.js';
@@ -79,9 +80,22 @@ export async function keyLogChange<T>(orgId: string, step: (append: KeyLogAppend
   try {
     const result = await withRetries(() => step(append), KEY_LOG_ATTEMPTS, deadline);
     committed = true;
-    if (pendingSk !== undefined) await chainPendingKeyEvents(orgId, deadline);
+    if (pendingSk !== undefined) await chainCommitted(orgId, deadline);
     return result;
   } finally {
     if (!committed) await giveBackQuota?.();
+  }
+}
+
+/**
+ * Chains a committed change's drafts. The change took effect whatever happens here: a
+ * sequencer that fails (a table error, the deadline) leaves the drafts waiting for the next
+ * change of the agent or the sealer, and the change still answers success.
+ */
+async function chainCommitted(orgId: string, deadline: number): Promise<void> {
+  try {
+    if (!(await chainPendingKeyEvents(orgId, deadline))) logger.warn('key history not chained before the answer; the next change or the sealer chains it', { org_id: orgId });
+  } catch (error) {
+    logger.warn('key history not chained before the answer; the next change or the sealer chains it', { org_id: orgId, error });
   }
 }
