@@ -23,6 +23,8 @@ export interface ServeOptions {
   queueWorkers?: QueueWorkersOptions;
   /** The built console to serve (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
+  /** The client files to serve under /client/ (local/client-files.ts); none when omitted. */
+  clientDir?: string;
   /** Where the stream poller keeps its checkpoints; in memory when omitted. */
   checkpoints?: CheckpointStore;
 }
@@ -61,7 +63,11 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
   const schedule = startSchedule(workerList, options.epochMs);
   let http;
   try {
-    http = await startHttpServer({ port: options.port, ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}) });
+    http = await startHttpServer({
+      port: options.port,
+      ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+      ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+    });
   } catch (error) {
     await schedule.stop();
     await stream.stop();

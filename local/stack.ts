@@ -1,7 +1,8 @@
 /**
  * The whole service on one machine (docs/ARCHITECTURE.md, Local stack): DynamoDB Local and s3rver
  * started in parallel, the table and buckets created, the key files made, the handlers'
- * environment set, then the queue workers, the schedule timer and the HTTP server.
+ * environment set, then the queue workers, the schedule timer and the HTTP server; meanwhile the
+ * files of the service's own client are built (local/client-files.ts).
  *
  * Whatever fails during start, what already started is stopped before the error reaches
  * the caller, so a failed `npm start` leaves no Java process behind.
@@ -15,6 +16,7 @@ import { localDynamoClient, startDynamoDbLocal } from './dynamodb-local.js';
 import { createOwnerOnly, prepareDataDir } from './data-dir.js';
 import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
+import { buildClientFiles } from './client-files.js';
 import { startS3Local } from './s3-local.js';
 import { startServing } from './serve.js';
 import { fileCheckpoints } from './stream-poller.js';
@@ -96,6 +98,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stoppers.push(() => value.stop());
         return value;
       });
+    // The service's own client (local/client-files.ts), built beside the engines' start. A build
+    // that fails leaves the stack running without it, and says why.
+    const clientFiles = buildClientFiles().catch((error: Error) => {
+      process.stderr.write(`ledger: the client is not served under /client/: ${error.message}\n`);
+      return undefined;
+    });
     const starting = [
       // The JVM's start can pass 30 s on a busy 2-core machine (test/global-setup.ts allows the same).
       started(startDynamoDbLocal({ inMemory: options.memory, dbPath: join(storageDir, 'dynamodb'), echo: options.verbose ?? false, readyTimeoutMs: 120_000 })),
@@ -132,6 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const serving = await startServing({
       port: options.port ?? 3000,
       epochMs: config.epochMs,
+      clientDir: await clientFiles,
       // Kept with the table, so events committed while the stack was down go out at the next start.
       ...(options.memory ? {} : { checkpoints: fileCheckpoints(join(storageDir, 'stream-checkpoints.json')) }),
     });
