@@ -41,6 +41,7 @@ const commands = await build({
   ...common,
   format: 'cjs',
   entryPoints: [join(root, 'src/cli/commands/index.ts')],
+  define: { AGENT_LEDGER_VERSION: JSON.stringify(version) },
   write: false,
   outfile: 'commands.cjs',
 });

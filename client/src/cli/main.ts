@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { CliError } from './errors.js';
+import { CLI_VERSION } from './version.js';
 import { runHook } from './commands/hook.js';
 import type * as CommandModule from './commands/index.js';
 
@@ -69,8 +70,6 @@ Files: AGENT_LEDGER_HOME (default ~/.agent-ledger) holds credentials (one API to
   agents/<agent_id>/{config.json,key,chain.json,status-cache.json,errors.log}.
 `;
 
-declare const AGENT_LEDGER_VERSION: string | undefined;
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -103,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case '--version':
     case '-v':
-      process.stdout.write(`${typeof AGENT_LEDGER_VERSION === 'string' ? AGENT_LEDGER_VERSION : 'dev'}\n`);
+      process.stdout.write(`${CLI_VERSION ?? 'dev'}\n`);
       return 0;
     default:
       throw new CliError(`unknown command "${command}"\nRun \`agent-ledger --help\` for usage.`, 2);
