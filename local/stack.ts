@@ -47,6 +47,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** Where objects and keys are: the data dir, or with `memory` a scratch dir deleted on stop. */
   storageDir: string;
+  /** The client files are served under /client/ (their build may have failed: it said why). */
+  clientServed: boolean;
   /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
   devOAuth: boolean;
   /** Resolves once every event committed so far is on the events queue (the stream poller caught up). */
@@ -137,10 +139,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const config = parseConfig(process.env);
     resetConfigForTests();
 
+    const clientDir = await clientFiles;
     const serving = await startServing({
       port: options.port ?? 3000,
       epochMs: config.epochMs,
-      clientDir: await clientFiles,
+      clientDir,
       // Kept with the table, so events committed while the stack was down go out at the next start.
       ...(options.memory ? {} : { checkpoints: fileCheckpoints(join(storageDir, 'stream-checkpoints.json')) }),
     });
@@ -153,6 +156,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       storageDir,
+      clientServed: clientDir !== undefined,
       devOAuth: config.devOAuth,
       drainEvents: () => serving.stream.drain(),
       queue: serving.queue,
