@@ -16,7 +16,7 @@ import { routeMatcher } from '../lambdas/routes/route-match.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { toApiGatewayEvent } from './apigw-event.js';
 import { backgroundGate } from './background-priority.js';
-import { serveClientFiles } from './client-files.js';
+import { serveClientFiles, type ClientFilesSource } from './client-files.js';
 import { serveConsole } from './console-assets.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
@@ -39,7 +39,7 @@ export interface HttpServerOptions {
   /** The built console to serve outside the API's paths (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
   /** The client files to serve under /client/ (local/client-files.ts); none when omitted. */
-  clientDir?: string;
+  clientFiles?: ClientFilesSource;
 }
 
 export interface LocalHttpServer {
@@ -140,7 +140,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The console shares the origin with the API, as behind CloudFront (lib/console.ts).
     try {
-      if (options.clientDir && (await serveClientFiles(req, res, options.clientDir))) return;
+      if (options.clientFiles && (await serveClientFiles(req, res, options.clientFiles))) return;
       if (await serveConsole(req, res, options.consoleDir)) return;
     } catch (error) {
       logError('console asset failed', { error: error instanceof Error ? error.message : String(error) });

@@ -10,6 +10,7 @@ import { workerList } from '../lambdas/workers/worker-table.js';
 import { dynamo as handlerTableClient, s3 as handlerObjectClient } from '../lambdas/store/clients.js';
 import { yieldToApi } from './background-priority.js';
 import { applyEnv } from './env.js';
+import type { ClientFilesSource } from './client-files.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
 import { startStreamPoller, type CheckpointStore, type StreamPoller } from './stream-poller.js';
@@ -24,7 +25,7 @@ export interface ServeOptions {
   /** The built console to serve (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
   /** The client files to serve under /client/ (local/client-files.ts); none when omitted. */
-  clientDir?: string;
+  clientFiles?: ClientFilesSource;
   /** Where the stream poller keeps its checkpoints; in memory when omitted. */
   checkpoints?: CheckpointStore;
 }
@@ -66,7 +67,7 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
     http = await startHttpServer({
       port: options.port,
       ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
-      ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+      ...(options.clientFiles ? { clientFiles: options.clientFiles } : {}),
     });
   } catch (error) {
     await schedule.stop();

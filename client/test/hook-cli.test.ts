@@ -1,6 +1,6 @@
 /**
- * Which CLI a hook runs (client/src/install/hook-cli.ts, docs/HOOKS.md "Which agent-ledger the hook
- * runs"): agent-ledger on PATH only when it is an installed package, never a project's or npx's
+ * Which CLI a hook runs (client/src/install/hook-cli.ts, docs/CLI.md "Which CLI the
+ * hook runs"): agent-ledger on PATH only when it is an installed package, never a project's or npx's
  * node_modules/.bin nor a link into a source tree; and the CLI an installed hook runs, read back
  * from the install record or, for records of earlier versions, from the command line or script.
  */

@@ -112,7 +112,18 @@ export function clientFiles(options: ClientFilesOptions): string {
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
-  // Builds of earlier sources are not needed again.
-  for (const name of readdirSync(cache)) if (name !== source && !name.startsWith('.')) rmSync(join(cache, name), { recursive: true, force: true });
+  // Builds of earlier sources are not needed again, nor what a killed build left.
+  for (const name of readdirSync(cache)) if (name !== source && (!name.startsWith('.') || !builderAlive(name))) rmSync(join(cache, name), { recursive: true, force: true });
   return dir;
+}
+
+/** Whether the process that names a temporary build directory (`.<source>.<pid>.<time>`) still runs. */
+function builderAlive(name: string): boolean {
+  const pid = Number(name.split('.')[2]);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The service hands out its own client (docs/CLI.md "Installing the CLI from the service"), and a
- * hook installed from it lives outside this repository (docs/HOOKS.md "Which agent-ledger the hook
- * runs"): the local stack serves /client/index.json, the CLI's tarball and the Python wheel built
+ * hook installed from it lives outside this repository (docs/CLI.md "Which CLI the
+ * hook runs"): the local stack serves /client/index.json, the CLI's tarball and the Python wheel built
  * from this checkout (lib/client-files/build.ts). From those URLs alone, with npm's registry set to
  * an address where nothing answers and an empty npm cache:
  *
@@ -25,6 +25,7 @@ import { FIXTURES, fixture, spawnProcess, type Run } from '../../client/test/sup
 import type { ClientIndex } from '../../client/src/package/served-index.js';
 import { clientFiles } from '../../lib/client-files/build.js';
 import { PROJECT_ROOT } from '../../lib/paths.js';
+import { startHttpServer } from '../../local/http-server.js';
 import type { Api } from '../support/http-client.js';
 import { useLedgerStack } from '../support/ledger-stack.js';
 
@@ -112,6 +113,18 @@ describe('the files under /client/', () => {
     }
     expect((await fetch(`${stack.baseUrl}/client/..%2Fpackage.json`)).status).toBe(404);
     expect((await fetch(`${stack.baseUrl}/client/nothing.tgz`)).status).toBe(404);
+  });
+
+  it('answer 503 with Retry-After while npm start is still building them', async () => {
+    const server = await startHttpServer({ clientFiles: () => 'building' });
+    try {
+      const response = await fetch(`${server.url}/client/index.json`);
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.text()).toMatch(/being built/);
+    } finally {
+      await server.close();
+    }
   });
 });
 

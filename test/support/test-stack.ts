@@ -95,7 +95,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
         ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
-        ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+        ...(options.clientDir ? { clientFiles: () => options.clientDir } : {}),
         ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
       });
     } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * Which CLI file a hook runs (docs/HOOKS.md "Which agent-ledger the hook runs"): one that stays
+ * Which CLI file a hook runs (docs/CLI.md "Which CLI the hook runs"): one that stays
  * where it is when the repository it came from moves or is deleted, and that an upgrade
  * replaces in place. In order:
  *

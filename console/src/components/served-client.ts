@@ -15,9 +15,15 @@ export function useServedClient(): ServedClient {
   const [served, setServed] = useState<ServedClient>({ state: 'loading' });
   useEffect(() => {
     let stopped = false;
-    (async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
       try {
         const response = await fetch(CLIENT_INDEX_PATH, { cache: 'no-cache' });
+        // npm start answers 503 while it still builds the files (local/client-files.ts): ask again.
+        if (response.status === 503) {
+          timer = setTimeout(() => void load(), (Number(response.headers.get('retry-after')) || 5) * 1000);
+          return;
+        }
         if (!response.ok) throw new Error(String(response.status));
         const index = (await response.json()) as ClientIndex;
         const file = (kind: ClientFile['kind']) => {
@@ -28,9 +34,11 @@ export function useServedClient(): ServedClient {
       } catch {
         if (!stopped) setServed({ state: 'missing' });
       }
-    })();
+    };
+    void load();
     return () => {
       stopped = true;
+      clearTimeout(timer);
     };
   }, []);
   return served;
