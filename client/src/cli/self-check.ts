@@ -33,7 +33,7 @@ const TIMEOUT_MS = 10_000;
 export type Served = { ok: true; url: string; npm: ClientFile } | { ok: false; reason: string };
 
 export async function servedClient(serviceUrl: string | undefined): Promise<Served> {
-  if (!serviceUrl) return { ok: false, reason: 'not logged in, so there is no service to compare this CLI with: run `agent-ledger login --url URL`' };
+  if (!serviceUrl) return { ok: false, reason: 'no login for the service, so the CLI is not compared with what it hands out: run `agent-ledger login --url URL`' };
   const url = new URL(CLIENT_INDEX_PATH, serviceUrl);
   try {
     const response = await send({ method: 'GET', url, timeoutMs: TIMEOUT_MS });

@@ -42,15 +42,17 @@ export async function doctor(args: string[]): Promise<number> {
     process.stdout.write(`${title}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? (check.warn ? 'WARN' : 'ok  ') : 'FIX '} ${check.message}`).join('\n')}\n\n`);
   };
   for (const login of loginsToCheck(saved, agentUrls(ids), values.agent === undefined)) report(`login ${login.url}`, await loginChecks(login));
-  // What each origin hands out of its client, asked once per origin.
+  // What each origin hands out of its client, asked once per origin, and only of an origin with a
+  // login (as the other checks: doctor contacts no service it has no token for).
   const served = new Map<string, Promise<Served>>();
   const servedAt = (url: string | undefined) => {
-    if (url === undefined) return servedClient(undefined);
+    if (url === undefined || !('login' in agentLogin(saved, url))) return servedClient(undefined);
     if (!served.has(url)) served.set(url, servedClient(url));
     return served.get(url)!;
   };
   const running = realpathSync(process.argv[1]!);
-  const current = 'store' in saved ? saved.store.current : undefined;
+  // This CLI is compared with the current login's service; with --agent, with that agent's.
+  const current = values.agent === undefined && 'store' in saved ? saved.store.current : undefined;
   report(`cli ${running}`, selfChecks(running, await servedAt(current ?? agentUrls(ids)[0])));
   for (const id of ids) report(`agent ${id}`, await agentChecks(id, saved, servedAt));
   return failed > 0 ? 1 : 0;
