@@ -12,6 +12,13 @@ export function isApiPath(path: string): boolean {
 }
 
 /**
+ * Where the service hands out its own client (docs/CLI.md "Installing the CLI from the service"):
+ * the CLI's npm tarball, the Python wheel and index.json (lib/client-files/build.ts). A path with a
+ * file name, so CloudFront's client-side-route rewrite (lib/console.ts) leaves it alone.
+ */
+export const CLIENT_FILES_PREFIX = '/client/';
+
+/**
  * The console's Content-Security-Policy: its own scripts, styles and API only (the bundle has
  * no inline script or style), never framed.
  */
@@ -36,7 +43,10 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'no-referrer',
 };
 
-/** Vite names every file under assets/ by its content hash: cache forever. index.html: always revalidate. */
+/**
+ * Vite names every file under assets/ by its content hash: cache forever. index.html and the
+ * client files always revalidate (a rebuild of the same version keeps its file name).
+ */
 export function cacheControl(path: string): string {
   return path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
 }

@@ -10,12 +10,16 @@
  *   console's behaviour only, so the API's own 403/404 answers are never rewritten.
  * - Responses of the console carry the CSP and headers of console/serving.ts, plus HSTS.
  * - Hashed assets are cached for a year, index.html is revalidated and invalidated on deploy.
+ * - The service's own client (docs/CLI.md "Installing the CLI from the service"): the CLI's npm
+ *   tarball, the Python wheel and index.json, built from this repository when CDK bundles the
+ *   stack (lib/client-files/build.ts), go to the same bucket under client/, so every deployment
+ *   hands them out at <origin>/client/ as `npm start` does.
  *
  * It is a nested stack: CloudFormation allows 500 resources per stack, and the API's
  * functions, roles, log groups and routes (several per route) fill the service's own stack
  * nearly to that; the console's ~20 resources live in a stack of their own, deployed with it.
  */
-import { Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, NestedStack, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CacheCookieBehavior,
@@ -41,11 +45,13 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, Source, type ISource } from 'aws-cdk-lib/aws-s3-deployment';
 import type { Construct } from 'constructs';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_PREFIXES, CONTENT_SECURITY_POLICY, cacheControl } from '../console/serving.js';
+import { API_PREFIXES, CLIENT_FILES_PREFIX, CONTENT_SECURITY_POLICY, cacheControl } from '../console/serving.js';
+import { clientFiles } from './client-files/build.js';
+import { PROJECT_ROOT } from './paths.js';
 
 export interface LedgerConsoleProps {
   readonly httpApi: HttpApi;
@@ -53,6 +59,8 @@ export interface LedgerConsoleProps {
   readonly logsBucket: Bucket;
   /** The built console; `npm ci` builds it (console workspace's prepare). */
   readonly consoleDir: string;
+  /** Client files built beforehand (lib/client-files/build.ts); by default they are built when CDK bundles the stack. */
+  readonly clientDir?: string;
 }
 
 /** Client-side routes (no file extension in the last segment) get the page (CloudFront Functions JS 2.0). */
@@ -62,6 +70,29 @@ const SPA_REWRITE = `function handler(event) {
   if (last.indexOf('.') === -1) request.uri = '/index.html';
   return request;
 }`;
+
+/**
+ * The client files as an asset built by a local bundler, as the functions' code is
+ * (function-code.ts): only when CDK bundles this stack (tests and `cdk deploy --exclusively`
+ * of another stack skip it, context `aws:cdk:bundling-stacks`), hashed by the output. A deploy
+ * needs the wheel too, so a machine without Python 3.11+ fails the synth saying so.
+ */
+function clientFilesSource(): ISource {
+  return Source.asset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: the local bundler below always succeeds or throws (no Docker on build machines).
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
+      command: ['agent-ledger-client-files'],
+      local: {
+        tryBundle: (outputDir) => {
+          cpSync(clientFiles({ wheel: 'required' }), outputDir, { recursive: true });
+          return true;
+        },
+      },
+    },
+  });
+}
 
 export class LedgerConsole extends NestedStack {
   readonly bucket: Bucket;
@@ -177,6 +208,19 @@ export class LedgerConsole extends NestedStack {
     ];
     // The page names assets that must be there first.
     this.deployments[1]!.node.addDependency(this.deployments[0]!);
+    const clientPrefix = CLIENT_FILES_PREFIX.slice(1);
+    this.deployments.push(
+      new BucketDeployment(this, 'Client', {
+        sources: [props.clientDir ? Source.asset(props.clientDir) : clientFilesSource()],
+        destinationBucket: this.bucket,
+        destinationKeyPrefix: clientPrefix,
+        // Earlier versions' files stay at their URLs for hooks and scripts that name them.
+        prune: false,
+        cacheControl: [CacheControl.fromString(cacheControl(CLIENT_FILES_PREFIX))],
+        distribution: this.distribution,
+        distributionPaths: [`${CLIENT_FILES_PREFIX}*`],
+      }),
+    );
   }
 
   /** The console's (and, through it, the API's) public https address. */

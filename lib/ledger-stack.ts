@@ -43,6 +43,8 @@ export interface LedgerStackProps extends StackProps {
   readonly lambdasDir?: string;
   /** Defaults to the repository's console/dist. */
   readonly consoleDir?: string;
+  /** Client files built beforehand; by default lib/console.ts builds them when CDK bundles the stack. */
+  readonly clientDir?: string;
 }
 
 export class LedgerStack extends Stack {
@@ -116,6 +118,7 @@ export class LedgerStack extends Stack {
       httpApi: this.api.httpApi,
       logsBucket: this.data.logsBucket,
       consoleDir: props.consoleDir ?? CONSOLE_DIST,
+      ...(props.clientDir ? { clientDir: props.clientDir } : {}),
     });
 
     // Links the API hands out (verification mails, the social sign-in redirect URI) are built

@@ -12,7 +12,7 @@ import { SECURITY_HEADERS, cacheControl, isApiPath } from '../console/serving.js
 /** console/dist of this checkout, built by `npm ci` (the console workspace's prepare). */
 const CONSOLE_DIST = fileURLToPath(new URL('../console/dist/', import.meta.url));
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -22,9 +22,11 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
   '.woff2': 'font/woff2',
+  '.tgz': 'application/gzip',
+  '.whl': 'application/zip',
 };
 
-async function fileIn(root: string, path: string): Promise<string | null> {
+export async function fileIn(root: string, path: string): Promise<string | null> {
   const file = normalize(join(root, path));
   if (!file.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
   try {
@@ -34,7 +36,7 @@ async function fileIn(root: string, path: string): Promise<string | null> {
   }
 }
 
-function send(res: ServerResponse, method: string, status: number, type: string, body: Buffer | string, cache: string): void {
+export function send(res: ServerResponse, method: string, status: number, type: string, body: Buffer | string, cache: string): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'cache-control': cache, 'content-length': bytes.length });
   res.end(method === 'HEAD' ? undefined : bytes);

@@ -5,7 +5,8 @@
  * same matcher the not-found handler uses, invokes the route's handler module in-process and
  * writes back its structured result. Requests no route takes go to the `$default` handler
  * (`notFoundHandler`), as in the deployed HTTP API. GET and HEAD outside the API's prefixes
- * serve the web console (local/console-assets.ts).
+ * serve the web console (local/console-assets.ts), and those under /client/ the service's own
+ * client (local/client-files.ts).
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +16,7 @@ import { routeMatcher } from '../lambdas/routes/route-match.js';
 import { notFoundHandler, routeList } from '../lambdas/routes/routes.js';
 import { toApiGatewayEvent } from './apigw-event.js';
 import { backgroundGate } from './background-priority.js';
+import { serveClientFiles, type ClientFilesSource } from './client-files.js';
 import { serveConsole } from './console-assets.js';
 import { loadHandler } from './handler-modules.js';
 import { lambdaContext } from './lambda-context.js';
@@ -36,6 +38,8 @@ interface HttpServerOptions {
   host?: string;
   /** The built console to serve outside the API's paths (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
+  /** The client files to serve under /client/ (local/client-files.ts); none when omitted. */
+  clientFiles?: ClientFilesSource;
 }
 
 export interface LocalHttpServer {
@@ -136,6 +140,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // The console shares the origin with the API, as behind CloudFront (lib/console.ts).
     try {
+      if (options.clientFiles && (await serveClientFiles(req, res, options.clientFiles))) return;
       if (await serveConsole(req, res, options.consoleDir)) return;
     } catch (error) {
       logError('console asset failed', { error: error instanceof Error ? error.message : String(error) });

@@ -139,6 +139,8 @@ async function main(): Promise<void> {
   );
   if (stack.devOAuth) process.stderr.write(DEV_OAUTH_WARNING);
   process.stderr.write(`ledger: console on ${stack.url}/ (API under /v1, /api and /.well-known)\n`);
+  const url = stack.url;
+  void stack.clientFiles.then((served) => served && process.stderr.write(`ledger: the CLI and the Python package: ${url}/client/index.json (docs/CLI.md)\n`));
   process.stdout.write(`ledger listening on ${stack.url}\n`);
 }
 

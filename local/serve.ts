@@ -10,6 +10,7 @@ import { workerList } from '../lambdas/workers/worker-table.js';
 import { dynamo as handlerTableClient, s3 as handlerObjectClient } from '../lambdas/store/clients.js';
 import { yieldToApi } from './background-priority.js';
 import { applyEnv } from './env.js';
+import type { ClientFilesSource } from './client-files.js';
 import { startHttpServer } from './http-server.js';
 import { startSchedule, type Schedule } from './schedule.js';
 import { startStreamPoller, type StreamPositionStore, type StreamPoller } from './stream-poller.js';
@@ -23,6 +24,8 @@ interface ServeOptions {
   queueWorkers?: QueueWorkersOptions;
   /** The built console to serve (default console/dist; local/console-assets.ts). */
   consoleDir?: string;
+  /** The client files to serve under /client/ (local/client-files.ts); none when omitted. */
+  clientFiles?: ClientFilesSource;
   /** Where the stream poller keeps its stream positions; in memory when omitted. */
   positions?: StreamPositionStore;
 }
@@ -61,7 +64,11 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
   const schedule = startSchedule(workerList, options.epochMs);
   let http;
   try {
-    http = await startHttpServer({ port: options.port, ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}) });
+    http = await startHttpServer({
+      port: options.port,
+      ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+      ...(options.clientFiles ? { clientFiles: options.clientFiles } : {}),
+    });
   } catch (error) {
     await schedule.stop();
     await stream.stop();

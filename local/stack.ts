@@ -1,7 +1,8 @@
 /**
  * The whole service on one machine (docs/ARCHITECTURE.md, Local stack): DynamoDB Local and s3rver
  * started in parallel, the table and buckets created, the key files made, the handlers'
- * environment set, then the queue workers, the schedule timer and the HTTP server.
+ * environment set, then the queue workers, the schedule timer and the HTTP server; meanwhile the
+ * files of the service's own client are built, and served once they are (local/client-files.ts).
  *
  * Whatever fails during start, what already started is stopped before the error reaches
  * the caller, so a failed `npm start` leaves no Java process behind.
@@ -15,6 +16,7 @@ import { localDynamoClient, startDynamoDbLocal } from './dynamodb-local.js';
 import { createOwnerOnly, prepareDataDir } from './data-dir.js';
 import { applyEnv, localEnv } from './env.js';
 import { ensureLocalKeys } from './keys.js';
+import { buildClientFiles } from './client-files.js';
 import { startS3Local } from './s3-local.js';
 import { startServing } from './serve.js';
 import { fileStreamPositions } from './stream-poller.js';
@@ -45,6 +47,8 @@ export interface LocalStack {
   s3Endpoint: string;
   /** Where objects and keys are: the data dir, or with `memory` a scratch dir deleted on stop. */
   storageDir: string;
+  /** Resolves once the client files are built: true when they are served under /client/ (a failed build said why). */
+  clientFiles: Promise<boolean>;
   /** The development OAuth provider is on (LEDGER_DEV_OAUTH=1): anyone can sign in as any password-less account. */
   devOAuth: boolean;
   /** Resolves once every event committed so far is on the events queue (the stream poller caught up). */
@@ -96,6 +100,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         stoppers.push(() => value.stop());
         return value;
       });
+    // The service's own client (local/client-files.ts), built while the stack starts and runs. A
+    // build that fails leaves the stack running without it, and says why.
+    const clientFiles = buildClientFiles((message) => process.stderr.write(`ledger: ${message}\n`));
+    stoppers.push(() => clientFiles.stop());
     const starting = [
       // The JVM's start can pass 30 s on a busy 2-core machine (test/global-setup.ts allows the same).
       started(startDynamoDbLocal({ inMemory: options.memory, dbPath: join(storageDir, 'dynamodb'), echo: options.verbose ?? false, readyTimeoutMs: 120_000 })),
@@ -132,6 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const serving = await startServing({
       port: options.port ?? 3000,
       epochMs: config.epochMs,
+      clientFiles: clientFiles.source,
       // Kept with the table, so events committed while the stack was down go out at the next start.
       // The file keeps the name it had before the stream positions were called so, so that a data
       // directory made then resumes where it stood instead of forwarding its stream again.
@@ -146,6 +155,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dynamoEndpoint: dynamo.endpoint,
       s3Endpoint: s3.endpoint,
       storageDir,
+      clientFiles: clientFiles.done.then((dir) => dir !== undefined),
       devOAuth: config.devOAuth,
       drainEvents: () => serving.stream.drain(),
       queue: serving.queue,

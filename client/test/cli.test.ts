@@ -10,12 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../../test/support/test-stack.js';
 import { seedOrg, seedToken, seedUser, type SeededUser } from '../../test/support/seed-identity.js';
 import { apiClient } from '../../test/support/http-client.js';
-import { fixture, FIXTURES, login, readJson, runCli, storeLogin, tempHomes } from './support/cli.js';
+import { CLI, fixture, FIXTURES, login, readJson, runCli, storeLogin, tempHomes } from './support/cli.js';
 
 let stack: TestStack;
 let token: string;
@@ -177,6 +177,36 @@ describe('agent init and uninstall of a coding tool', () => {
     expect(uninstall.code, uninstall.stderr).toBe(0);
     expect(uninstall.stderr).toMatch(/restored +.*settings\.json/);
     expect(readFileSync(settings)).toEqual(original);
+  });
+
+  it('writes a hook running the copy under AGENT_LEDGER_HOME; an earlier hook of another command (a clone\'s CLI) is replaced, not doubled', async () => {
+    const home = join(homes.root, 'moved-home');
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    const settings = join(home, '.claude', 'settings.json');
+    copyFileSync(join(FIXTURES, 'configs', 'claudecode', '.claude', 'settings.json'), settings);
+    const toolEnv = { ...env, HOME: home, PATH: dirname(process.execPath) };
+    const agentId = 'moved-claude';
+    const ours = () => (readJson(settings).hooks.PreToolUse as { hooks: { command: string }[] }[]).flatMap((group) => group.hooks.map((hook) => hook.command)).filter((command) => command.includes(agentId));
+    const first = await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', agentId], { env: toolEnv });
+    expect(first.code, first.stderr).toBe(0);
+    const copy = join(homes.ledgerHome, 'cli', 'agent-ledger.cjs');
+    expect(ours()).toEqual([`${process.execPath} ${copy} hook claudecode --agent ${agentId}`]);
+    expect(readFileSync(copy)).toEqual(readFileSync(CLI));
+
+    // As an earlier version left it: the hook runs the CLI inside a clone, by its absolute path.
+    const old = `${process.execPath} /home/dev/src/agent-ledger/client/dist/cli.cjs hook claudecode --agent ${agentId}`;
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace(ours()[0]!, old));
+    const configFile = join(homes.ledgerHome, 'agents', agentId, 'config.json');
+    const config = readJson(configFile);
+    config.install.command = old;
+    delete config.install.cli;
+    writeFileSync(configFile, JSON.stringify(config));
+    const again = await runCli(['agent', 'init', '--tool', 'claudecode', '--agent-id', agentId], { env: toolEnv });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`earlier hook (${old}) taken out`);
+    expect(ours()).toEqual([`${process.execPath} ${copy} hook claudecode --agent ${agentId}`]);
+    expect(readJson(configFile).install).toMatchObject({ command: ours()[0], cli: [process.execPath, copy] });
+    expect(readFileSync(settings, 'utf8')).toContain('~/.claude/hooks/block-rm.sh'); // the person's own hook stays
   });
 
   it('a settings file that does not parse stops init before anything is registered or written', async () => {

@@ -234,12 +234,14 @@ describe('a way forward from the empty overview', () => {
     await connect.waitFor({ timeout: 30_000 });
     const origin = new URL(stack.baseUrl).origin;
     const commands = () => connect.locator('pre code').allTextContents();
-    expect(await commands()).toEqual([`npx agent-ledger login --url ${origin}`, 'npx agent-ledger agent init --tool claudecode']);
+    // This stack serves no client files (console/test/connect-agent.browser.test.ts has them): the panel says so.
+    await connect.getByText('This service does not hand out its CLI').waitFor();
+    expect(await commands()).toEqual([`agent-ledger login --url ${origin}`, 'agent-ledger agent init --tool claudecode']);
     // The picker holds the CLI's 15 tool flags; picking one changes the command.
     const picker = connect.getByRole('combobox', { name: 'Coding tool' });
     expect(await picker.locator('option').count()).toBe(15);
     await picker.selectOption('codex');
-    expect((await commands())[1]).toBe('npx agent-ledger agent init --tool codex');
+    expect((await commands())[1]).toBe('agent-ledger agent init --tool codex');
     expect(await connect.getByRole('button', { name: 'Copy the agent init command' }).isVisible()).toBe(true);
     expect(await connect.getByRole('button', { name: 'Copy the login command' }).isVisible()).toBe(true);
     expect(await connect.getByRole('link', { name: 'Create an API token' }).getAttribute('href')).toBe('/tokens');

@@ -63,6 +63,7 @@ export const IN_PROCESS_ONLY: Record<string, string> = {
   'operation-read-and-verify.test.ts': 'tampers with stored operations in the table',
   'rate-limit.test.ts': 'needs a rate limit of 5 per second (LEDGER_RATE_LIMIT_RPS=5)',
   'refused-payloads.test.ts': 'reads the data bucket to check nothing was written',
+  'served-client.test.ts': 'serves the client files this checkout builds (in AWS they are in the console bucket, lib/console.ts)',
   'request-hardening.test.ts': "reads the local identity provider's stored password hashes",
   'submission-concurrency.test.ts': 'spies on table writes inside the server',
   'submission-faults.test.ts': 'injects faults into the table, bucket and signer inside the server',

@@ -2,12 +2,18 @@
  * The console's nested stack (lib/console.ts): the console from a private bucket
  * through Origin Access Control, the API on the same origin under the prefixes of
  * console/serving.ts, uncached and with every viewer header, cookie and query string but Host;
- * the SPA rewrite on the console's behaviour only; the console's security headers.
+ * the SPA rewrite on the console's behaviour only; the console's security headers; the service's
+ * own client (the CLI's tarball, the Python wheel, index.json) in the same bucket under client/,
+ * built from this repository when CDK bundles the stack.
  */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIXES, CONTENT_SECURITY_POLICY } from '../../console/serving.js';
-import { defaultSynth, logicalId, type Synthesized } from './support.js';
+import type { ClientIndex } from '../../lib/client-files/build.js';
+import { defaultSynth, logicalId, StubLambdas, synthesize, type Synthesized } from './support.js';
 
 // Managed policy ids (CloudFront developer guide, "Use managed cache policies" / "origin request policies").
 const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
@@ -84,9 +90,43 @@ describe('the console distribution', () => {
   });
 
   it('deploys the built files, hashed assets cached for a year and the page revalidated', () => {
-    consoleStack.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    consoleStack.resourceCountIs('Custom::CDKBucketDeployment', 3);
     consoleStack.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'public, max-age=31536000, immutable' } });
     consoleStack.hasResourceProperties('Custom::CDKBucketDeployment', { SystemMetadata: { 'cache-control': 'no-cache' }, DistributionPaths: ['/index.html'] });
     expect(Object.keys(synth.template.toJSON().Outputs)).toContain('ConsoleUrl');
+  });
+});
+
+describe('the client files', () => {
+  it('go to the console bucket under client/, revalidated, earlier versions kept, invalidated on deploy', () => {
+    consoleStack.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketKeyPrefix: 'client/',
+      Prune: false,
+      SystemMetadata: { 'cache-control': 'no-cache' },
+      DistributionPaths: ['/client/*'],
+    });
+  });
+
+  it('are built from this repository when CDK bundles the stack: the tarball, the wheel and an index of their SHA-256', () => {
+    // Bundling on (a nested stack bundles when its parent does), with no route or worker: the
+    // functions' bundles are not what this checks.
+    const stubs = new StubLambdas([], []);
+    try {
+      const bundled = synthesize({ lambdasDir: stubs.dir, routes: [], workers: [] }, { 'aws:cdk:bundling-stacks': ['AgentLedger'] });
+      const deployment = Template.fromStack(bundled.stack.console).findResources('Custom::CDKBucketDeployment', { Properties: { DestinationBucketKeyPrefix: 'client/' } });
+      const [key] = JSON.stringify(Object.values(deployment)[0]!.Properties.SourceObjectKeys).match(/[0-9a-f]{64}\.zip/)!;
+      const dir = join(bundled.app.outdir, `asset.${key.slice(0, 64)}`);
+      const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as ClientIndex;
+      const version = (JSON.parse(readFileSync(new URL('../../client/package.json', import.meta.url), 'utf8')) as { version: string }).version;
+      expect(index.files.map((file) => [file.kind, file.name])).toEqual([
+        ['npm', `agent-ledger-${version}.tgz`],
+        ['wheel', `agent_ledger-${version}-py3-none-any.whl`],
+      ]);
+      expect(readdirSync(dir).sort()).toEqual(['index.json', ...index.files.map((file) => file.name)].sort());
+      for (const file of index.files) expect(createHash('sha256').update(readFileSync(join(dir, file.name))).digest('hex'), file.name).toBe(file.sha256);
+      expect(index.files[0]!.tree_sha256).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      stubs.remove();
+    }
   });
 });

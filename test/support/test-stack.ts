@@ -39,6 +39,8 @@ export interface TestStackOptions {
   visibilityTimeoutMs?: number;
   /** The built console the server serves (default console/dist). */
   consoleDir?: string;
+  /** The client files served under /client/ (lib/client-files/build.ts); none by default. */
+  clientDir?: string;
   /** Where the stream poller keeps its stream positions (a test that restarts the forwarder shares them); in memory by default. */
   positions?: StreamPositionStore;
 }
@@ -93,6 +95,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
         epochMs: parseConfig(process.env).epochMs,
         ...(options.visibilityTimeoutMs ? { queueWorkers: { visibilityTimeoutMs: options.visibilityTimeoutMs } } : {}),
         ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+        ...(options.clientDir ? { clientFiles: () => options.clientDir } : {}),
         ...(options.positions ? { positions: options.positions } : {}),
       });
     } catch (error) {

@@ -6,6 +6,7 @@
  * dist/commands.cjs (client/build.mjs).
  */
 import { CliError } from './errors.js';
+import { CLI_VERSION } from './version.js';
 import { runHook } from './commands/hook.js';
 
 const commands = () => import('./commands/index.js');
@@ -58,8 +59,6 @@ Files: AGENT_LEDGER_HOME (default ~/.agent-ledger) holds credentials (one API to
   agents/<agent_id>/{config.json,key,chain.json,status-cache.json,errors.log}.
 `;
 
-declare const AGENT_LEDGER_VERSION: string | undefined;
-
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -92,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case '--version':
     case '-v':
-      process.stdout.write(`${typeof AGENT_LEDGER_VERSION === 'string' ? AGENT_LEDGER_VERSION : 'dev'}\n`);
+      process.stdout.write(`${CLI_VERSION ?? 'dev'}\n`);
       return 0;
     default:
       throw new CliError(`unknown command "${command}"\nRun \`agent-ledger --help\` for usage.`, 2);

@@ -31,5 +31,7 @@ export interface InstallRecord {
   scope: 'user' | 'project';
   /** The command line the tool runs (its hash is what Codex trusts). */
   command: string;
+  /** The program the hook runs, `[node, cli file]` (install/hook-cli.ts): doctor runs it with --version. Absent in records of earlier versions. */
+  cli?: [string, string];
   files: InstalledFile[];
 }

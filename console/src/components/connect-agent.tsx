@@ -1,14 +1,16 @@
 /**
- * The way forward when an organization has no agent yet: the two CLI commands that connect a
- * coding agent (docs/HOOKS.md), with this service's URL filled in and the tool picked from the
- * 15 flags the CLI knows (client/src/tools/flags.ts, the one list), each with a copy button;
- * a link to create the API token `login` asks for; and, by polling the audit query, word of the
- * first record once it arrives.
+ * The way forward when an organization has no agent yet: installing the CLI from this service
+ * (its tarball's URL and SHA-256 from /client/index.json, served-client.ts), then the two CLI
+ * commands that connect a coding agent (docs/HOOKS.md), with this service's URL filled in and the
+ * tool picked from the 15 flags the CLI knows (client/src/tools/flags.ts, the one list), each
+ * with a copy button; a link to create the API token `login` asks for; the Python package's wheel
+ * beside it; and, by polling the audit query, word of the first record once it arrives.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { TOOL_FLAGS, TOOL_NAMES, type ToolFlag } from '../../../client/src/tools/flags.js';
 import { api, call, type Schemas } from '../api/client.js';
 import { CopyButton } from './copy.js';
+import { npmInstall, pipInstall, useServedClient, type ServedClient, type ServedFile } from './served-client.js';
 import { summarize } from './operation-summary.js';
 
 const FIRST_MS = 3_000;
@@ -22,6 +24,28 @@ function Command({ text, label }: { text: string; label: string }) {
       </pre>
       <CopyButton text={text} label={label} />
     </div>
+  );
+}
+
+/** The file's SHA-256, which `agent-ledger doctor` (or `sha256sum`) checks a download against. */
+function Digest({ file }: { file: ServedFile }) {
+  return (
+    <p class="digest">
+      SHA-256 of {file.name}: <code>{file.sha256}</code>
+    </p>
+  );
+}
+
+function InstallCli({ served }: { served: ServedClient }) {
+  if (served.state === 'loading') return <p class="muted">Looking up the CLI this service hands out…</p>;
+  if (served.state === 'missing' || !served.npm) {
+    return <p class="muted">This service does not hand out its CLI (no /client/index.json): install agent-ledger as its operator tells you.</p>;
+  }
+  return (
+    <>
+      <Command text={npmInstall(served.npm)} label="the npm install command" />
+      <Digest file={served.npm} />
+    </>
   );
 }
 
@@ -67,18 +91,25 @@ function useFirstRecord(): Schemas['StoredOperation'] | undefined {
 
 export function ConnectAgent({ canCreateToken, canQuery }: { canCreateToken: boolean; canQuery: boolean }) {
   const [tool, setTool] = useState<ToolFlag>('claudecode');
-  const login = `npx agent-ledger login --url ${location.origin}`;
-  const init = `npx agent-ledger agent init --tool ${tool}`;
+  const served = useServedClient();
+  const login = `agent-ledger login --url ${location.origin}`;
+  const init = `agent-ledger agent init --tool ${tool}`;
+  const wheel = served.state === 'served' ? served.wheel : undefined;
   return (
     <section class="connect" aria-labelledby="connect-agent">
       <h2 id="connect-agent">Connect an agent</h2>
       <ol>
         <li>
+          Install the CLI from this service (Node.js 20 or later) on the machine where the coding tool runs; <code>agent-ledger doctor</code> checks it
+          against this SHA-256 later:
+          <InstallCli served={served} />
+        </li>
+        <li>
           {canCreateToken ? <a href="/tokens">Create an API token</a> : 'Ask an owner or security admin for an API token'}; <code>login</code> asks for it and
           keeps it outside the command line.
         </li>
         <li>
-          Store this service’s URL and the token on the machine where the coding tool runs:
+          Store this service’s URL and the token on that machine:
           <Command text={login} label="the login command" />
         </li>
         <li>
@@ -96,6 +127,14 @@ export function ConnectAgent({ canCreateToken, canQuery }: { canCreateToken: boo
           <Command text={init} label="the agent init command" />
         </li>
       </ol>
+      {wheel && (
+        <div class="python-client">
+          <h3>Python agents and auditors</h3>
+          <p>The Python SDK and export verifier (Python 3.11 or later), from this service too:</p>
+          <Command text={pipInstall(wheel)} label="the pip install command" />
+          <Digest file={wheel} />
+        </div>
+      )}
       {canQuery && <FirstRecord />}
     </section>
   );

@@ -1,6 +1,7 @@
 /** The organization's agents (docs/API.md §4.3; roles without read_all see only their assigned ones). */
 import { api, call } from '../api/client.js';
 import { ConnectAgent } from '../components/connect-agent.js';
+import { npmInstall, useServedClient } from '../components/served-client.js';
 import { ShortId } from '../components/copy.js';
 import { PageTitle, Status } from '../components/page.js';
 import { Loaded, useResource } from '../components/states.js';
@@ -11,6 +12,9 @@ import { useSession } from '../session.js';
 export function AgentsPage() {
   const { can } = useSession();
   const agents = useResource(() => call(api.GET('/v1/agents')), []);
+  const served = useServedClient();
+  const npm = served.state === 'served' ? served.npm : undefined;
+  const connecting = agents.data?.agents.length === 0 && can('POST /v1/agents/register');
   return (
     <>
       <PageTitle title="Agents">
@@ -19,7 +23,14 @@ export function AgentsPage() {
         </button>
       </PageTitle>
       <p class="muted">
-        Agents register through the API or <code>npx agent-ledger agent init</code>; their records arrive signed.
+        Agents register through the API or <code>agent-ledger agent init</code>, with the CLI this service hands out
+        {npm && !connecting ? (
+          <>
+            {' '}
+            (<code class="install-command">{npmInstall(npm)}</code>)
+          </>
+        ) : null}
+        ; their records arrive signed.
       </p>
       <Loaded resource={agents} what="agents" isEmpty={(d) => d.agents.length === 0} empty="No agents yet (or none assigned to you).">
         {(data) => (
@@ -44,7 +55,7 @@ export function AgentsPage() {
           </Table>
         )}
       </Loaded>
-      {agents.data?.agents.length === 0 && can('POST /v1/agents/register') && <ConnectAgent canCreateToken={can('POST /v1/auth/token')} canQuery={can('POST /v1/audit/query')} />}
+      {connecting && <ConnectAgent canCreateToken={can('POST /v1/auth/token')} canQuery={can('POST /v1/audit/query')} />}
     </>
   );
 }

@@ -6,6 +6,9 @@
  * anything is registered or written, so a file that does not parse stops it cleanly.
  * Running it again for the same agent changes nothing. `--trust` (Codex only) writes the trust
  * entry Codex's /hooks would write; without it, init says loudly that Codex will not run the hook.
+ * The hook runs an installed agent-ledger or a copy under AGENT_LEDGER_HOME, never a file inside
+ * a source tree (install/hook-cli.ts); an agent whose hook ran another command (an earlier
+ * install's) has that hook taken out first, so that the tool runs one hook, not two.
  */
 import { createPublicKey, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -18,9 +21,10 @@ import { newAgentKey } from '../../sdk/key-proof.js';
 import { ON_ERROR, readConfig, writeChain, writeConfig, type AgentConfig } from '../../local/agent-state.js';
 import { readCredentials } from '../../local/credentials.js';
 import { exists, writeFileAtomic } from '../../local/files.js';
-import { agentDir, agentFiles } from '../../local/paths.js';
+import { agentDir, agentFiles, ledgerHome } from '../../local/paths.js';
 import { HOOKLESS_FLAGS, isToolFlag, TOOL_FLAGS, TOOL_NAMES } from '../../tools/flags.js';
-import { applyPlan } from '../../install/apply.js';
+import { applyPlan, undoInstall } from '../../install/apply.js';
+import { hookCli } from '../../install/hook-cli.js';
 import { ConfigError } from '../../install/config-error.js';
 import { checkScope, defaultScope, hookCommandLine, INSTALLERS, type InstallPlan, type Scope } from '../../install/targets.js';
 import { oneOf, parseOptions, required } from '../args.js';
@@ -51,13 +55,18 @@ export async function agentInit(args: string[]): Promise<number> {
 
   // The plan parses every file it will touch: a broken one stops us before anything changes.
   let plan: InstallPlan | undefined;
+  let program: [string, string] | undefined;
   let scope: Scope = 'user';
   if (isToolFlag(tool)) {
     scope = oneOf(values.scope, '--scope', ['user', 'project'] as const, defaultScope(tool));
     const projectDir = resolve(values['project-dir'] ?? process.cwd());
-    const cliPath = realpathSync(process.argv[1]!);
+    const cli = hookCli(realpathSync(process.argv[1]!), ledgerHome());
+    const cliPath = cli.path;
+    program = [process.execPath, cliPath];
+    const hookCommand = hookCommandLine(process.execPath, cliPath, tool, agentId);
     try {
       checkScope(tool, scope);
+      replaceEarlierHook(paths, tool, hookCommand);
       plan = INSTALLERS[tool].plan({
         flag: tool,
         agentId,
@@ -65,7 +74,7 @@ export async function agentInit(args: string[]): Promise<number> {
         projectDir,
         home: homedir(),
         env: process.env,
-        hookCommand: hookCommandLine(process.execPath, cliPath, tool, agentId),
+        hookCommand,
         nodePath: process.execPath,
         cliPath,
         agentDir: paths.dir,
@@ -82,9 +91,11 @@ export async function agentInit(args: string[]): Promise<number> {
         if (problem !== null) throw new CliError(`refusing to install the hook: ${problem}`);
       }
     }
-    if (cliPath.includes('/_npx/')) {
-      process.stderr.write(`warning: the hook runs ${cliPath}, inside npx's cache, which npm may delete; install the CLI for good with \`npm install -g @agent-ledger/client\`\n`);
-    }
+    process.stderr.write(
+      cli.source === 'path'
+        ? `the hook runs ${cliPath} (agent-ledger on PATH): upgrading it upgrades the hook\n`
+        : `the hook runs ${cliPath}, a copy of this CLI that \`agent init\` keeps; \`npm install -g\` of the service's tarball puts agent-ledger on PATH for good (docs/CLI.md)\n`,
+    );
   } else if (values.scope !== undefined || values['project-dir'] !== undefined) {
     throw usageError(`--scope and --project-dir only apply to coding tools; "${tool}" has no hook`);
   }
@@ -100,7 +111,13 @@ export async function agentInit(args: string[]): Promise<number> {
   if (plan) {
     const written = applyPlan(plan);
     const previous = config.install?.files ?? [];
-    config.install = { tool, scope, command: plan.command, files: [...previous, ...written.filter((file) => !previous.some((p) => p.path === file.path))] };
+    config.install = {
+      tool,
+      scope,
+      command: plan.command,
+      ...(program ? { cli: program } : {}),
+      files: [...previous, ...written.filter((file) => !previous.some((p) => p.path === file.path))],
+    };
     writeConfig(paths, config);
     const name = TOOL_NAMES[tool as keyof typeof TOOL_NAMES];
     const changed = plan.files.filter((file) => file.before !== file.after).map((file) => file.path);
@@ -152,6 +169,20 @@ async function register(agentId: string, tool: string, onError: 'deny' | 'allow'
   writeConfig(paths, config);
   writeChain(paths, { seq_no: 0, chain_hash: GENESIS });
   return config;
+}
+
+/**
+ * When this agent's hook was installed with another command (a CLI inside a repository clone,
+ * an earlier Node), takes that hook out, as `agent uninstall` does, before the new one goes in.
+ */
+function replaceEarlierHook(paths: ReturnType<typeof agentFiles>, tool: string, command: string): void {
+  if (!exists(paths.config)) return;
+  const config = readConfig(paths);
+  if (config.tool !== tool || !config.install || config.install.command === command) return;
+  for (const result of undoInstall(config.install, config.agent_id)) process.stderr.write(`earlier hook: ${result.outcome} ${result.path}${result.detail ? ` (${result.detail})` : ''}\n`);
+  process.stderr.write(`earlier hook (${config.install.command}) taken out\n`);
+  delete config.install;
+  writeConfig(paths, config);
 }
 
 function generatedAgentId(tool: string): string {

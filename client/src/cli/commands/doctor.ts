@@ -1,10 +1,11 @@
 /**
  * `agent-ledger doctor [--agent ID]`: whether each saved API token that matters (the current
  * login's, without --agent, and that of each agent's service origin) still works and how long
- * (a warning from 7 days before its expiry, docs/CLI.md "API token expiry"); then for each
- * agent (or one), whether its tool still records:
- * the tool's configuration still holds the hook, the tool would run it (Codex's trust), the
- * service answers, the agent is active there and the key in the agent's directory is the
+ * (a warning from 7 days before its expiry, docs/CLI.md "API token expiry"); whether this CLI
+ * is the one the current login's service hands out (cli/self-check.ts); then for each agent (or
+ * one), whether its tool still records: the tool's configuration still holds the hook, the
+ * hook's CLI exists and runs (and is the one the agent's service hands out), the tool would run
+ * it (Codex's trust), the service answers, the agent is active there and the key in the agent's directory is the
  * registered, active one. The service is asked with the token of the agent's own origin only;
  * an origin without one is named, with the `agent-ledger login --url` that fixes it
  * (docs/CLI.md "Several services"). Each failed check says what to fix; exit 1 when any fails. A token
@@ -12,6 +13,7 @@
  * service that does not answer.
  */
 import { createPublicKey } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { LedgerClient } from '../../sdk/client.js';
 import { LedgerApiError } from '../../sdk/errors.js';
 import type { Credentials } from '../../local/credentials.js';
@@ -21,11 +23,9 @@ import { hookFileChecks, toolRunsHook, type Check } from '../../install/checks.j
 import { isToolFlag } from '../../tools/flags.js';
 import { parseOptions } from '../args.js';
 import { loginInfo, organizationText, tokenText, userText } from '../login-info.js';
+import { hookCliChecks, selfChecks, servedClient, type DoctorCheck, type Served } from '../self-check.js';
 import { rejectedText } from '../token-advice.js';
 import { agentLogin, agentUrls, loginsToCheck, savedLogins, selectedAgents, type SavedLogins } from './agent-selection.js';
-
-/** A check that passed but wants attention (a token about to expire): shown, not counted. */
-type DoctorCheck = Check & { warn?: boolean };
 
 /** Bounded: doctor must answer even when the service does not. */
 const SERVICE_TIMEOUT_MS = 10_000;
@@ -42,7 +42,19 @@ export async function doctor(args: string[]): Promise<number> {
     process.stdout.write(`${title}: ${bad === 0 ? 'ok' : `${bad} problem${bad === 1 ? '' : 's'}`}\n${checks.map((check) => `  ${check.ok ? (check.warn ? 'WARN' : 'ok  ') : 'FIX '} ${check.message}`).join('\n')}\n\n`);
   };
   for (const login of loginsToCheck(saved, agentUrls(ids), values.agent === undefined)) report(`login ${login.url}`, await loginChecks(login));
-  for (const id of ids) report(`agent ${id}`, await agentChecks(id, saved));
+  // What each origin hands out of its client, asked once per origin, and only of an origin with a
+  // login (as the other checks: doctor contacts no service it has no token for).
+  const served = new Map<string, Promise<Served>>();
+  const servedAt = (url: string | undefined) => {
+    if (url === undefined || !('login' in agentLogin(saved, url))) return servedClient(undefined);
+    if (!served.has(url)) served.set(url, servedClient(url));
+    return served.get(url)!;
+  };
+  const running = realpathSync(process.argv[1]!);
+  // This CLI is compared with the current login's service; with --agent, with that agent's.
+  const current = values.agent === undefined && 'store' in saved ? saved.store.current : undefined;
+  report(`cli ${running}`, selfChecks(running, await servedAt(current ?? agentUrls(ids)[0])));
+  for (const id of ids) report(`agent ${id}`, await agentChecks(id, saved, servedAt));
   return failed > 0 ? 1 : 0;
 }
 
@@ -64,7 +76,7 @@ function rejectedMessage(url: string, error: LedgerApiError): string {
   return `the service at ${url} answers, but ${rejectedText(error, url)}`;
 }
 
-async function agentChecks(id: string, saved: SavedLogins): Promise<Check[]> {
+async function agentChecks(id: string, saved: SavedLogins, servedAt: (url: string) => Promise<Served>): Promise<DoctorCheck[]> {
   let paths: AgentPaths;
   let config: AgentConfig;
   try {
@@ -73,10 +85,11 @@ async function agentChecks(id: string, saved: SavedLogins): Promise<Check[]> {
   } catch (error) {
     return [{ ok: false, message: (error as Error).message }];
   }
-  const checks: Check[] = [];
+  const checks: DoctorCheck[] = [];
   if (isToolFlag(config.tool)) {
     if (!config.install) checks.push({ ok: false, message: `no hook is installed for ${config.tool}: run \`agent-ledger agent init --tool ${config.tool} --agent-id ${id}\`` });
     checks.push(...hookFileChecks(config));
+    if (config.install) checks.push(...hookCliChecks(config.install, await servedAt(config.url)));
     const runs = toolRunsHook(config);
     if (runs) checks.push(runs);
   }
