@@ -55,6 +55,7 @@ await Promise.all([
     format: 'cjs',
     entryPoints: [join(root, 'src/cli/commands/index.ts')],
     outfile: join(dist, commandsFile),
+    define: { AGENT_LEDGER_VERSION: JSON.stringify(version) },
   }),
   build({
     ...common,

@@ -173,9 +173,12 @@ describe('the CLI installed from its URL', () => {
     const changed = await cli(bin, m, ['doctor']);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain(`FIX  the files in ${installed} are not the ones packed (dist/index.js differ): reinstall the CLI`);
-    // The CLI uninstalled (one copy of its program kept, to run doctor with): the hook's command no longer runs.
-    const kept = join(m.dir, 'kept-cli.cjs');
-    copyFileSync(join(installed, 'dist', 'cli.cjs'), kept);
+    // The CLI uninstalled (one copy of its program kept, to run doctor with: its entry file and
+    // the commands' module beside it, client/build.mjs): the hook's command no longer runs.
+    const keptDir = join(m.dir, 'kept-cli');
+    mkdirSync(keptDir);
+    for (const file of ['cli.cjs', 'commands.cjs']) copyFileSync(join(installed, 'dist', file), join(keptDir, file));
+    const kept = join(keptDir, 'cli.cjs');
     rmSync(prefix, { recursive: true, force: true });
     const gone = await cli(process.execPath, m, [kept, 'doctor', '--agent', agentId]);
     expect(gone.code, gone.stdout).toBe(1);

@@ -8,9 +8,11 @@
  *    and each upgrade puts the new version behind it. Not an npm project's or npx's own
  *    node_modules/.bin (npm puts those on PATH only while it runs a script), and not a link into a
  *    source tree (`npm link`, a workspace): those move or vanish with the directory they are in.
- * 2. Otherwise a copy of the running CLI in AGENT_LEDGER_HOME/cli/agent-ledger.cjs, which `agent
- *    init` writes and refreshes. The published CLI is one file (client/build.mjs), so the copy is
- *    the whole program. It is never written into a source tree, and every agent's hook shares it:
+ * 2. Otherwise a copy of the running CLI, `agent-ledger.cjs` in the `cli` folder of
+ *    AGENT_LEDGER_HOME, which `agent init` writes and refreshes. The published CLI is two files
+ *    (client/build.mjs): the hook's entry file and, beside it, the module of every other command,
+ *    which it imports by a relative name; both are copied, so the copy is the whole program. It
+ *    is never written into a source tree, and every agent's hook shares it:
  *    running a newer CLI's `agent init` upgrades them all.
  *
  * The hook command names Node by its absolute path (process.execPath) as before: coding tools
@@ -33,6 +35,13 @@ export interface HookCli {
 
 /** Where the managed copy lives. */
 export const managedCliPath = (ledgerHome: string) => join(ledgerHome, 'cli', `${CLI_NAME}.cjs`);
+/** The module of every command but the hook, which the CLI's entry file imports from beside it (client/build.mjs). */
+const COMMANDS_FILE = 'commands.cjs';
+
+function copyIfChanged(from: string, to: string, mode: number): void {
+  const program = readFileSync(from);
+  if (readIfExists(to) !== program.toString('utf8')) writeFileAtomic(to, program, mode);
+}
 
 function isExecutableFile(path: string): boolean {
   try {
@@ -77,8 +86,9 @@ export function hookCli(running: string, ledgerHome: string, env: NodeJS.Process
     throw new CliError(`agent init runs from source (${running}), which a hook must not run: build the CLI (\`npm run build -w client\`) and run client/dist/cli.cjs, or install it from the service (docs/CLI.md)`);
   }
   const copy = managedCliPath(ledgerHome);
-  const program = readFileSync(running);
-  if (readIfExists(copy) !== program.toString('utf8')) writeFileAtomic(copy, program, 0o755);
+  // The commands' module first: a copy whose entry file is new must find its imports there.
+  copyIfChanged(join(dirname(running), COMMANDS_FILE), join(dirname(copy), COMMANDS_FILE), 0o644);
+  copyIfChanged(running, copy, 0o755);
   return { path: copy, source: 'copy' };
 }
 
