@@ -4,8 +4,10 @@ redirects with every header by default, so the SDK refuses them instead; the exp
 alone follows its redirect to the object store, without the token."""
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -44,12 +46,22 @@ def _serve(seen: list[str | None], location: str | None = None) -> tuple[http.se
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
-def test_a_redirect_to_another_service_is_refused_and_carries_no_token() -> None:
+@contextlib.contextmanager
+def _redirecting() -> Iterator[tuple[str, list[str | None], list[str | None]]]:
+    """Service A, which redirects every request to B; yields A's URL and what each one saw."""
     seen_a: list[str | None] = []
     seen_b: list[str | None] = []
     b, b_url = _serve(seen_b)
     a, a_url = _serve(seen_a, location=b_url)
     try:
+        yield a_url, seen_a, seen_b
+    finally:
+        a.shutdown()
+        b.shutdown()
+
+
+def test_a_redirect_to_another_service_is_refused_and_carries_no_token() -> None:
+    with _redirecting() as (a_url, seen_a, seen_b):
         client = LedgerClient(a_url, "tok_of_a", max_attempts=1)
         with pytest.raises(LedgerTransportError, match=r"redirect \(HTTP 302\) to http://127\.0\.0\.1:\d+; redirects are not followed"):
             client.get_agent("a")
@@ -57,20 +69,10 @@ def test_a_redirect_to_another_service_is_refused_and_carries_no_token() -> None
             client.request("POST", "/v1/agents/a/freeze", {"reason": "x"})
         assert seen_a == ["Bearer tok_of_a", "Bearer tok_of_a"]
         assert seen_b == []
-    finally:
-        a.shutdown()
-        b.shutdown()
 
 
 def test_the_export_download_follows_its_redirect_without_the_token() -> None:
-    seen_a: list[str | None] = []
-    seen_store: list[str | None] = []
-    store, store_url = _serve(seen_store)
-    a, a_url = _serve(seen_a, location=store_url)
-    try:
+    with _redirecting() as (a_url, seen_a, seen_store):
         assert LedgerClient(a_url, "tok_of_a").download_export("e1") == b'{"agent_id": "a"}'
         assert seen_a == ["Bearer tok_of_a"]
         assert seen_store == [None]
-    finally:
-        a.shutdown()
-        store.shutdown()
