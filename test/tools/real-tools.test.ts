@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { seedOrg, seedUser } from '../support/seed-identity.js';
 import { apiClient, type Api } from '../support/http-client.js';
-import { login, readJson, runCli, tempHomes, type Run } from '../../client/test/support/cli.js';
+import { login, readJson, runCli, storeLogin, tempHomes, type Run } from '../../client/test/support/cli.js';
 import { DRIVERS } from './drivers.js';
 import { startFakeModel, type FakeModel } from './fake-model.js';
 import { PINNED, toolBin } from './tool-cache.js';
@@ -31,6 +31,8 @@ let stack: TestStack;
 let api: Api;
 let model: FakeModel;
 const homes = tempHomes('real-tools');
+/** Where nothing answers (port 9, discard). */
+const DOWN_URL = 'http://127.0.0.1:9';
 
 beforeAll(async () => {
   stack = await startTestStack();
@@ -38,6 +40,10 @@ beforeAll(async () => {
   const owner = await seedUser(orgId, 'org_owner');
   api = apiClient(stack.baseUrl, owner.token);
   await login(stack.baseUrl, owner.token, homes.env, homes.root);
+  // The service-down phases point the agent at a port where nothing answers: a service of its
+  // own, with a token of its own (a token is only ever sent to its own origin, docs/CLI.md
+  // "Several services"), so that what they meet is the unreachable service, not a missing login.
+  storeLogin(homes.ledgerHome, DOWN_URL, 'alt_token-of-the-service-that-is-down');
   model = await startFakeModel();
 }, 120_000);
 afterAll(async () => {
@@ -138,7 +144,7 @@ describe.each(selected)('%s, the real tool', (flag) => {
 
   it('service down, on-error deny: the probe does not run', async () => {
     const url = readJson(agentFile('config.json')).url;
-    setConfig({ url: 'http://127.0.0.1:9', on_error: 'deny', timeout_ms: 3000 });
+    setConfig({ url: DOWN_URL, on_error: 'deny', timeout_ms: 3000 });
     try {
       const { ran, detail } = await phase('down-deny');
       expect(ran, detail).toBe(false);
@@ -149,7 +155,7 @@ describe.each(selected)('%s, the real tool', (flag) => {
 
   it('service down, on-error allow: the probe runs', async () => {
     const url = readJson(agentFile('config.json')).url;
-    setConfig({ url: 'http://127.0.0.1:9', on_error: 'allow', timeout_ms: 3000 });
+    setConfig({ url: DOWN_URL, on_error: 'allow', timeout_ms: 3000 });
     try {
       const { ran, shown, detail } = await phase('down-allow');
       expect(ran, detail).toBe(true);
