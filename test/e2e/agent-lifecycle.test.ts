@@ -50,6 +50,8 @@ describe('register', () => {
       status: 'active',
       created_at: expect.any(Number),
       updated_at: res.body.agent.created_at,
+      // no record accepted and no attempt kept yet (docs/API.md §2.4)
+      last_seen_at: null,
     });
     expect(res.body.agent.created_at).toBeGreaterThanOrEqual(before);
     expect(res.body.keys).toEqual(

@@ -29,8 +29,6 @@ BLOCKING_CODES = {"AGENT_FROZEN", "AGENT_REVOKED", "KEY_REVOKED", "KEY_RETIRED",
 _MAX_RESYNCS = 3
 
 
-@dataclass
-
 class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
     """urllib follows redirects with every header, Authorization included, to whatever host
     they name: an API answer that redirects ends as an HTTPError instead (docs/CLI.md
@@ -42,6 +40,8 @@ class _RefuseRedirects(urllib.request.HTTPRedirectHandler):
 
 _NO_REDIRECTS = urllib.request.build_opener(_RefuseRedirects)
 
+
+@dataclass
 class Agent:
     """An agent this machine can sign for: its files in AGENT_LEDGER_HOME, read once."""
 
