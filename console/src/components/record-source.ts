@@ -6,10 +6,11 @@
  * `enterprise` or `other` agent was made by other code, which may have run it or not.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { TOOL_FLAGS } from '../../../client/src/tools/flags.js';
 import { api, call } from '../api/client.js';
 
-/** The integration types of agents whose records the coding-tool hook makes (docs/HOOKS.md). */
-const HOOK_INTEGRATIONS = new Set(['augment', 'claudecode', 'cline', 'codex', 'copilot', 'cursor', 'droid', 'gemini', 'grok', 'kimi', 'kirocli', 'kiroide', 'letta', 'opencode', 'qwen']);
+/** The integration types of agents whose records the coding-tool hook makes: the tools' flags (docs/HOOKS.md). */
+const HOOK_INTEGRATIONS: ReadonlySet<string> = new Set(TOOL_FLAGS);
 
 export type RecordSource = 'hook' | 'other' | 'unknown';
 
