@@ -13,9 +13,7 @@
 import { KEY_START_KINDS, type KeyEventDraft } from '@agent-ledger/protocol';
 import { config } from '../../config.js';
 import { counterKeys, release, reserve } from '../../store/rate-counters.js';
-import { rateLimited, secondsUntil, windowAt } from '../rate-limit/fixed-window.js';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, rateLimited, secondsUntil, windowAt } from '../rate-limit/fixed-window.js';
 
 /**
  * Takes the quota for the new keys among `drafts` (all by one actor); answers how to give it

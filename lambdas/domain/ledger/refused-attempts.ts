@@ -26,14 +26,13 @@ import { putAttempt, type AttemptItem } from '../../store/attempts.js';
 import type { AgentItem, AgentKeyItem } from '../../store/ledger-items.js';
 import { counterKeys, release, reserve, type CounterKey } from '../../store/rate-counters.js';
 import { isStandingCode, LedgerError, type StandingCode } from '../../shared/errors.js';
-import { windowAt } from '../rate-limit/fixed-window.js';
+import { DAY_MS, windowAt } from '../rate-limit/fixed-window.js';
 import type { PreparedRecord } from './prepared-record.js';
 import { checkIntegrity } from './record-checks.js';
 
 /** How long an attempt is kept (docs/API.md §4.3 "Refused attempts"). */
 export const ATTEMPT_RETENTION_DAYS = 90;
 
-const DAY_MS = 86_400_000;
 
 interface Refusal {
   code: StandingCode;

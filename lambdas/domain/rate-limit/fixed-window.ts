@@ -12,6 +12,9 @@ interface Window {
   expiresAtS: number;
 }
 
+/** A UTC day, the window of the daily quotas (new agent keys, kept refused attempts). */
+export const DAY_MS = 86_400_000;
+
 export function windowAt(now: number, windowMs: number): Window {
   const start = Math.floor(now / windowMs) * windowMs;
   return { start, end: start + windowMs, expiresAtS: Math.ceil((start + windowMs) / 1000) + 60 };
